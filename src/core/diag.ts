@@ -1,0 +1,77 @@
+/** Positions and user diagnostics: collected as values, printed as `file:line:col: CODE message`. */
+
+export interface Span {
+  readonly file: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly col: number;
+}
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly span?: Span;
+  /** The graph node the problem belongs to, when there is no source position. */
+  readonly nodeId?: string;
+}
+
+export function error(code: string, message: string, where?: { span?: Span | undefined; nodeId?: string | undefined }): Diagnostic {
+  const d: { code: string; severity: Severity; message: string; span?: Span; nodeId?: string } = { code, severity: 'error', message };
+  if (where?.span) d.span = where.span;
+  if (where?.nodeId !== undefined) d.nodeId = where.nodeId;
+  return d;
+}
+
+/** Thrown to stop a command because its input is wrong; the CLI prints the diagnostics and exits 1. */
+export class DiagnosticError extends Error {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly isDiagnosticError = true;
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map((d) => formatDiagnostic(d)).join('\n'));
+    this.name = 'DiagnosticError';
+    this.diagnostics = diagnostics;
+  }
+  static is(e: unknown): e is DiagnosticError {
+    return typeof e === 'object' && e !== null && (e as { isDiagnosticError?: unknown }).isDiagnosticError === true;
+  }
+}
+
+export function formatLocation(d: Diagnostic): string {
+  if (d.span) return `${d.span.file}:${d.span.line}:${d.span.col}`;
+  if (d.nodeId !== undefined) return `node ${JSON.stringify(d.nodeId)}`;
+  return 'cairn';
+}
+
+/** One diagnostic as text; with the source text, adds the offending line and a caret under the column. */
+export function formatDiagnostic(d: Diagnostic, source?: string): string {
+  const head = `${formatLocation(d)}: ${d.code} ${d.message}`;
+  if (!d.span || source === undefined) return head;
+  const line = source.split('\n')[d.span.line - 1];
+  if (line === undefined) return head;
+  const gutter = String(d.span.line);
+  const pad = ' '.repeat(gutter.length);
+  const caretPad = line.slice(0, Math.max(0, d.span.col - 1)).replace(/[^\t]/g, ' ');
+  return `${head}\n ${gutter} | ${line}\n ${pad} | ${caretPad}^`;
+}
+
+/** Maps character offsets of a text to 1-based line and column. */
+export class LineMap {
+  private readonly starts: number[] = [0];
+  constructor(readonly file: string, text: string) {
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+  }
+  span(offset: number): Span {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { file: this.file, line: lo + 1, col: offset - (this.starts[lo] ?? 0) + 1 };
+  }
+}

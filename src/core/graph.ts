@@ -1,0 +1,148 @@
+/** The resource graph: nodes, kinded edges, ordering and cycle detection. */
+import { type Diagnostic, error } from './diag.js';
+import { collectRefs, type Edge, type GraphNode } from './model.js';
+
+export interface Graph {
+  readonly nodes: readonly GraphNode[];
+  readonly edges: readonly Edge[];
+}
+
+/** Indexes of a checked graph, shared by the scheduler and the formatters. */
+export interface GraphIndex {
+  readonly byId: ReadonlyMap<string, GraphNode>;
+  /** Position of each node in `nodes`, the tie-breaker that keeps output stable. */
+  readonly order: ReadonlyMap<string, number>;
+  /** Edges by the node that declared them. */
+  readonly incoming: ReadonlyMap<string, readonly Edge[]>;
+  /** For every node, the nodes that must finish before it starts. */
+  readonly before: ReadonlyMap<string, readonly string[]>;
+  /** The reverse of `before`. */
+  readonly after: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The ordering edges of a graph: a dependency runs before its dependent, except `prereq`, where the
+ * dependent runs first (it acts before the dependency changes). A deferred value orders like `depends`.
+ * A node with a prereq also waits for what its prereq target waits for, so that target can be checked.
+ */
+function orderingPairs(graph: Graph, incoming: ReadonlyMap<string, readonly Edge[]>): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const e of graph.edges) {
+    if (e.kind === 'prereq') pairs.push([e.to, e.from]);
+    else pairs.push([e.from, e.to]);
+  }
+  for (const n of graph.nodes) {
+    for (const ref of collectRefs(n.params)) pairs.push([ref.node, n.id]);
+  }
+  for (const e of graph.edges) {
+    if (e.kind !== 'prereq') continue;
+    for (const dep of incoming.get(e.from) ?? []) {
+      if (dep.kind !== 'prereq' && dep.from !== e.to) pairs.push([dep.from, e.to]);
+    }
+  }
+  return pairs;
+}
+
+/** Checks ids, edge ends and cycles; returns the indexes or the diagnostics. */
+export function indexGraph(graph: Graph): { index?: GraphIndex; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const byId = new Map<string, GraphNode>();
+  const order = new Map<string, number>();
+  graph.nodes.forEach((n, i) => {
+    const first = byId.get(n.id);
+    if (first) {
+      const at = first.span ? ` (first defined at ${first.span.file}:${first.span.line}:${first.span.col})` : '';
+      diagnostics.push(error('G001', `duplicate node id ${JSON.stringify(n.id)}${at}`, { span: n.span, nodeId: n.id }));
+      return;
+    }
+    byId.set(n.id, n);
+    order.set(n.id, i);
+  });
+  const incoming = new Map<string, Edge[]>();
+  for (const e of graph.edges) {
+    const to = byId.get(e.to);
+    if (!to) {
+      diagnostics.push(error('G002', `edge from unknown node ${JSON.stringify(e.to)}`, { span: e.span, nodeId: e.to }));
+      continue;
+    }
+    if (!byId.has(e.from)) {
+      diagnostics.push(error('G003', `${JSON.stringify(e.to)} has ${e.kind} on unknown node ${JSON.stringify(e.from)}`, { span: e.span ?? to.span, nodeId: e.to }));
+      continue;
+    }
+    if (e.from === e.to) {
+      diagnostics.push(error('G004', `${JSON.stringify(e.to)} cannot ${e.kind} itself`, { span: e.span ?? to.span, nodeId: e.to }));
+      continue;
+    }
+    let list = incoming.get(e.to);
+    if (!list) incoming.set(e.to, (list = []));
+    list.push(e);
+  }
+  for (const n of graph.nodes) {
+    for (const ref of collectRefs(n.params)) {
+      if (!byId.has(ref.node)) {
+        diagnostics.push(error('G005', `${JSON.stringify(n.id)} refers to unknown node ${JSON.stringify(ref.node)}`, { span: n.span, nodeId: n.id }));
+      } else if (ref.node === n.id) {
+        diagnostics.push(error('G004', `${JSON.stringify(n.id)} cannot refer to its own result`, { span: n.span, nodeId: n.id }));
+      }
+    }
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+
+  const before = new Map<string, string[]>();
+  const after = new Map<string, string[]>();
+  const seen = new Set<string>();
+  for (const [a, b] of orderingPairs({ nodes: graph.nodes, edges: graph.edges.filter((e) => byId.has(e.from) && byId.has(e.to) && e.from !== e.to) }, incoming)) {
+    const key = `${a}\u0000${b}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let bl = before.get(b);
+    if (!bl) before.set(b, (bl = []));
+    bl.push(a);
+    let al = after.get(a);
+    if (!al) after.set(a, (al = []));
+    al.push(b);
+  }
+  const cycle = findCycle(graph.nodes, after);
+  if (cycle) {
+    const start = byId.get(cycle[0] ?? '');
+    diagnostics.push(
+      error('G006', `dependency cycle: ${cycle.map((id) => JSON.stringify(id)).join(' -> ')}`, { span: start?.span, nodeId: cycle[0] }),
+    );
+    return { diagnostics };
+  }
+  return { index: { byId, order, incoming, before, after }, diagnostics };
+}
+
+/** Iterative three-colour DFS; returns the node ids of one cycle, first node repeated at the end. */
+export function findCycle(nodes: readonly GraphNode[], after: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const WHITE = 0;
+  const GREY = 1;
+  const BLACK = 2;
+  const colour = new Map<string, number>();
+  for (const root of nodes) {
+    if ((colour.get(root.id) ?? WHITE) !== WHITE) continue;
+    const stack: Array<{ id: string; next: number }> = [{ id: root.id, next: 0 }];
+    colour.set(root.id, GREY);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (!top) break;
+      const succ = after.get(top.id) ?? [];
+      if (top.next >= succ.length) {
+        colour.set(top.id, BLACK);
+        stack.pop();
+        continue;
+      }
+      const s = succ[top.next++] as string;
+      const c = colour.get(s) ?? WHITE;
+      if (c === GREY) {
+        const from = stack.findIndex((f) => f.id === s);
+        return [...stack.slice(from).map((f) => f.id), s];
+      }
+      if (c === WHITE) {
+        colour.set(s, GREY);
+        stack.push({ id: s, next: 0 });
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,135 @@
+/** The shared vocabulary of the core: graph nodes, deferred values, resource kinds and result records. */
+import type { Diagnostic, Span } from './diag.js';
+
+/** How a node depends on another. The dependent node names its dependency (the edge's `from`). */
+export type EdgeKind = 'require' | 'watch' | 'onchanges' | 'onfail' | 'prereq' | 'depends';
+export const EDGE_KINDS: readonly EdgeKind[] = ['require', 'watch', 'onchanges', 'onfail', 'prereq', 'depends'];
+
+export interface Edge {
+  /** The dependency. */
+  readonly from: string;
+  /** The node that declared the requisite. */
+  readonly to: string;
+  readonly kind: EdgeKind;
+  readonly span?: Span;
+}
+
+export interface GraphNode {
+  readonly id: string;
+  /** Resource type, e.g. `file` or `command`. */
+  readonly type: string;
+  /** Human name shown in output (Salt's `name`); defaults to the id. */
+  readonly name: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly span?: Span;
+  /** Spans of individual params, for diagnostics that point at the offending value. */
+  readonly paramSpans?: Readonly<Record<string, Span>>;
+  /** Opaque data a front end keeps with the node (Salt's __sls__, order, …); never read by the core. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** A reference to a field of another node's outputs (Converge's lookup). */
+export interface DeferredRef {
+  readonly node: string;
+  readonly field: string;
+}
+
+/**
+ * A param value known only after other nodes have run. `render` receives the referenced values in the
+ * order of `refs` and returns the param value.
+ */
+export interface Deferred {
+  readonly $deferred: true;
+  readonly refs: readonly DeferredRef[];
+  readonly render: (values: readonly unknown[]) => unknown;
+  /** How to show the value before it is known, e.g. `{{lookup "x.stdout"}}`. */
+  readonly display: string;
+}
+
+export function isDeferred(v: unknown): v is Deferred {
+  return typeof v === 'object' && v !== null && (v as { $deferred?: unknown }).$deferred === true;
+}
+
+export function deferred(refs: readonly DeferredRef[], render: Deferred['render'], display: string): Deferred {
+  return { $deferred: true, refs, render, display };
+}
+
+/** Every deferred reference in a params object, at any depth. */
+export function collectRefs(value: unknown, out: DeferredRef[] = []): DeferredRef[] {
+  if (isDeferred(value)) out.push(...value.refs);
+  else if (Array.isArray(value)) for (const v of value) collectRefs(v, out);
+  else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) collectRefs(v, out);
+  return out;
+}
+
+export function hasDeferred(value: unknown): boolean {
+  if (isDeferred(value)) return true;
+  if (Array.isArray(value)) return value.some(hasDeferred);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(hasDeferred);
+  return false;
+}
+
+/** Run modes. `check` is plan/test; `collect` records drift only; `simulate` applies against a host that changes nothing. */
+export type RunMode = 'apply' | 'check' | 'collect' | 'simulate';
+
+/** What a kind's check found. */
+export interface CheckOutcome {
+  readonly inSync: boolean;
+  /** The changes an apply would make (or, in sync, none). A file diff goes under `diff`. */
+  readonly changes?: Record<string, unknown>;
+  readonly comment?: string;
+  /** Fields other nodes may look up (Converge's TaskStatus fields). */
+  readonly outputs?: Record<string, unknown>;
+  /** Private data handed from check to apply (e.g. the current content already read). */
+  readonly state?: unknown;
+  /** False when the kind cannot tell drift without acting (a command without guards): skipped in collect mode. */
+  readonly collectable?: boolean;
+}
+
+export interface ApplyOutcome {
+  /** False when the apply failed; the comment says why. */
+  readonly ok: boolean;
+  readonly changes?: Record<string, unknown>;
+  readonly comment?: string;
+  readonly outputs?: Record<string, unknown>;
+}
+
+/** A resource kind as the core sees it; `C` is the context it acts through (a host), opaque to the core. */
+export interface ResourceKind<C = unknown> {
+  readonly type: string;
+  /** Problems with params that are known before running (wrong types, missing source files). Deferred values are not yet known. */
+  validate(params: Readonly<Record<string, unknown>>, node: GraphNode): readonly Diagnostic[];
+  /** Optional checks that need the context but change nothing (source file present?), run before anything changes. */
+  preflight?(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): Promise<readonly Diagnostic[]>;
+  check(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): Promise<CheckOutcome>;
+  apply(ctx: C, params: Readonly<Record<string, unknown>>, check: CheckOutcome, node: GraphNode): Promise<ApplyOutcome>;
+  /** Salt's mod_watch: what to do when a watched dependency changed (restart, re-run). */
+  watch?(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): Promise<ApplyOutcome>;
+}
+
+/** The outcome category of one node, used for summaries and colour. */
+export type NodeStatus = 'ok' | 'changed' | 'pending' | 'failed' | 'skipped' | 'unresolvable';
+
+/** The uniform result record of one node. */
+export interface NodeResult {
+  readonly id: string;
+  readonly name: string;
+  readonly type: string;
+  /** true: in the desired state (or made so); false: failed; null: would change (check modes) or unknown. */
+  readonly result: boolean | null;
+  readonly status: NodeStatus;
+  readonly changes: Record<string, unknown>;
+  readonly comment: string;
+  /** ISO time the node started. */
+  readonly start: string;
+  /** Milliseconds. */
+  readonly duration: number;
+  /** 1-based order in which nodes finished. */
+  readonly run_num: number;
+  readonly outputs?: Record<string, unknown>;
+  readonly span?: Span;
+}
+
+export function isChanged(r: NodeResult): boolean {
+  return r.status === 'changed' || r.status === 'pending';
+}

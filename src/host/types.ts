@@ -1,0 +1,68 @@
+/** Everything a resource may do to a machine. Resources never touch `fs` or `child_process` themselves. */
+
+export type FileType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface StatInfo {
+  readonly type: FileType;
+  /** Permission bits only (e.g. 0o644). */
+  readonly mode: number;
+  readonly uid: number;
+  readonly gid: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface WriteOptions {
+  /** Permission bits for the new file; when absent a new file gets 0o644 and a replaced file keeps its mode. */
+  readonly mode?: number;
+  readonly uid?: number;
+  readonly gid?: number;
+}
+
+export interface ExecOptions {
+  /** Extra environment variables, merged over the host's environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly stdin?: string;
+  /** Milliseconds; the process is killed (SIGKILL) when it runs longer. */
+  readonly timeout?: number;
+}
+
+export interface ExecResult {
+  /** Exit code; null when killed by a signal. */
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+}
+
+export interface Host {
+  readonly name: string;
+  /** lstat: a symlink reports itself. null when the path does not exist. */
+  lstat(path: string): Promise<StatInfo | null>;
+  /** stat following symlinks. null when the path (or its target) does not exist. */
+  stat(path: string): Promise<StatInfo | null>;
+  readFile(path: string): Promise<Buffer>;
+  readlink(path: string): Promise<string>;
+  readdir(path: string): Promise<string[]>;
+  /** Writes through a temporary file in the same directory and a rename: readers see old or new, never partial. */
+  writeFileAtomic(path: string, data: string | Uint8Array, options?: WriteOptions): Promise<void>;
+  mkdir(path: string, options?: { readonly recursive?: boolean; readonly mode?: number }): Promise<void>;
+  chmod(path: string, mode: number): Promise<void>;
+  /** Changes owner and group of the path itself (lchown); -1 keeps a value. */
+  chown(path: string, uid: number, gid: number): Promise<void>;
+  /** Creates (or atomically replaces) a symlink at `path` pointing to `target`. */
+  symlink(target: string, path: string): Promise<void>;
+  /** Removes a file, symlink or (with recursive) a directory tree; no error when absent. */
+  remove(path: string, options?: { readonly recursive?: boolean }): Promise<void>;
+  /** Runs a program: an argv array runs directly, a string runs through `/bin/sh -c`. Never rejects for a non-zero exit. */
+  exec(command: string | readonly string[], options?: ExecOptions): Promise<ExecResult>;
+}
+
+/** What resources receive from the runtime. */
+export interface ResourceContext {
+  readonly host: Host;
+  /** Directory that relative `source` paths are resolved against (the graph file's folder). */
+  readonly baseDir: string;
+}

@@ -1,0 +1,68 @@
+/** Building blocks shared by every resource kind: param schemas (valibot) turned into diagnostics. */
+import * as v from 'valibot';
+import { type Diagnostic, error } from '../core/diag.js';
+import { type GraphNode, hasDeferred, type ResourceKind } from '../core/model.js';
+import type { ResourceContext } from '../host/types.js';
+
+export type Params = Readonly<Record<string, unknown>>;
+export type Kind = ResourceKind<ResourceContext>;
+export type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
+
+function describeIssue(issue: v.BaseIssue<unknown>): { key: string | undefined; message: string } {
+  const path = issue.path?.map((p) => String((p as { key: unknown }).key)) ?? [];
+  const key = path[0];
+  if (issue.kind === 'schema' && issue.type === 'object' && path.length === 0) return { key, message: issue.message };
+  if (issue.type === 'strict_object' && issue.received !== 'undefined' && path.length > 0) {
+    return { key, message: `unknown param ${JSON.stringify(path.join('.'))}` };
+  }
+  const where = path.length > 0 ? `param ${JSON.stringify(path.join('.'))}` : 'params';
+  if (issue.received === 'undefined' && path.length > 0) return { key, message: `missing required ${where}` };
+  return { key, message: `${where}: ${issue.message}` };
+}
+
+/**
+ * Validates params against a schema. Params holding deferred values are not known yet: their type is
+ * checked after they resolve, at run time, so issues about them are dropped here (but a missing
+ * required param is still reported).
+ */
+export function validateWith(type: string, schema: ObjectSchema, params: Params, node: GraphNode): Diagnostic[] {
+  const known: Record<string, unknown> = {};
+  const deferredKeys = new Set<string>();
+  for (const [k, val] of Object.entries(params)) {
+    if (hasDeferred(val)) deferredKeys.add(k);
+    else known[k] = val;
+  }
+  const result = v.safeParse(schema, known);
+  if (result.success) return [];
+  const out: Diagnostic[] = [];
+  for (const issue of result.issues) {
+    const { key, message } = describeIssue(issue);
+    if (key !== undefined && deferredKeys.has(key)) continue;
+    const span = (key !== undefined ? node.paramSpans?.[key] : undefined) ?? node.span;
+    out.push(error('R001', `${type} ${JSON.stringify(node.id)}: ${message}`, { span, nodeId: node.id }));
+  }
+  return out;
+}
+
+/** Parses params that are fully resolved; throws a plain Error with the first issue (a resource failure). */
+export function parseParams<T>(type: string, schema: v.GenericSchema<unknown, T>, params: Params): T {
+  const result = v.safeParse(schema, params);
+  if (result.success) return result.output;
+  const { message } = describeIssue(result.issues[0]);
+  throw new Error(`${type}: ${message}`);
+}
+
+/** Mode param: an octal string ("0644", "644") or a number (0o644). */
+export const modeSchema = v.union([
+  v.pipe(v.string(), v.regex(/^0?[0-7]{3,4}$/, 'expected an octal mode such as "0644"')),
+  v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0o7777)),
+]);
+
+export function parseMode(mode: string | number | undefined): number | undefined {
+  if (mode === undefined) return undefined;
+  return typeof mode === 'number' ? mode : Number.parseInt(mode, 8);
+}
+
+export function formatMode(mode: number): string {
+  return `0${(mode & 0o7777).toString(8).padStart(3, '0')}`;
+}
