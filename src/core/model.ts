@@ -124,7 +124,7 @@ export interface NodeResult {
   readonly start: string;
   /** Milliseconds. */
   readonly duration: number;
-  /** 1-based order in which nodes finished. */
+  /** 0-based order in which nodes started (Salt's __run_num__). */
   readonly run_num: number;
   readonly outputs?: Record<string, unknown>;
   readonly span?: Span;

@@ -1,0 +1,349 @@
+/**
+ * The scheduler: runs check → apply per node in dependency order, independent nodes concurrently under
+ * a limit, with the requisite semantics of each edge kind and the run modes. Resource errors become
+ * failed results; nothing a resource throws escapes this file.
+ */
+import { type Diagnostic, error } from './diag.js';
+import { type Graph, type GraphIndex, indexGraph } from './graph.js';
+import {
+  type ApplyOutcome,
+  type CheckOutcome,
+  type Edge,
+  type GraphNode,
+  hasDeferred,
+  isDeferred,
+  type NodeResult,
+  type NodeStatus,
+  type ResourceKind,
+  type RunMode,
+} from './model.js';
+
+export interface RunOptions<C> {
+  readonly mode: RunMode;
+  /** Most nodes acting at once; at least 1. */
+  readonly jobs: number;
+  readonly kinds: ReadonlyMap<string, ResourceKind<C>>;
+  readonly ctx: C;
+  readonly onStart?: (node: GraphNode) => void;
+  readonly onResult?: (result: NodeResult, done: number, total: number) => void;
+}
+
+export type Counts = Record<NodeStatus, number>;
+
+export interface RunReport {
+  readonly mode: RunMode;
+  /** In the order nodes started. */
+  readonly results: readonly NodeResult[];
+  readonly counts: Counts;
+  readonly start: string;
+  readonly durationMs: number;
+}
+
+export function emptyCounts(): Counts {
+  return { ok: 0, changed: 0, pending: 0, failed: 0, skipped: 0, unresolvable: 0 };
+}
+
+export function countResults(results: readonly NodeResult[]): Counts {
+  const counts = emptyCounts();
+  for (const r of results) counts[r.status]++;
+  return counts;
+}
+
+/** Indexes the graph and validates every node against its kind: the whole load-time check. */
+export function checkGraph<C>(graph: Graph, kinds: ReadonlyMap<string, ResourceKind<C>>): { index?: GraphIndex; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  for (const node of graph.nodes) {
+    const kind = kinds.get(node.type);
+    if (!kind) {
+      const known = [...kinds.keys()].sort().join(', ');
+      diagnostics.push(error('R000', `unknown resource type ${JSON.stringify(node.type)} (known: ${known})`, { span: node.span, nodeId: node.id }));
+      continue;
+    }
+    diagnostics.push(...kind.validate(node.params, node));
+  }
+  const indexed = indexGraph(graph);
+  diagnostics.push(...indexed.diagnostics);
+  if (diagnostics.length > 0 || !indexed.index) return { diagnostics };
+  return { index: indexed.index, diagnostics };
+}
+
+/** Runs each kind's preflight (read-only checks through the context) before anything changes. */
+export async function preflightGraph<C>(graph: Graph, kinds: ReadonlyMap<string, ResourceKind<C>>, ctx: C): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const node of graph.nodes) {
+    const kind = kinds.get(node.type);
+    if (kind?.preflight) out.push(...(await kind.preflight(ctx, node.params, node)));
+  }
+  return out;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+const REQUIRING: ReadonlySet<string> = new Set(['require', 'watch', 'depends', 'onchanges']);
+
+function changed(r: NodeResult | undefined): boolean {
+  return r !== undefined && (r.status === 'changed' || r.status === 'pending');
+}
+
+function failed(r: NodeResult | undefined): boolean {
+  return r !== undefined && r.result === false;
+}
+
+interface Verdict {
+  result: boolean | null;
+  status: NodeStatus;
+  changes: Record<string, unknown>;
+  comment: string;
+  outputs?: Record<string, unknown>;
+}
+
+class Run<C> {
+  private readonly results = new Map<string, NodeResult>();
+  private readonly ordered: NodeResult[] = [];
+  private readonly waiting = new Map<string, number>();
+  /** For a node B, the nodes that declared `prereq` on B. */
+  private readonly prereqOf = new Map<string, Edge[]>();
+  private readonly ready: string[] = [];
+  private readyHead = 0;
+  private running = 0;
+  private runNum = 0;
+  private done = 0;
+  private finish!: () => void;
+  private fail!: (e: unknown) => void;
+
+  constructor(
+    private readonly graph: Graph,
+    private readonly index: GraphIndex,
+    private readonly options: RunOptions<C>,
+  ) {
+    for (const e of graph.edges) {
+      if (e.kind !== 'prereq') continue;
+      let list = this.prereqOf.get(e.from);
+      if (!list) this.prereqOf.set(e.from, (list = []));
+      list.push(e);
+    }
+  }
+
+  execute(): Promise<NodeResult[]> {
+    return new Promise((resolve, reject) => {
+      this.finish = () => resolve(this.ordered);
+      this.fail = reject;
+      for (const n of this.graph.nodes) {
+        const count = this.index.before.get(n.id)?.length ?? 0;
+        this.waiting.set(n.id, count);
+        if (count === 0) this.ready.push(n.id);
+      }
+      if (this.graph.nodes.length === 0) this.finish();
+      else this.pump();
+    });
+  }
+
+  private pump(): void {
+    const jobs = Math.max(1, this.options.jobs);
+    while (this.running < jobs && this.readyHead < this.ready.length) {
+      const id = this.ready[this.readyHead++] as string;
+      const node = this.index.byId.get(id) as GraphNode;
+      this.running++;
+      const runNum = this.runNum++;
+      this.options.onStart?.(node);
+      this.runNode(node, runNum).then(
+        (r) => this.complete(r),
+        (e) => this.fail(e),
+      );
+    }
+  }
+
+  private complete(r: NodeResult): void {
+    this.running--;
+    this.results.set(r.id, r);
+    this.ordered.push(r);
+    this.done++;
+    this.options.onResult?.(r, this.done, this.graph.nodes.length);
+    for (const next of this.index.after.get(r.id) ?? []) {
+      const left = (this.waiting.get(next) ?? 0) - 1;
+      this.waiting.set(next, left);
+      if (left === 0) this.ready.push(next);
+    }
+    if (this.done === this.graph.nodes.length) {
+      this.ordered.sort((a, b) => a.run_num - b.run_num);
+      this.finish();
+    } else this.pump();
+  }
+
+  private async runNode(node: GraphNode, runNum: number): Promise<NodeResult> {
+    const startWall = new Date().toISOString();
+    const t0 = performance.now();
+    const v = await this.decide(node);
+    const r: NodeResult = {
+      id: node.id,
+      name: node.name,
+      type: node.type,
+      result: v.result,
+      status: v.status,
+      changes: v.changes,
+      comment: v.comment,
+      start: startWall,
+      duration: Math.round((performance.now() - t0) * 1000) / 1000,
+      run_num: runNum,
+      ...(v.outputs ? { outputs: v.outputs } : {}),
+      ...(node.span ? { span: node.span } : {}),
+    };
+    return r;
+  }
+
+  /** The requisite checks, then the node's own work. */
+  private async decide(node: GraphNode): Promise<Verdict> {
+    const incoming = this.index.incoming.get(node.id) ?? [];
+    const failedReqs = incoming.filter((e) => REQUIRING.has(e.kind) && failed(this.results.get(e.from))).map((e) => e.from);
+    for (const e of this.prereqOf.get(node.id) ?? []) if (failed(this.results.get(e.to))) failedReqs.push(e.to);
+    if (failedReqs.length > 0) {
+      return skip(false, `One or more requisite failed: ${[...new Set(failedReqs)].join(', ')}`);
+    }
+    const onchanges = incoming.filter((e) => e.kind === 'onchanges');
+    if (onchanges.length > 0 && !onchanges.some((e) => changed(this.results.get(e.from)))) {
+      return skip(true, 'State was not run because none of the onchanges reqs changed');
+    }
+    const onfail = incoming.filter((e) => e.kind === 'onfail');
+    if (onfail.length > 0 && !onfail.some((e) => failed(this.results.get(e.from)))) {
+      return skip(true, 'State was not run because onfail req did not change');
+    }
+    const kind = this.options.kinds.get(node.type);
+    if (!kind) throw new Error(`internal: no kind ${node.type} for ${node.id}; checkGraph was not run`);
+
+    const params = this.resolve(node);
+    if (typeof params === 'string') {
+      if (this.options.mode === 'apply' || this.options.mode === 'simulate') return { result: false, status: 'failed', changes: {}, comment: params };
+      return { result: null, status: 'unresolvable', changes: {}, comment: params };
+    }
+
+    const prereqs = incoming.filter((e) => e.kind === 'prereq');
+    if (prereqs.length > 0) {
+      const gate = await this.prereqGate(prereqs);
+      if (gate) return gate;
+    }
+    const verdict = await this.checkAndApply(kind, node, params);
+    const watched = incoming.filter((e) => e.kind === 'watch' && changed(this.results.get(e.from)));
+    if (watched.length === 0 || !kind.watch || verdict.result === false) return verdict;
+    return this.runWatch(kind, node, params, verdict, watched.map((e) => e.from));
+  }
+
+  /** A node with prereq runs only when one of its prereq targets would change. */
+  private async prereqGate(prereqs: readonly Edge[]): Promise<Verdict | undefined> {
+    for (const e of prereqs) {
+      const target = this.index.byId.get(e.from) as GraphNode;
+      const kind = this.options.kinds.get(target.type);
+      const params = this.resolve(target);
+      if (!kind || typeof params === 'string') continue;
+      try {
+        const c = await kind.check(this.options.ctx, params, target);
+        if (!c.inSync) return undefined;
+      } catch (err) {
+        return { result: false, status: 'failed', changes: {}, comment: `prereq check of ${target.id} failed: ${messageOf(err)}` };
+      }
+    }
+    return skip(true, 'No changes detected');
+  }
+
+  private async checkAndApply(kind: ResourceKind<C>, node: GraphNode, params: Record<string, unknown>): Promise<Verdict> {
+    const { mode, ctx } = this.options;
+    let check: CheckOutcome;
+    try {
+      check = await kind.check(ctx, params, node);
+    } catch (err) {
+      return { result: false, status: 'failed', changes: {}, comment: messageOf(err) };
+    }
+    const checkOutputs = check.outputs;
+    if (check.inSync) {
+      return { result: true, status: 'ok', changes: {}, comment: check.comment ?? '', ...(checkOutputs ? { outputs: checkOutputs } : {}) };
+    }
+    if (mode === 'collect' && check.collectable === false) {
+      return { result: true, status: 'skipped', changes: {}, comment: check.comment ? `Not collected: ${check.comment}` : 'Not collected: this resource cannot tell drift without acting' };
+    }
+    if (mode === 'check' || mode === 'collect') {
+      return { result: null, status: 'pending', changes: check.changes ?? {}, comment: check.comment ?? '', ...(checkOutputs ? { outputs: checkOutputs } : {}) };
+    }
+    let applied: ApplyOutcome;
+    try {
+      applied = await kind.apply(ctx, params, check, node);
+    } catch (err) {
+      return { result: false, status: 'failed', changes: {}, comment: messageOf(err) };
+    }
+    const outputs = checkOutputs || applied.outputs ? { ...checkOutputs, ...applied.outputs } : undefined;
+    const changes = applied.changes ?? check.changes ?? {};
+    if (!applied.ok) return { result: false, status: 'failed', changes, comment: applied.comment ?? 'apply failed', ...(outputs ? { outputs } : {}) };
+    const status: NodeStatus = Object.keys(changes).length > 0 ? 'changed' : 'ok';
+    return { result: true, status, changes, comment: applied.comment ?? check.comment ?? '', ...(outputs ? { outputs } : {}) };
+  }
+
+  private async runWatch(kind: ResourceKind<C>, node: GraphNode, params: Record<string, unknown>, before: Verdict, by: readonly string[]): Promise<Verdict> {
+    const { mode, ctx } = this.options;
+    if (mode === 'check' || mode === 'collect') {
+      return { ...before, result: null, status: 'pending', comment: joinComments(before.comment, `would run its watch action because ${by.join(', ')} changed`) };
+    }
+    if (before.status === 'changed') return before;
+    let w: ApplyOutcome;
+    try {
+      w = await kind.watch!(ctx, params, node);
+    } catch (err) {
+      return { ...before, result: false, status: 'failed', comment: messageOf(err) };
+    }
+    const changes = { ...before.changes, ...w.changes };
+    const outputs = before.outputs || w.outputs ? { ...before.outputs, ...w.outputs } : undefined;
+    return {
+      result: w.ok,
+      status: w.ok ? (Object.keys(changes).length > 0 ? 'changed' : 'ok') : 'failed',
+      changes,
+      comment: joinComments(before.comment, w.comment ?? ''),
+      ...(outputs ? { outputs } : {}),
+    };
+  }
+
+  /** Params with deferred values replaced; a string says why they cannot be known. */
+  private resolve(node: GraphNode): Record<string, unknown> | string {
+    if (!hasDeferred(node.params)) return node.params as Record<string, unknown>;
+    let problem: string | undefined;
+    const walk = (value: unknown): unknown => {
+      if (isDeferred(value)) {
+        const values = value.refs.map((ref) => {
+          const dep = this.results.get(ref.node);
+          const v = dep?.outputs?.[ref.field];
+          if (v === undefined || v === null) {
+            problem ??=
+              dep?.result === false
+                ? `cannot resolve ${value.display}: ${ref.node} failed`
+                : `unresolvable: ${value.display} is known only after ${ref.node} has been applied`;
+          }
+          return v;
+        });
+        return problem === undefined ? value.render(values) : undefined;
+      }
+      if (Array.isArray(value)) return value.map(walk);
+      if (typeof value === 'object' && value !== null) {
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(value)) out[k] = walk(v);
+        return out;
+      }
+      return value;
+    };
+    const resolved = walk(node.params) as Record<string, unknown>;
+    return problem ?? resolved;
+  }
+}
+
+function skip(result: boolean, comment: string): Verdict {
+  return { result, status: 'skipped', changes: {}, comment };
+}
+
+function joinComments(a: string, b: string): string {
+  return a && b ? `${a}; ${b}` : a || b;
+}
+
+/** Runs a checked graph. Never rejects for a resource problem; only for a bug in the core. */
+export async function runGraph<C>(graph: Graph, index: GraphIndex, options: RunOptions<C>): Promise<RunReport> {
+  const start = new Date().toISOString();
+  const t0 = performance.now();
+  const results = await new Run(graph, index, options).execute();
+  return { mode: options.mode, results, counts: countResults(results), start, durationMs: performance.now() - t0 };
+}

@@ -1,0 +1,198 @@
+/**
+ * The language-neutral graph file (JSON, or YAML for hand-written graphs), the format every front end
+ * compiles to. Parsing takes the fast path (JSON.parse) and only re-reads the text with positions when
+ * there is something to report.
+ */
+import { isMap, isSeq, LineCounter, type Node as YamlNode, parseDocument } from 'yaml';
+import { type Diagnostic, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
+import { type Graph } from '../../core/graph.js';
+import { deferred, type Deferred, EDGE_KINDS, type Edge, type GraphNode } from '../../core/model.js';
+
+export const GRAPH_VERSION = 1;
+
+type PathKey = string | number;
+type SpanOf = (path: readonly PathKey[]) => Span | undefined;
+
+const NODE_KEYS = new Set(['id', 'type', 'name', 'params', 'meta', ...EDGE_KINDS]);
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/** `{"$ref": "node", "field": "f"}` and `{"$concat": [...]}` become deferred values. */
+function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diags: Diagnostic[]): unknown {
+  if (Array.isArray(v)) return v.map((x, i) => toParamValue(x, [...path, i], spanOf, diags));
+  if (typeof v !== 'object' || v === null) return v;
+  const o = v as Record<string, unknown>;
+  if ('$ref' in o) {
+    if (typeof o.$ref !== 'string' || typeof o.field !== 'string' || Object.keys(o).length !== 2) {
+      diags.push(error('F010', 'a reference is written {"$ref": "node-id", "field": "name"}', { span: spanOf(path) }));
+      return null;
+    }
+    const ref = { node: o.$ref, field: o.field };
+    return deferred([ref], (vals) => vals[0], `${ref.node}.${ref.field}`);
+  }
+  if ('$concat' in o) {
+    if (!Array.isArray(o.$concat) || Object.keys(o).length !== 1) {
+      diags.push(error('F011', '"$concat" takes a list of strings and references', { span: spanOf(path) }));
+      return null;
+    }
+    const parts = o.$concat.map((x, i) => toParamValue(x, [...path, '$concat', i], spanOf, diags));
+    const refs = parts.flatMap((p) => (isDeferredValue(p) ? p.refs : []));
+    return deferred(
+      refs,
+      (vals) => {
+        let i = 0;
+        return parts.map((p) => (isDeferredValue(p) ? String(p.render(vals.slice(i, (i += p.refs.length)))) : String(p))).join('');
+      },
+      parts.map((p) => (isDeferredValue(p) ? `\${${p.display}}` : String(p))).join(''),
+    );
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(o)) out[k] = toParamValue(x, [...path, k], spanOf, diags);
+  return out;
+}
+
+function isDeferredValue(v: unknown): v is Deferred {
+  return typeof v === 'object' && v !== null && (v as { $deferred?: unknown }).$deferred === true;
+}
+
+/** Builds graph nodes and edges from parsed data; structural problems become diagnostics. */
+export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph: Graph; diagnostics: Diagnostic[] } {
+  const diags: Diagnostic[] = [];
+  const nodes: GraphNode[] = [];
+  const edges: Edge[] = [];
+  const at = (path: readonly PathKey[]) => spanOf(path) ?? { file, line: 1, col: 1 };
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    diags.push(error('F001', `a graph file holds an object with "version" and "nodes", not ${typeName(data)}`, { span: at([]) }));
+    return { graph: { nodes, edges }, diagnostics: diags };
+  }
+  const top = data as Record<string, unknown>;
+  if (top.version !== GRAPH_VERSION) {
+    diags.push(error('F002', `unsupported graph version ${JSON.stringify(top.version ?? null)} (this cairn reads version ${GRAPH_VERSION})`, { span: at(['version']) }));
+  }
+  if (!Array.isArray(top.nodes)) {
+    diags.push(error('F003', `"nodes" must be a list of nodes, not ${typeName(top.nodes)}`, { span: at(['nodes']) }));
+    return { graph: { nodes, edges }, diagnostics: diags };
+  }
+  top.nodes.forEach((raw, i) => {
+    const path = ['nodes', i];
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      diags.push(error('F004', `a node is an object with "id", "type" and "params", not ${typeName(raw)}`, { span: at(path) }));
+      return;
+    }
+    const n = raw as Record<string, unknown>;
+    for (const key of Object.keys(n)) {
+      if (!NODE_KEYS.has(key)) diags.push(error('F005', `unknown node field ${JSON.stringify(key)} (known: ${[...NODE_KEYS].join(', ')})`, { span: at([...path, key]) }));
+    }
+    if (typeof n.id !== 'string' || n.id === '') {
+      diags.push(error('F006', `node ${i + 1} needs a non-empty string "id"`, { span: at(n.id === undefined ? path : [...path, 'id']) }));
+      return;
+    }
+    const id = n.id;
+    if (typeof n.type !== 'string' || n.type === '') {
+      diags.push(error('F007', `node ${JSON.stringify(id)} needs a string "type"`, { span: at(n.type === undefined ? path : [...path, 'type']), nodeId: id }));
+      return;
+    }
+    if (n.name !== undefined && typeof n.name !== 'string') {
+      diags.push(error('F008', `node ${JSON.stringify(id)}: "name" must be a string`, { span: at([...path, 'name']), nodeId: id }));
+    }
+    const rawParams = n.params ?? {};
+    if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
+      diags.push(error('F009', `node ${JSON.stringify(id)}: "params" must be an object`, { span: at([...path, 'params']), nodeId: id }));
+      return;
+    }
+    const params = toParamValue(rawParams, [...path, 'params'], spanOf, diags) as Record<string, unknown>;
+    const paramSpans: Record<string, Span> = {};
+    for (const k of Object.keys(params)) {
+      const s = spanOf([...path, 'params', k]);
+      if (s) paramSpans[k] = s;
+    }
+    const span = spanOf(path);
+    nodes.push({
+      id,
+      type: n.type,
+      name: typeof n.name === 'string' ? n.name : id,
+      params,
+      ...(span ? { span, paramSpans } : {}),
+      ...(typeof n.meta === 'object' && n.meta !== null ? { meta: n.meta as Record<string, unknown> } : {}),
+    });
+    for (const kind of EDGE_KINDS) {
+      const list = n[kind];
+      if (list === undefined) continue;
+      const deps = typeof list === 'string' ? [list] : list;
+      if (!Array.isArray(deps) || deps.some((d) => typeof d !== 'string')) {
+        diags.push(error('F012', `node ${JSON.stringify(id)}: "${kind}" must be a list of node ids`, { span: at([...path, kind]), nodeId: id }));
+        continue;
+      }
+      deps.forEach((from: string, j: number) => {
+        const es = spanOf(typeof list === 'string' ? [...path, kind] : [...path, kind, j]);
+        edges.push({ from, to: id, kind, ...(es ? { span: es } : {}) });
+      });
+    }
+  });
+  return { graph: { nodes, edges }, diagnostics: diags };
+}
+
+/** Span lookups into a YAML/JSON text by key path. */
+export function yamlSpans(file: string, text: string): { data: unknown; spanOf: SpanOf; diagnostics: Diagnostic[] } {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, version: '1.2', uniqueKeys: true, prettyErrors: false });
+  const diagnostics = doc.errors.map((e) => {
+    const pos = lc.linePos(e.pos[0]);
+    return error('F000', e.message.split('\n')[0] ?? e.message, { span: { file, line: pos.line, col: pos.col } });
+  });
+  const spanOf: SpanOf = (path) => {
+    let node: unknown = doc.contents;
+    let keyNode: YamlNode | undefined;
+    for (const key of path) {
+      keyNode = undefined;
+      if (isMap(node)) {
+        const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+        if (!pair) return undefined;
+        keyNode = pair.key as YamlNode;
+        node = pair.value;
+      } else if (isSeq(node) && typeof key === 'number') {
+        node = node.items[key];
+      } else return undefined;
+    }
+    const target = (keyNode ?? node) as YamlNode | null;
+    const range = target?.range;
+    if (!range) return undefined;
+    const pos = lc.linePos(range[0]);
+    return { file, line: pos.line, col: pos.col };
+  };
+  return { data: diagnostics.length > 0 ? undefined : doc.toJS(), spanOf, diagnostics };
+}
+
+function jsonSyntaxError(file: string, text: string, e: Error): Diagnostic {
+  const m = /(.*?)(?: in JSON)? at position (\d+)/.exec(e.message);
+  const span = m ? new LineMap(file, text).span(Number(m[2])) : { file, line: 1, col: 1 };
+  return error('F000', `invalid JSON: ${(m?.[1] ?? e.message).replace(/^JSON\.parse: /, '')}`, { span });
+}
+
+/**
+ * Reads a graph from text. Throws DiagnosticError on structural problems; `extraCheck` runs on the built
+ * graph (kind validation) and its diagnostics are positioned the same way.
+ */
+export function parseGraphText(file: string, text: string, extraCheck: (g: Graph) => Diagnostic[] = () => []): Graph {
+  const isJson = !/\.ya?ml$/i.test(file);
+  let data: unknown;
+  if (isJson) {
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      throw new DiagnosticError([jsonSyntaxError(file, text, e as Error)]);
+    }
+    const fast = buildGraph(data, file, () => undefined);
+    if (fast.diagnostics.length === 0 && extraCheck(fast.graph).length === 0) return fast.graph;
+  }
+  const y = yamlSpans(file, text);
+  if (y.diagnostics.length > 0) throw new DiagnosticError(y.diagnostics);
+  const built = buildGraph(isJson ? data : y.data, file, y.spanOf);
+  const diagnostics = built.diagnostics.length > 0 ? built.diagnostics : extraCheck(built.graph);
+  if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
+  return built.graph;
+}
