@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { indexGraph } from '../../src/core/graph.js';
+import { deferred } from '../../src/core/model.js';
+import { edge, node } from './helpers.js';
+
+test('a cycle is reported with the nodes that form it', () => {
+  const g = { nodes: [node('a', {}), node('b', {}), node('c', {}), node('d', {})], edges: [edge('a', 'b', 'require'), edge('b', 'c', 'watch'), edge('c', 'a', 'onchanges'), edge('a', 'd', 'require')] };
+  const { index, diagnostics } = indexGraph(g);
+  assert.equal(index, undefined);
+  assert.equal(diagnostics.length, 1);
+  assert.equal(diagnostics[0]?.code, 'G006');
+  assert.equal(diagnostics[0]?.message, 'dependency cycle: "a" -> "b" -> "c" -> "a"');
+});
+
+test('prereq orders the dependent first, so a prereq against a require is a cycle', () => {
+  const g = { nodes: [node('a', {}), node('b', {})], edges: [edge('b', 'a', 'prereq'), edge('b', 'a', 'require')] };
+  const { diagnostics } = indexGraph(g);
+  assert.match(diagnostics[0]?.message ?? '', /dependency cycle/);
+});
+
+test('a deferred value orders the referring node after its source, and cycles through refs are found', () => {
+  const ref = (n: string) => deferred([{ node: n, field: 'value' }], (v) => v[0], `${n}.value`);
+  const ok = indexGraph({ nodes: [node('b', { want: ref('a') }), node('a', {})], edges: [] });
+  assert.deepEqual(ok.index?.before.get('b'), ['a']);
+  const bad = indexGraph({ nodes: [node('b', { want: ref('a') }), node('a', { want: ref('b') })], edges: [] });
+  assert.match(bad.diagnostics[0]?.message ?? '', /dependency cycle: "b" -> "a" -> "b"/);
+});
+
+test('unknown edge ends, self edges and duplicate ids are diagnostics', () => {
+  const { diagnostics } = indexGraph({
+    nodes: [node('a', {}), node('a', {}), node('b', {})],
+    edges: [edge('zz', 'b', 'require'), edge('b', 'b', 'watch'), edge('a', 'nope', 'require')],
+  });
+  assert.deepEqual(
+    diagnostics.map((d) => d.message),
+    ['duplicate node id "a"', '"b" has require on unknown node "zz"', '"b" cannot watch itself', 'edge from unknown node "nope"'],
+  );
+});
+
+test('a 10,000-long chain is indexed without recursion limits', () => {
+  const nodes = Array.from({ length: 10000 }, (_, i) => node(`n${i}`, {}));
+  const edges = nodes.slice(1).map((_, i) => edge(`n${i}`, `n${i + 1}`, 'require'));
+  const { index, diagnostics } = indexGraph({ nodes, edges });
+  assert.deepEqual(diagnostics, []);
+  assert.deepEqual(index?.before.get('n9999'), ['n9998']);
+});
