@@ -1,0 +1,248 @@
+/**
+ * An in-memory machine for tests: files, directories and symlinks with modes and owners, and commands
+ * answered by a handler the test supplies. It follows the same rules (and error codes) as LocalHost.
+ */
+import { posix } from 'node:path';
+import { HostError } from './errors.js';
+import type { ExecOptions, ExecResult, Host, StatInfo, WriteOptions } from './types.js';
+
+interface Meta {
+  mode: number;
+  uid: number;
+  gid: number;
+  mtimeMs: number;
+}
+type Entry =
+  | (Meta & { readonly type: 'file'; data: Buffer })
+  | (Meta & { readonly type: 'directory' })
+  | (Meta & { readonly type: 'symlink'; readonly target: string });
+
+export interface ExecCall {
+  readonly command: string | readonly string[];
+  readonly options: ExecOptions;
+}
+export type ExecHandler = (command: string | readonly string[], options: ExecOptions) => Partial<ExecResult> | Promise<Partial<ExecResult>>;
+
+export interface FakeHostOptions {
+  /** Owner of everything the fake creates (default 0:0). */
+  readonly uid?: number;
+  readonly gid?: number;
+  readonly exec?: ExecHandler;
+  /** Files to start with: path → content (parents are created). */
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+const MAX_LINKS = 40;
+
+export class FakeHost implements Host {
+  readonly name = 'fake';
+  readonly execLog: ExecCall[] = [];
+  execHandler: ExecHandler;
+  private readonly entries = new Map<string, Entry>();
+  private readonly uid: number;
+  private readonly gid: number;
+  private clock = 1_700_000_000_000;
+
+  constructor(options: FakeHostOptions = {}) {
+    this.uid = options.uid ?? 0;
+    this.gid = options.gid ?? 0;
+    this.execHandler = options.exec ?? (() => ({}));
+    this.entries.set('/', this.meta({ type: 'directory' }, 0o755));
+    for (const [path, content] of Object.entries(options.files ?? {})) this.addFile(path, content);
+  }
+
+  // ---- test helpers (synchronous, create parents as needed) ----
+
+  addFile(path: string, content: string | Uint8Array, attrs: { mode?: number; uid?: number; gid?: number } = {}): this {
+    this.addDir(posix.dirname(posix.resolve(path)));
+    const entry = this.meta({ type: 'file', data: Buffer.from(content) }, attrs.mode ?? 0o644);
+    this.entries.set(this.real(path, false, 'write'), { ...entry, uid: attrs.uid ?? this.uid, gid: attrs.gid ?? this.gid });
+    return this;
+  }
+
+  addDir(path: string, mode = 0o755): this {
+    let current = '/';
+    for (const part of posix.resolve(path).split('/').filter(Boolean)) {
+      current = this.real(posix.join(current, part), true, 'create directory');
+      if (!this.entries.has(current)) this.entries.set(current, this.meta({ type: 'directory' }, mode));
+    }
+    return this;
+  }
+
+  addSymlink(path: string, target: string): this {
+    this.addDir(posix.dirname(posix.resolve(path)));
+    this.entries.set(this.real(path, false, 'create symlink'), this.meta({ type: 'symlink', target }, 0o777));
+    return this;
+  }
+
+  /** Content of a file as text, or undefined when there is no file (follows symlinks). */
+  contentOf(path: string): string | undefined {
+    const e = this.entries.get(this.real(path, true, 'read'));
+    return e?.type === 'file' ? e.data.toString('utf8') : undefined;
+  }
+
+  /** Every path the fake holds, sorted (a snapshot for "nothing changed" assertions). */
+  snapshot(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [p, e] of [...this.entries].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const body = e.type === 'file' ? e.data.toString('utf8') : e.type === 'symlink' ? `-> ${e.target}` : '';
+      out[p] = `${e.type} ${e.mode.toString(8)} ${e.uid}:${e.gid} ${body}`;
+    }
+    return out;
+  }
+
+  // ---- Host ----
+
+  async lstat(path: string): Promise<StatInfo | null> {
+    return this.statOf(this.lookup(path, false));
+  }
+
+  async stat(path: string): Promise<StatInfo | null> {
+    return this.statOf(this.lookup(path, true));
+  }
+
+  async readFile(path: string): Promise<Buffer> {
+    const e = this.entries.get(this.real(path, true, 'read'));
+    if (!e) throw new HostError('read', path, 'ENOENT');
+    if (e.type === 'directory') throw new HostError('read', path, 'EISDIR');
+    if (e.type !== 'file') throw new HostError('read', path, 'EINVAL');
+    return Buffer.from(e.data);
+  }
+
+  async readlink(path: string): Promise<string> {
+    const e = this.entries.get(this.real(path, false, 'read link'));
+    if (!e) throw new HostError('read link', path, 'ENOENT');
+    if (e.type !== 'symlink') throw new HostError('read link', path, 'EINVAL');
+    return e.target;
+  }
+
+  async readdir(path: string): Promise<string[]> {
+    const dir = this.real(path, true, 'list');
+    const e = this.entries.get(dir);
+    if (!e) throw new HostError('list', path, 'ENOENT');
+    if (e.type !== 'directory') throw new HostError('list', path, 'ENOTDIR');
+    return this.childrenOf(dir).map((p) => posix.basename(p)).sort();
+  }
+
+  async writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+    const real = this.real(path, false, 'write');
+    this.requireParent(real, path, 'write');
+    const old = this.entries.get(real);
+    const target = old?.type === 'symlink' ? this.entries.get(this.real(path, true, 'write')) : old;
+    if (old?.type === 'directory') throw new HostError('write', path, 'EISDIR');
+    const keep = target?.type === 'file' ? target : undefined;
+    const entry = this.meta({ type: 'file', data: Buffer.from(data) }, options.mode ?? keep?.mode ?? 0o644);
+    entry.uid = options.uid ?? keep?.uid ?? this.uid;
+    entry.gid = options.gid ?? keep?.gid ?? this.gid;
+    this.entries.set(real, entry);
+  }
+
+  async mkdir(path: string, options: { readonly recursive?: boolean; readonly mode?: number } = {}): Promise<void> {
+    const real = this.real(path, false, 'create directory');
+    const existing = this.entries.get(this.real(path, true, 'create directory')) ?? this.entries.get(real);
+    if (existing) {
+      if (options.recursive && existing.type === 'directory') return;
+      throw new HostError('create directory', path, 'EEXIST');
+    }
+    if (options.recursive) {
+      const parent = posix.dirname(real);
+      const p = this.entries.get(this.real(parent, true, 'create directory'));
+      if (!p) await this.mkdir(parent, { recursive: true });
+    }
+    this.requireParent(real, path, 'create directory');
+    this.entries.set(real, this.meta({ type: 'directory' }, options.mode ?? 0o755));
+  }
+
+  async chmod(path: string, mode: number): Promise<void> {
+    const e = this.entries.get(this.real(path, true, 'change mode of'));
+    if (!e) throw new HostError('change mode of', path, 'ENOENT');
+    e.mode = mode & 0o7777;
+  }
+
+  async chown(path: string, uid: number, gid: number): Promise<void> {
+    const e = this.entries.get(this.real(path, false, 'change owner of'));
+    if (!e) throw new HostError('change owner of', path, 'ENOENT');
+    if (uid !== -1) e.uid = uid;
+    if (gid !== -1) e.gid = gid;
+  }
+
+  async symlink(target: string, path: string): Promise<void> {
+    const real = this.real(path, false, 'create symlink');
+    this.requireParent(real, path, 'create symlink');
+    const old = this.entries.get(real);
+    // rename(2) of a link over a directory fails: EISDIR when empty, ENOTEMPTY otherwise.
+    if (old?.type === 'directory') throw new HostError('create symlink', path, this.childrenOf(real).length ? 'ENOTEMPTY' : 'EISDIR');
+    this.entries.set(real, this.meta({ type: 'symlink', target }, 0o777));
+  }
+
+  async remove(path: string, options: { readonly recursive?: boolean } = {}): Promise<void> {
+    const real = this.lookup(path, false);
+    const e = real === undefined ? undefined : this.entries.get(real);
+    if (real === undefined || !e) return;
+    if (e.type === 'directory') {
+      if (real === '/') throw new HostError('remove', path, 'EBUSY');
+      const below = [...this.entries.keys()].filter((p) => p.startsWith(`${real}/`));
+      if (below.length > 0 && !options.recursive) throw new HostError('remove', path, 'ENOTEMPTY');
+      for (const p of below) this.entries.delete(p);
+    }
+    this.entries.delete(real);
+  }
+
+  async exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    this.execLog.push({ command, options });
+    const r = await this.execHandler(command, options);
+    return { code: r.code === undefined ? 0 : r.code, signal: r.signal ?? null, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut: r.timedOut ?? false };
+  }
+
+  // ---- internals ----
+
+  private meta<T extends { type: Entry['type'] }>(base: T, mode: number): T & Meta {
+    this.clock += 1;
+    return { ...base, mode: mode & 0o7777, uid: this.uid, gid: this.gid, mtimeMs: this.clock };
+  }
+
+  private statOf(real: string | undefined): StatInfo | null {
+    const e = real === undefined ? undefined : this.entries.get(real);
+    if (!e) return null;
+    const size = e.type === 'file' ? e.data.length : e.type === 'symlink' ? Buffer.byteLength(e.target) : 4096;
+    return { type: e.type, mode: e.mode, uid: e.uid, gid: e.gid, size, mtimeMs: e.mtimeMs };
+  }
+
+  private childrenOf(dir: string): string[] {
+    const prefix = dir === '/' ? '/' : `${dir}/`;
+    return [...this.entries.keys()].filter((p) => p !== '/' && p.startsWith(prefix) && !p.slice(prefix.length).includes('/'));
+  }
+
+  private requireParent(real: string, shown: string, operation: string): void {
+    const parent = this.entries.get(posix.dirname(real));
+    if (!parent) throw new HostError(operation, shown, 'ENOENT');
+    if (parent.type !== 'directory') throw new HostError(operation, shown, 'ENOTDIR');
+  }
+
+  /** The path with every symlink resolved (the last one only when `follow`), or undefined when a parent is missing. */
+  private lookup(path: string, follow: boolean): string | undefined {
+    try {
+      return this.real(path, follow, 'stat');
+    } catch (e) {
+      if (e instanceof HostError && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return undefined;
+      throw e;
+    }
+  }
+
+  private real(path: string, follow: boolean, operation: string, depth = 0): string {
+    const parts = posix.resolve('/', path).split('/').filter(Boolean);
+    let current = '/';
+    for (let i = 0; i < parts.length; i++) {
+      const next = posix.join(current, parts[i] ?? '');
+      const e = this.entries.get(next);
+      const last = i === parts.length - 1;
+      if (e?.type === 'symlink' && (!last || follow)) {
+        if (depth >= MAX_LINKS) throw new HostError(operation, path, 'ELOOP');
+        current = this.real(posix.resolve(current, e.target), true, operation, depth + 1);
+      } else if (!last && !e) throw new HostError(operation, path, 'ENOENT');
+      else if (!last && e?.type !== 'directory') throw new HostError(operation, path, 'ENOTDIR');
+      else current = next;
+    }
+    return current;
+  }
+}

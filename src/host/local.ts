@@ -1,0 +1,241 @@
+/**
+ * The machine cairn runs on. Filesystem calls are synchronous on purpose: for many small files they are
+ * several times faster than fs/promises (notes/perf.md), and a no-op check of 1000 files must take
+ * milliseconds. Only exec is truly asynchronous.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { errnoCode, HostError, toHostError } from './errors.js';
+import type { ExecOptions, ExecResult, FileType, Host, StatInfo, WriteOptions } from './types.js';
+
+function fileType(st: fs.Stats): FileType {
+  if (st.isFile()) return 'file';
+  if (st.isDirectory()) return 'directory';
+  if (st.isSymbolicLink()) return 'symlink';
+  return 'other';
+}
+
+function toStatInfo(st: fs.Stats): StatInfo {
+  return { type: fileType(st), mode: st.mode & 0o7777, uid: st.uid, gid: st.gid, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+let tempCounter = 0;
+/** A hidden name next to `path`, unique within this process and across concurrent processes. */
+function tempNameFor(path: string): string {
+  tempCounter += 1;
+  return join(dirname(path), `.${basename(path)}.cairn-${process.pid}-${tempCounter}.tmp`);
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    fs.unlinkSync(path);
+  } catch {
+    // the temp file may not exist yet; the original error is what matters
+  }
+}
+
+export class LocalHost implements Host {
+  readonly name = 'local';
+
+  async lstat(path: string): Promise<StatInfo | null> {
+    return this.statWith(path, fs.lstatSync, 'stat');
+  }
+
+  async stat(path: string): Promise<StatInfo | null> {
+    return this.statWith(path, fs.statSync, 'stat');
+  }
+
+  private statWith(path: string, fn: typeof fs.statSync, operation: string): StatInfo | null {
+    try {
+      const st = fn(path, { throwIfNoEntry: false });
+      return st ? toStatInfo(st) : null;
+    } catch (e) {
+      // A file where a directory was expected means the path cannot exist.
+      if (errnoCode(e) === 'ENOTDIR' || errnoCode(e) === 'ENOENT') return null;
+      throw toHostError(e, operation, path);
+    }
+  }
+
+  async readFile(path: string): Promise<Buffer> {
+    try {
+      return fs.readFileSync(path);
+    } catch (e) {
+      throw toHostError(e, 'read', path);
+    }
+  }
+
+  async readlink(path: string): Promise<string> {
+    try {
+      return fs.readlinkSync(path);
+    } catch (e) {
+      throw toHostError(e, 'read link', path);
+    }
+  }
+
+  async readdir(path: string): Promise<string[]> {
+    try {
+      return fs.readdirSync(path).sort();
+    } catch (e) {
+      throw toHostError(e, 'list', path);
+    }
+  }
+
+  async writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+    let existing: fs.Stats | undefined;
+    try {
+      existing = fs.statSync(path, { throwIfNoEntry: false });
+    } catch {
+      existing = undefined;
+    }
+    if (existing?.isDirectory()) throw new HostError('write', path, 'EISDIR');
+    const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
+    const temp = tempNameFor(path);
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(temp, 'wx', 0o600);
+      fs.writeFileSync(fd, data);
+      // fchmod, not the open mode: the umask must not change the requested bits.
+      fs.fchmodSync(fd, mode);
+      const uid = options.uid ?? (existing?.isFile() ? existing.uid : -1);
+      const gid = options.gid ?? (existing?.isFile() ? existing.gid : -1);
+      if (uid !== -1 || gid !== -1) this.chownTemp(fd, uid, gid, options, path);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      fd = undefined;
+      fs.renameSync(temp, path);
+    } catch (e) {
+      if (fd !== undefined) {
+        try {
+          fs.closeSync(fd);
+        } catch {
+          // already failing
+        }
+      }
+      unlinkQuietly(temp);
+      throw toHostError(e, 'write', path);
+    }
+  }
+
+  /** Keeping the owner of a replaced file is best effort (it needs root); a requested owner is not. */
+  private chownTemp(fd: number, uid: number, gid: number, options: WriteOptions, path: string): void {
+    try {
+      fs.fchownSync(fd, uid, gid);
+    } catch (e) {
+      if (options.uid !== undefined || options.gid !== undefined) throw toHostError(e, 'change owner of', path);
+    }
+  }
+
+  async mkdir(path: string, options: { readonly recursive?: boolean; readonly mode?: number } = {}): Promise<void> {
+    try {
+      const created = fs.mkdirSync(path, { recursive: options.recursive ?? false });
+      const made = options.recursive ? created !== undefined : true;
+      // mkdir's mode is filtered by the umask; chmod makes the requested mode exact.
+      if (made && options.mode !== undefined) fs.chmodSync(path, options.mode);
+    } catch (e) {
+      throw toHostError(e, 'create directory', path);
+    }
+  }
+
+  async chmod(path: string, mode: number): Promise<void> {
+    try {
+      fs.chmodSync(path, mode);
+    } catch (e) {
+      throw toHostError(e, 'change mode of', path);
+    }
+  }
+
+  async chown(path: string, uid: number, gid: number): Promise<void> {
+    try {
+      fs.lchownSync(path, uid, gid);
+    } catch (e) {
+      throw toHostError(e, 'change owner of', path);
+    }
+  }
+
+  async symlink(target: string, path: string): Promise<void> {
+    const temp = tempNameFor(path);
+    try {
+      fs.symlinkSync(target, temp);
+      fs.renameSync(temp, path);
+    } catch (e) {
+      unlinkQuietly(temp);
+      throw toHostError(e, 'create symlink', path);
+    }
+  }
+
+  async remove(path: string, options: { readonly recursive?: boolean } = {}): Promise<void> {
+    try {
+      const st = fs.lstatSync(path, { throwIfNoEntry: false });
+      if (!st) return;
+      if (!st.isDirectory()) fs.unlinkSync(path);
+      else if (options.recursive) fs.rmSync(path, { recursive: true, force: true });
+      else fs.rmdirSync(path);
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ENOTDIR') return;
+      throw toHostError(e, 'remove', path);
+    }
+  }
+
+  exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const [file, args] = typeof command === 'string' ? ['/bin/sh', ['-c', command]] : [command[0] ?? '', command.slice(1)];
+    const shown = typeof command === 'string' ? command : (command[0] ?? '');
+    return new Promise((resolve, reject) => {
+      const child = spawn(file, args, {
+        cwd: options.cwd,
+        env: options.env ? { ...process.env, ...options.env } : process.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group, so a timeout kills the whole tree and no grandchild keeps the pipes open.
+        detached: options.timeout !== undefined,
+      });
+      const stdout: Buffer[] = [];
+      const stderr: Buffer[] = [];
+      let timedOut = false;
+      let settled = false;
+      const timer =
+        options.timeout !== undefined
+          ? setTimeout(() => {
+              timedOut = true;
+              try {
+                if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+              } catch {
+                child.kill('SIGKILL');
+              }
+            }, options.timeout)
+          : undefined;
+      const finish = (result: ExecResult | Error): void => {
+        if (settled) return;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      };
+      child.stdout.on('data', (b: Buffer) => stdout.push(b));
+      child.stderr.on('data', (b: Buffer) => stderr.push(b));
+      // A program that exits without reading its input makes the write fail with EPIPE: not our concern.
+      child.stdin.on('error', () => {});
+      child.stdin.end(options.stdin ?? '');
+      child.on('error', (e) => {
+        const code = errnoCode(e);
+        if (options.cwd !== undefined && code === 'ENOENT' && !fs.existsSync(options.cwd)) {
+          finish(notStarted(127, `cannot run ${shown}: working directory ${options.cwd} does not exist`));
+        } else if (code === 'ENOENT') finish(notStarted(127, `cannot run ${shown}: command not found (ENOENT)`));
+        else if (code === 'EACCES') finish(notStarted(126, `cannot run ${shown}: permission denied (EACCES)`));
+        else finish(toHostError(e, 'run', shown));
+      });
+      child.on('close', (code, signal) => {
+        finish({
+          code,
+          signal,
+          stdout: Buffer.concat(stdout).toString('utf8'),
+          stderr: Buffer.concat(stderr).toString('utf8'),
+          timedOut,
+        });
+      });
+    });
+  }
+}
+
+function notStarted(code: number, message: string): ExecResult {
+  return { code, signal: null, stdout: '', stderr: `${message}\n`, timedOut: false };
+}
