@@ -138,16 +138,13 @@ export class FakeHost implements Host {
   }
 
   async mkdir(path: string, options: { readonly recursive?: boolean; readonly mode?: number } = {}): Promise<void> {
+    const parent = posix.dirname(posix.resolve('/', path));
+    if (options.recursive && !this.statOf(this.lookup(parent, true))) await this.mkdir(parent, { recursive: true });
     const real = this.real(path, false, 'create directory');
     const existing = this.entries.get(this.real(path, true, 'create directory')) ?? this.entries.get(real);
     if (existing) {
       if (options.recursive && existing.type === 'directory') return;
       throw new HostError('create directory', path, 'EEXIST');
-    }
-    if (options.recursive) {
-      const parent = posix.dirname(real);
-      const p = this.entries.get(this.real(parent, true, 'create directory'));
-      if (!p) await this.mkdir(parent, { recursive: true });
     }
     this.requireParent(real, path, 'create directory');
     this.entries.set(real, this.meta({ type: 'directory' }, options.mode ?? 0o755));
