@@ -1,0 +1,82 @@
+/** What a file resource would change: existence, content (with a diff), mode and owner. Reads only. */
+import { resolve } from 'node:path';
+import type { CheckOutcome } from '../../core/model.js';
+import { HostError } from '../../host/errors.js';
+import type { ResourceContext, StatInfo } from '../../host/types.js';
+import { attrChanges, resolveAttrs, type WantedAttrs } from '../attrs.js';
+import { formatMode } from '../kind.js';
+import { followLinks } from '../paths.js';
+import { unifiedDiff } from './diff.js';
+import type { FileParams } from './schema.js';
+
+/** Handed from check to apply so that apply neither re-reads nor re-resolves. */
+export interface FileState {
+  /** Where the bytes go: the path, or the file a symlink at the path points to. */
+  readonly target: string;
+  readonly current: StatInfo | null;
+  /** Desired content; undefined when only existence and attributes are managed. */
+  readonly data: Buffer | undefined;
+  readonly contentChanged: boolean;
+  readonly want: WantedAttrs;
+}
+
+export function sourcePath(ctx: ResourceContext, source: string): string {
+  return resolve(ctx.baseDir, source);
+}
+
+async function desiredData(ctx: ResourceContext, p: FileParams): Promise<Buffer | undefined> {
+  if (p.content !== undefined) return Buffer.from(p.content, 'utf8');
+  if (p.source === undefined) return undefined;
+  const from = sourcePath(ctx, p.source);
+  try {
+    return await ctx.host.readFile(from);
+  } catch (e) {
+    if (e instanceof HostError && e.code === 'ENOENT') throw new Error(`Source file ${from} not found`);
+    throw e;
+  }
+}
+
+export function fileOutputs(p: FileParams, data: Buffer | undefined, mode: number | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = { path: p.path };
+  if (data !== undefined) out.content = data.toString('utf8');
+  if (mode !== undefined) out.mode = formatMode(mode);
+  return out;
+}
+
+export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<CheckOutcome> {
+  const { host } = ctx;
+  const target = await followLinks(host, p.path);
+  const current = await host.lstat(target);
+  if (current?.type === 'directory') throw new Error(`Specified target ${p.path} is a directory`);
+  if (current && current.type !== 'file') throw new Error(`Specified target ${p.path} exists and is not a regular file`);
+  const [data, want] = await Promise.all([desiredData(ctx, p), resolveAttrs(host, p)]);
+
+  if (!current) {
+    const state: FileState = { target, current, data, contentChanged: true, want };
+    return {
+      inSync: false,
+      changes: { newfile: p.path },
+      comment: `The file ${p.path} is set to be changed`,
+      outputs: fileOutputs(p, data, want.mode ?? 0o644),
+      state,
+    };
+  }
+  let changes: Record<string, unknown> = {};
+  let contentChanged = false;
+  if (data !== undefined) {
+    // Same size first: most no-op checks then need a single read and compare.
+    const old = current.size === data.length || current.size < 4 << 20 ? await host.readFile(target) : undefined;
+    contentChanged = old === undefined || !old.equals(data);
+    if (contentChanged) changes.diff = old === undefined ? 'File too large to diff' : await unifiedDiff(old, data);
+  }
+  changes = { ...changes, ...attrChanges(current, want) };
+  const inSync = Object.keys(changes).length === 0;
+  const state: FileState = { target, current, data, contentChanged, want };
+  return {
+    inSync,
+    ...(inSync ? {} : { changes }),
+    comment: inSync ? `File ${p.path} is in the correct state` : `The file ${p.path} is set to be changed`,
+    outputs: fileOutputs(p, data, want.mode ?? current.mode),
+    state,
+  };
+}

@@ -1,0 +1,22 @@
+import * as v from 'valibot';
+import { ownerSchema } from '../attrs.js';
+import { modeSchema } from '../kind.js';
+import { absolutePathSchema } from '../paths.js';
+
+export const fileSchema = v.pipe(
+  v.strictObject({
+    path: absolutePathSchema,
+    /** The whole content of the file. */
+    content: v.optional(v.string()),
+    /** A file whose content is copied; relative paths are resolved against the graph file's folder. */
+    source: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a file path'))),
+    mode: v.optional(modeSchema),
+    owner: v.optional(ownerSchema),
+    group: v.optional(ownerSchema),
+    /** Create missing parent directories. */
+    makedirs: v.optional(v.boolean(), false),
+  }),
+  v.check((p) => p.content === undefined || p.source === undefined, 'give either content or source, not both'),
+);
+
+export type FileParams = v.InferOutput<typeof fileSchema>;

@@ -1,0 +1,44 @@
+/** Path params and the parent-directory and symlink rules shared by the filesystem kinds. */
+import { posix } from 'node:path';
+import * as v from 'valibot';
+import type { Host } from '../host/types.js';
+
+export const absolutePathSchema = v.pipe(
+  v.string(),
+  v.regex(/^\//, 'expected an absolute path'),
+  v.transform((p) => (p.length > 1 ? posix.normalize(p).replace(/\/$/, '') : p)),
+);
+
+const MAX_LINKS = 40;
+
+/**
+ * The path with symlinks at its end followed, so that a managed file behind a link is changed in place
+ * and the link kept (Salt's follow_symlinks). A dangling link yields the path it points to.
+ */
+export async function followLinks(host: Host, path: string): Promise<string> {
+  let current = path;
+  for (let i = 0; i < MAX_LINKS; i++) {
+    const st = await host.lstat(current);
+    if (st?.type !== 'symlink') return current;
+    current = posix.resolve(posix.dirname(current), await host.readlink(current));
+  }
+  throw new Error(`Too many levels of symbolic links at ${path}`);
+}
+
+/**
+ * Makes sure the parent directory of a path exists, creating it when `makedirs`. Returns a failure comment
+ * (a missing parent without makedirs, or a file in the way) or undefined when the parent is there.
+ */
+export async function ensureParent(host: Host, path: string, makedirs: boolean, missingComment: string): Promise<string | undefined> {
+  const parent = posix.dirname(path);
+  const st = await host.stat(parent);
+  if (st?.type === 'directory') return undefined;
+  if (st) return `Parent ${parent} of ${path} exists and is not a directory`;
+  if (!makedirs) return missingComment;
+  let ancestor = posix.dirname(parent);
+  while (ancestor !== '/' && !(await host.stat(ancestor))) ancestor = posix.dirname(ancestor);
+  const blocking = await host.stat(ancestor);
+  if (blocking && blocking.type !== 'directory') return `Parent ${ancestor} of ${path} exists and is not a directory`;
+  await host.mkdir(parent, { recursive: true });
+  return undefined;
+}
