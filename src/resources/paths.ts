@@ -1,7 +1,7 @@
 /** Path params and the parent-directory and symlink rules shared by the filesystem kinds. */
 import { posix } from 'node:path';
 import * as v from 'valibot';
-import type { Host } from '../host/types.js';
+import type { Host, StatInfo } from '../host/types.js';
 
 export const absolutePathSchema = v.pipe(
   v.string(),
@@ -15,11 +15,11 @@ const MAX_LINKS = 40;
  * The path with symlinks at its end followed, so that a managed file behind a link is changed in place
  * and the link kept (Salt's follow_symlinks). A dangling link yields the path it points to.
  */
-export async function followLinks(host: Host, path: string): Promise<string> {
+export async function followLinks(host: Host, path: string): Promise<{ readonly target: string; readonly stat: StatInfo | null }> {
   let current = path;
   for (let i = 0; i < MAX_LINKS; i++) {
     const st = await host.lstat(current);
-    if (st?.type !== 'symlink') return current;
+    if (st?.type !== 'symlink') return { target: current, stat: st };
     current = posix.resolve(posix.dirname(current), await host.readlink(current));
   }
   throw new Error(`Too many levels of symbolic links at ${path}`);

@@ -32,8 +32,7 @@ function pendingComment(path: string, pending: Record<string, unknown>): string 
 }
 
 async function check(ctx: ResourceContext, p: DirectoryParams): Promise<CheckOutcome> {
-  const target = await followLinks(ctx.host, p.path);
-  const current = await ctx.host.lstat(target);
+  const { target, stat: current } = await followLinks(ctx.host, p.path);
   if (current && current.type !== 'directory') {
     throw new Error(`Specified location ${p.path} exists and is a ${current.type === 'file' ? 'file' : 'special file'}`);
   }

@@ -45,8 +45,7 @@ export function fileOutputs(p: FileParams, data: Buffer | undefined, mode: numbe
 
 export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<CheckOutcome> {
   const { host } = ctx;
-  const target = await followLinks(host, p.path);
-  const current = await host.lstat(target);
+  const { target, stat: current } = await followLinks(host, p.path);
   if (current?.type === 'directory') throw new Error(`Specified target ${p.path} is a directory`);
   if (current && current.type !== 'file') throw new Error(`Specified target ${p.path} exists and is not a regular file`);
   const [data, want] = await Promise.all([desiredData(ctx, p), resolveAttrs(host, p)]);
