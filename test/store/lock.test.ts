@@ -173,13 +173,15 @@ test('release removes the lock only while it is still ours', async (t) => {
   assert.equal(again.release(), false, 'a second release is a no-op');
 });
 
-test('many waiters racing for a stale lock take turns, never together', async (t) => {
+test('many waiters racing for stale locks take turns, never together', async (t) => {
+  // Each holder exits without releasing, so every acquisition is a takeover of a dead run's lock, with
+  // the other waiters polling fast enough to race for the same stale file.
   const dir = tempDir(t);
   const aside = tempDir(t);
   const log = join(aside, 'log');
   const go = join(aside, 'go');
   writeLock(dir, { pid: deadPid() });
-  const args = ['--timeout', '30000', '--hold', '50', '--log', log, '--go', go];
+  const args = ['--timeout', '30000', '--hold', '20', '--poll', '2', '--abandon', '--log', log, '--go', go];
   const holders = Array.from({ length: 6 }, () => startHolder(dir, ...args));
   t.after(() => {
     for (const h of holders) h.child.kill('SIGKILL');
@@ -199,7 +201,8 @@ test('many waiters racing for a stale lock take turns, never together', async (t
     assert.match(start ?? '', /^start \d+$/);
     assert.equal(end, `end ${start?.slice(6)}`, `two holders overlapped:\n${lines.join('\n')}`);
   }
-  assert.deepEqual(readdirSync(dir), []);
+  assert.deepEqual(readdirSync(dir), ['lock'], 'only the last abandoned lock is left');
+  assert.ok(tryAcquireLock(dir)?.release());
 });
 
 test('releaseLockOnExit releases the lock when the run is stopped by SIGTERM or SIGINT', async (t) => {
