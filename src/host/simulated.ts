@@ -32,6 +32,7 @@ const MAX_LINKS = 40;
 
 export class SimulatedHost implements Host {
   readonly name: string;
+  readonly simulated = true;
   /** Everything the run would have done, in order. */
   readonly actions: SimulatedAction[] = [];
   private readonly overlay = new Map<string, Overlay | null>();
@@ -163,7 +164,9 @@ export class SimulatedHost implements Host {
     this.actions.push({ op: 'remove', path: real });
   }
 
-  async exec(command: string | readonly string[], _options: ExecOptions = {}): Promise<ExecResult> {
+  async exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    // A command marked read-only (a guard, a package query) only looks, so it runs for real.
+    if ((options as { readonly readOnly?: boolean }).readOnly === true) return this.inner.exec(command, options);
     this.actions.push({ op: 'exec', detail: typeof command === 'string' ? command : JSON.stringify(command) });
     return { code: 0, signal: null, stdout: '', stderr: '', timedOut: false };
   }

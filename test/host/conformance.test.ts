@@ -297,6 +297,15 @@ describe('SimulatedHost', () => {
     assert.deepEqual(r, { code: 0, signal: null, stdout: '', stderr: '', timedOut: false });
     assert.equal(fs.existsSync(marker), false);
     assert.deepEqual(sim.execLog, [`touch ${marker}`]);
+    assert.equal(sim.simulated, true);
+  });
+
+  test('runs commands marked read-only, since they only look', async () => {
+    const sim = new SimulatedHost(new LocalHost());
+    const options = { readOnly: true } as const;
+    const r = await sim.exec(['echo', 'looked'], options);
+    assert.equal(r.stdout, 'looked\n');
+    assert.deepEqual(sim.execLog, []);
   });
 
   test('reads pass through until changed; changes are recorded and shadow the disk', async () => {
