@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { NodeResult, NodeStatus, RunMode } from '../core/model.js';
+import { storeIoError } from './errors.js';
 import { currentProcess, identityFrom, processState } from './process-identity.js';
 
 export type RunCounts = Record<NodeStatus, number>;
@@ -107,7 +108,11 @@ export function beginRun(dir: string, info: BeginRunInfo): RunHandle {
     pid: who.pid,
     host: who.host,
   };
-  appendSummary(abs, { ...summary, ...identityExtras() });
+  try {
+    appendSummary(abs, { ...summary, ...identityExtras() });
+  } catch (e) {
+    throw storeIoError('io', `cannot record run ${id} in ${join(abs, SUMMARY_FILE)}`, e);
+  }
   return { dir: abs, id, summary };
 }
 
@@ -125,8 +130,12 @@ export function finishRun(handle: RunHandle, info: FinishRunInfo): RunRecord {
     counts: countResults(info.results),
     exitCode: info.exitCode,
   };
-  writeRecordFile(handle.dir, summary, info.results);
-  appendSummary(handle.dir, summary);
+  try {
+    writeRecordFile(handle.dir, summary, info.results);
+    appendSummary(handle.dir, summary);
+  } catch (e) {
+    throw storeIoError('io', `cannot record run ${handle.id} in ${handle.dir}`, e);
+  }
   return { ...summary, results: info.results };
 }
 

@@ -25,7 +25,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { StoreError } from './errors.js';
+import { StoreError, storeIoError } from './errors.js';
+import { ensureStateDir } from './state-dir.js';
 import { currentProcess, identityFrom, type ProcessIdentity, processState } from './process-identity.js';
 
 /** What a lock file says about its holder. */
@@ -85,13 +86,14 @@ export function readLock(dir: string): LockInfo | undefined {
 }
 
 /**
- * Takes the lock on the state directory `dir` (which must exist), waiting up to `timeoutMs` for another
- * run to release it. Throws StoreError('locked') with a message naming the holder when time runs out.
+ * Takes the lock on the state directory `dir` (creating the directory if needed), waiting up to
+ * `timeoutMs` for another run to release it. Throws StoreError('locked') with a message naming the
+ * holder when time runs out, StoreError('state-dir') when the directory cannot be created or written.
  */
 export async function acquireLock(dir: string, options: AcquireLockOptions = {}): Promise<StateLock> {
   const timeoutMs = Math.max(0, options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
   const deadline = Date.now() + timeoutMs;
-  const attempt = new Attempt(resolve(dir), options.command ?? commandLine());
+  const attempt = new Attempt(ensureStateDir(dir), options.command ?? commandLine());
   try {
     let delay = Math.max(1, options.pollMs ?? 50);
     let waited = false;
@@ -108,6 +110,8 @@ export async function acquireLock(dir: string, options: AcquireLockOptions = {})
       await sleep(Math.min(left, delay * (0.8 + Math.random() * 0.4)));
       delay = Math.min(MAX_POLL_MS, delay * 1.5);
     }
+  } catch (e) {
+    throw storeIoError('state-dir', `cannot lock state directory ${attempt.dir}`, e);
   } finally {
     attempt.cleanup();
   }
@@ -115,9 +119,11 @@ export async function acquireLock(dir: string, options: AcquireLockOptions = {})
 
 /** One try, no waiting: the lock, or undefined when another live run holds it. */
 export function tryAcquireLock(dir: string, options: Pick<AcquireLockOptions, 'command'> = {}): StateLock | undefined {
-  const attempt = new Attempt(resolve(dir), options.command ?? commandLine());
+  const attempt = new Attempt(ensureStateDir(dir), options.command ?? commandLine());
   try {
     return attempt.tryOnce().acquired ? attempt.lock() : undefined;
+  } catch (e) {
+    throw storeIoError('state-dir', `cannot lock state directory ${attempt.dir}`, e);
   } finally {
     attempt.cleanup();
   }

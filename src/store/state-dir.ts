@@ -2,7 +2,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { StoreError } from './errors.js';
+import { StoreError, storeIoError } from './errors.js';
 
 /**
  * The state directory when no `--state-dir` is given: $CAIRN_STATE_DIR, else $XDG_STATE_HOME/cairn, else
@@ -39,15 +39,8 @@ export function ensureStateDir(dir: string): string {
   return abs;
 }
 
-function stateDirError(dir: string, e: unknown): StoreError {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why =
-    code === 'EACCES' || code === 'EPERM'
-      ? 'permission denied'
-      : code === 'EEXIST' || code === 'ENOTDIR'
-        ? 'a file is in the way'
-        : code === 'EROFS'
-          ? 'read-only file system'
-          : ((e as Error).message ?? String(e));
-  return new StoreError('state-dir', `cannot create state directory ${dir}: ${why}; use --state-dir to choose another`);
+function stateDirError(dir: string, e: unknown): unknown {
+  const err = storeIoError('state-dir', `cannot create state directory ${dir}`, e);
+  if (StoreError.is(err)) return new StoreError('state-dir', `${err.message}; use --state-dir to choose another`);
+  return err;
 }

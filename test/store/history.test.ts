@@ -12,6 +12,7 @@ import {
   listRuns,
   parseRunId,
   recordRun,
+  StoreError,
 } from '../../src/store/index.js';
 import { deadPid, tempDir } from './helpers.js';
 
@@ -234,4 +235,14 @@ test('history files are private to their owner', (t) => {
   assert.equal(statSync(join(dir, 'runs', '1.json')).mode & 0o077, 0);
   assert.equal(statSync(join(dir, 'runs')).mode & 0o077, 0);
   assert.equal(getRun(dir, 1)?.host, hostname());
+});
+
+test('a state directory that cannot hold the record gives a StoreError, not a crash', (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'runs'), 'in the way');
+  const handle = beginRun(dir, run());
+  assert.throws(
+    () => finishRun(handle, run()),
+    (e: unknown) => StoreError.is(e) && e.code === 'io' && /^cannot record run 1 in .*: a file is in the way$/.test(e.message),
+  );
 });

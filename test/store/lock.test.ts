@@ -90,6 +90,14 @@ test('a waiting run gets the lock as soon as the holder releases it', async (t) 
   assert.deepEqual(leftovers(dir), []);
 });
 
+test('the lock creates a missing state directory', async (t) => {
+  const dir = join(tempDir(t), 'new', 'state');
+  const lock = await acquireLock(dir, { timeoutMs: 0 });
+  assert.equal(lock.path, join(dir, 'lock'));
+  assert.equal(readLock(dir)?.pid, process.pid);
+  lock.release();
+});
+
 test('with timeout 0 a busy lock fails at once', async (t) => {
   const dir = tempDir(t);
   const first = await acquireLock(dir, { timeoutMs: 0 });
