@@ -29,10 +29,10 @@ const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-repo
 let tail = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  tail = (tail + chunk.toString()).slice(-4000);
+  tail += chunk.toString();
 });
 child.on('close', (code) => {
-  const m = /tests (\d+)/.exec(tail.replace(/\x1b\[[0-9;]*m/g, ''));
+  const m = [...tail.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/^ℹ tests (\d+)$/gm)].pop();
   const count = m ? Number(m[1]) : 0;
   if (count === 0) {
     console.error('run-tests: zero tests ran');

@@ -47,7 +47,7 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
         let i = 0;
         return parts.map((p) => (isDeferredValue(p) ? String(p.render(vals.slice(i, (i += p.refs.length)))) : String(p))).join('');
       },
-      parts.map((p) => (isDeferredValue(p) ? `\${${p.display}}` : String(p))).join(''),
+      JSON.stringify(parts.map((p) => (isDeferredValue(p) ? `\${${p.display}}` : String(p))).join('')),
     );
   }
   const out: Record<string, unknown> = {};
@@ -158,7 +158,8 @@ export function yamlSpans(file: string, text: string): { data: unknown; spanOf: 
         node = node.items[key];
       } else return undefined;
     }
-    const target = (keyNode ?? node) as YamlNode | null;
+    // Point at the value; at the key when the value is empty (`"params":` with nothing after it).
+    const target = ((node as YamlNode | null)?.range ? node : keyNode) as YamlNode | null;
     const range = target?.range;
     if (!range) return undefined;
     const pos = lc.linePos(range[0]);
@@ -177,7 +178,7 @@ function jsonSyntaxError(file: string, text: string, e: Error): Diagnostic {
  * Reads a graph from text. Throws DiagnosticError on structural problems; `extraCheck` runs on the built
  * graph (kind validation) and its diagnostics are positioned the same way.
  */
-export function parseGraphText(file: string, text: string, extraCheck: (g: Graph) => Diagnostic[] = () => []): Graph {
+export function parseGraphText(file: string, text: string, extraCheck: (g: Graph) => Diagnostic[] = () => [], options: { withSpans?: boolean } = {}): Graph {
   const isJson = !/\.ya?ml$/i.test(file);
   let data: unknown;
   if (isJson) {
@@ -186,8 +187,10 @@ export function parseGraphText(file: string, text: string, extraCheck: (g: Graph
     } catch (e) {
       throw new DiagnosticError([jsonSyntaxError(file, text, e as Error)]);
     }
-    const fast = buildGraph(data, file, () => undefined);
-    if (fast.diagnostics.length === 0 && extraCheck(fast.graph).length === 0) return fast.graph;
+    if (!options.withSpans) {
+      const fast = buildGraph(data, file, () => undefined);
+      if (fast.diagnostics.length === 0 && extraCheck(fast.graph).length === 0) return fast.graph;
+    }
   }
   const y = yamlSpans(file, text);
   if (y.diagnostics.length > 0) throw new DiagnosticError(y.diagnostics);

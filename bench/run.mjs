@@ -1,0 +1,102 @@
+// Benchmarks cairn against the floor (bench/floor.mjs) in one run, whole process against whole process,
+// and prints ratios. `--quick` measures N = 1,000 only. The last line is machine-readable:
+//   bench: noop_ratio=X first_apply_ratio=Y rss_mb=Z
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const quick = process.argv.includes('--quick');
+const sizes = quick ? [1000] : [1000, 10000];
+const RUNS = quick ? 5 : 5;
+const cairn = join(root, 'bin/cairn.js');
+const floor = join(root, 'bench/floor.mjs');
+const work = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
+
+const hasPython = spawnSync('python3', ['-c', 'import resource'], { stdio: 'ignore' }).status === 0;
+const MEASURE = `
+import resource, subprocess, sys, time
+t = time.perf_counter()
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+wall = time.perf_counter() - t
+print(wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)
+if r.returncode not in (0, 2): sys.stderr.write(r.stderr.decode())
+`;
+
+/** Wall seconds and peak RSS (MiB) of one whole process. */
+function measure(argv) {
+  if (hasPython) {
+    const r = spawnSync('python3', ['-c', MEASURE, process.execPath, ...argv], { encoding: 'utf8' });
+    const [wall, rssKb, code] = r.stdout.trim().split(/\s+/).map(Number);
+    if (code !== 0 && code !== 2) throw new Error(`${argv.join(' ')} exited ${code}: ${r.stderr}`);
+    return { wall, rss: rssKb / 1024 };
+  }
+  const t = performance.now();
+  const r = spawnSync(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0 && r.status !== 2) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { wall: (performance.now() - t) / 1000, rss: Number.NaN };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function series(argv, runs, before) {
+  const walls = [];
+  let rss = 0;
+  for (let i = 0; i < runs; i++) {
+    before?.();
+    const m = measure(argv);
+    walls.push(m.wall);
+    rss = Math.max(rss, m.rss);
+  }
+  return { wall: median(walls), rss };
+}
+
+function makeGraph(dir, n, chain) {
+  const target = join(dir, 'files');
+  const nodes = [{ id: 'dir', type: 'directory', params: { path: target, mode: '0755' } }];
+  for (let k = 1; k <= n; k++) {
+    const node = { id: `f${k}`, type: 'file', params: { path: join(target, `f${k}.txt`), content: `line ${k}\n`, mode: '0644' }, require: [chain && k > 1 ? `f${k - 1}` : 'dir'] };
+    nodes.push(node);
+  }
+  const file = join(dir, chain ? 'chain.json' : 'flat.json');
+  writeFileSync(file, JSON.stringify({ version: 1, nodes }));
+  return { file, target };
+}
+
+const f = (x) => x.toFixed(3);
+const r2 = (x) => x.toFixed(2);
+let last;
+const startup = series(['-e', '0'], RUNS);
+const version = series([cairn, '--version'], RUNS);
+console.log(`startup: node -e 0 ${f(startup.wall)} s, cairn --version ${f(version.wall)} s`);
+for (const n of sizes) {
+  const dir = join(work, `n${n}`);
+  mkdirSync(dir, { recursive: true });
+  const state = join(dir, 'state');
+  const flat = makeGraph(dir, n, false);
+  const chain = makeGraph(dir, n, true);
+  const clear = () => rmSync(flat.target, { recursive: true, force: true });
+  const runs = n >= 10000 ? 3 : RUNS;
+  const floorApply = series([floor, flat.file, 'apply'], runs, clear);
+  const firstApply = series([cairn, 'apply', flat.file, '--state-dir', state], runs, clear);
+  const floorCheck = series([floor, flat.file, 'check'], runs);
+  const noopPlan = series([cairn, 'plan', flat.file, '--state-dir', state], runs);
+  const noopApply = series([cairn, 'apply', flat.file, '--state-dir', state], runs);
+  const chainPlan = series([cairn, 'plan', chain.file, '--state-dir', state], runs);
+  const chainApply = series([cairn, 'apply', chain.file, '--state-dir', state], runs);
+  const rss = Math.max(firstApply.rss, noopPlan.rss, noopApply.rss, chainPlan.rss, chainApply.rss);
+  console.log(`N=${n}`);
+  console.log(`  floor check ${f(floorCheck.wall)} s   floor first apply ${f(floorApply.wall)} s`);
+  console.log(`  no-op plan  ${f(noopPlan.wall)} s  ratio ${r2(noopPlan.wall / floorCheck.wall)}`);
+  console.log(`  no-op apply ${f(noopApply.wall)} s  ratio ${r2(noopApply.wall / floorCheck.wall)}`);
+  console.log(`  first apply ${f(firstApply.wall)} s  ratio ${r2(firstApply.wall / floorApply.wall)}`);
+  console.log(`  chain/flat  plan ${r2(chainPlan.wall / noopPlan.wall)}  no-op apply ${r2(chainApply.wall / noopApply.wall)}`);
+  console.log(`  peak RSS    ${Number.isNaN(rss) ? 'n/a (python3 absent)' : `${rss.toFixed(0)} MiB`}`);
+  last ??= { noop: noopPlan.wall / floorCheck.wall, first: firstApply.wall / floorApply.wall, rss };
+}
+rmSync(work, { recursive: true, force: true });
+console.log(`bench: noop_ratio=${r2(last.noop)} first_apply_ratio=${r2(last.first)} rss_mb=${Number.isNaN(last.rss) ? 'nan' : last.rss.toFixed(0)}`);

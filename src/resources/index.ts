@@ -1,0 +1,14 @@
+/** Every resource kind, by type name. */
+import { kind as absent } from './absent/index.js';
+import { kind as command } from './command/index.js';
+import { kind as directory } from './directory/index.js';
+import { kind as file } from './file/index.js';
+import { kind as group } from './group/index.js';
+import type { Kind } from './kind.js';
+import { kind as pkg } from './package/index.js';
+import { kind as symlink } from './symlink/index.js';
+import { kind as testKind } from './test/index.js';
+import { kind as user } from './user/index.js';
+
+export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind].map((k) => [k.type, k]));
+export type { Kind };
