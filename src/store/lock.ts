@@ -31,7 +31,7 @@ import { currentProcess, identityFrom, type ProcessIdentity, processState } from
 
 /** What a lock file says about its holder. */
 export interface LockInfo extends ProcessIdentity {
-  /** ISO time the lock was taken. */
+  /** ISO time the holding run asked for the lock (it may have waited a moment before getting it). */
   readonly started: string;
   /** The command line of the holding run, for the message a waiter sees. */
   readonly command: string;
