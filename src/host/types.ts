@@ -26,6 +26,8 @@ export interface ExecOptions {
   readonly stdin?: string;
   /** Milliseconds; the process is killed (SIGKILL) when it runs longer. */
   readonly timeout?: number;
+  /** The command only reads the machine (a guard, a package query): a simulating host still runs it. */
+  readonly readOnly?: boolean;
 }
 
 export interface ExecResult {
@@ -39,6 +41,8 @@ export interface ExecResult {
 
 export interface Host {
   readonly name: string;
+  /** True when changes are recorded, not made (simulation): a resource cannot read back its own changes. */
+  readonly simulated?: boolean;
   /** lstat: a symlink reports itself. null when the path does not exist. */
   lstat(path: string): Promise<StatInfo | null>;
   /** stat following symlinks. null when the path (or its target) does not exist. */

@@ -112,7 +112,7 @@ describe('command: check', () => {
     assert.equal(check.inSync, true);
     assert.equal(fake.execLog.length, 1);
     assert.equal(fake.execLog[0]?.command, 'guard');
-    assert.deepEqual(fake.execLog[0]?.options, { cwd: '/srv', env: { X: '1' }, timeout: 2000 });
+    assert.deepEqual(fake.execLog[0]?.options, { cwd: '/srv', env: { X: '1' }, timeout: 2000, readOnly: true });
   });
 });
 

@@ -101,6 +101,15 @@ describe('group: apply (fake host)', () => {
     assert.equal(applied.comment, 'Failed to set the members of group staff: gpasswd: user ghost does not exist');
   });
 
+  test('on a simulating host, create and update report the plan without reading it back', async () => {
+    const { host, ctx } = fakeGroups();
+    Object.assign(host, { simulated: true });
+    const created = await kind.apply(ctx, { name: 'web', gid: 900, members: ['bob'] }, { inSync: false }, node({}));
+    assert.deepEqual([created.ok, created.changes], [true, { name: 'web', gid: 900, members: ['bob'] }]);
+    const updated = await kind.apply(ctx, { name: 'staff', gid: 51 }, { inSync: false }, node({}));
+    assert.deepEqual([updated.ok, updated.changes], [true, { gid: { old: 50, new: 51 } }]);
+  });
+
   test('absent removes with groupdel', async () => {
     const { host, ctx } = fakeGroups();
     const applied = await kind.apply(ctx, { name: 'staff', state: 'absent' }, { inSync: false }, node({}));

@@ -193,6 +193,20 @@ describe('package: apply (fake apt)', () => {
     assert.match(applied.comment ?? '', /^The following packages failed to install\/update: ghost\nE: Unable to locate package ghost/);
   });
 
+  test('queries are marked read-only; on a simulating host apply reports the plan', async () => {
+    const { host, ctx, calls } = fakeApt({}, { tool: '2.0' });
+    const realHandler = host.execHandler;
+    // Like SimulatedHost: apt-get is recorded and "succeeds" without changing anything.
+    host.execHandler = (command, options) => ((command as readonly string[])[0] === 'apt-get' ? {} : realHandler(command, options));
+    Object.assign(host, { simulated: true });
+    const params = { name: 'tool' };
+    const applied = await kind.apply(ctx, params, await kind.check(ctx, params, node(params)), node(params));
+    assert.deepEqual([applied.ok, applied.changes], [true, { tool: { old: '', new: '2.0' } }]);
+    const readOnly = host.execLog.filter((c) => c.options.readOnly === true).map((c) => (c.command as readonly string[])[0]);
+    assert.deepEqual([...new Set(readOnly)].sort(), ['apt-cache', 'dpkg-query']);
+    assert.equal(calls.length, host.execLog.length - 1);
+  });
+
   test('apply when already in state runs no apt-get', async () => {
     const { ctx, calls } = fakeApt({ tool: '1.0' }, { tool: '1.0' });
     const applied = await kind.apply(ctx, { name: 'tool' }, { inSync: true }, node({}));

@@ -153,6 +153,15 @@ describe('user: supplementary groups and apply (fake host)', () => {
     assert.deepEqual(applied.changes, { shell: { old: '/bin/bash', new: '/bin/zsh' }, groups: { old: ['adm'], new: ['adm', 'staff'] } });
   });
 
+  test('on a simulating host, create and update report the plan without reading it back', async () => {
+    const { host, ctx } = fakeAccounts();
+    Object.assign(host, { simulated: true });
+    const created = await kind.apply(ctx, { name: 'web', uid: 900 }, { inSync: false }, node({}));
+    assert.deepEqual([created.ok, created.changes, created.comment], [true, { name: 'web', uid: 900 }, 'New user web created']);
+    const updated = await kind.apply(ctx, { name: 'alice', shell: '/bin/zsh' }, { inSync: false }, node({}));
+    assert.deepEqual([updated.ok, updated.changes], [true, { shell: { old: '/bin/bash', new: '/bin/zsh' } }]);
+  });
+
   test('a failing useradd is a failed result with its message', async () => {
     const { ctx } = fakeAccounts(() => ({ code: 9, stderr: "useradd: user 'web' already exists\n" }));
     const applied = await kind.apply(ctx, { name: 'web' }, { inSync: false }, node({}));

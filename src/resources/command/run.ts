@@ -83,7 +83,7 @@ function asList<T>(value: T | readonly T[] | undefined): readonly T[] {
 
 /** Runs one guard command; guards share cwd, env, shell and timeout with the main command, but not stdin. */
 async function guardSucceeds(host: Host, guard: string, p: CommandParams): Promise<boolean> {
-  const result: ExecResult = await host.exec(toInvocation(guard, p.shell), execOptions(p, false));
+  const result: ExecResult = await host.exec(toInvocation(guard, p.shell), { ...execOptions(p, false), readOnly: true });
   return result.code === 0 && !result.timedOut;
 }
 

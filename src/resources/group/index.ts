@@ -32,6 +32,15 @@ function describe(diff: Diff): string {
     .join('\n');
 }
 
+/** The attributes a new group would get, as far as the params say. */
+function planned(p: GroupParams): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: p.name };
+  if (p.gid !== undefined) out.gid = p.gid;
+  const members = wantedMembers(p);
+  if (members !== undefined) out.members = members;
+  return out;
+}
+
 function info(group: GroupEntry): Record<string, unknown> {
   return { name: group.name, gid: group.gid, members: [...group.members].sort() };
 }
@@ -54,6 +63,7 @@ async function create(host: Host, p: GroupParams): Promise<ApplyOutcome> {
     const failedMembers = await exec(host, ['gpasswd', '-M', members.join(','), p.name]);
     if (failedMembers !== null) return { ok: false, changes: { name: p.name }, comment: `Group ${p.name} created, but its members could not be set: ${failedMembers}` };
   }
+  if (host.simulated === true) return { ok: true, changes: planned(p), comment: `New group ${p.name} created` };
   const group = findGroup(await readAccounts(host), p.name);
   if (group === undefined) return { ok: false, comment: `Failed to create new group ${p.name}: not found after groupadd` };
   return { ok: true, changes: info(group), comment: `New group ${p.name} created` };
@@ -71,6 +81,7 @@ async function update(host: Host, p: GroupParams, diff: Diff): Promise<ApplyOutc
       return { ok: false, ...(done ? { changes: done } : {}), comment: `Failed to set the members of group ${p.name}: ${failed}` };
     }
   }
+  if (host.simulated === true) return { ok: true, changes: diff, comment: `Updated group ${p.name}` };
   const group = findGroup(await readAccounts(host), p.name);
   const left = group ? differences(p, group) : diff;
   if (Object.keys(left).length > 0) return { ok: false, changes: diff, comment: `These values could not be changed for group ${p.name}: ${Object.keys(left).join(', ')}` };
@@ -87,13 +98,7 @@ export const kind: Kind = {
       if (group === undefined) return { inSync: true, comment: `Group ${p.name} is not present` };
       return { inSync: false, changes: { [p.name]: '' }, comment: `Group ${p.name} is set for removal`, outputs: info(group) };
     }
-    if (group === undefined) {
-      const planned: Record<string, unknown> = { name: p.name };
-      if (p.gid !== undefined) planned.gid = p.gid;
-      const members = wantedMembers(p);
-      if (members !== undefined) planned.members = members;
-      return { inSync: false, changes: planned, comment: `Group ${p.name} set to be added` };
-    }
+    if (group === undefined) return { inSync: false, changes: planned(p), comment: `Group ${p.name} set to be added` };
     const diff = differences(p, group);
     if (Object.keys(diff).length === 0) return { inSync: true, comment: `Group ${p.name} is present and up to date`, outputs: info(group) };
     return { inSync: false, changes: diff, comment: `The following group attributes are set to be changed:\n${describe(diff)}`, outputs: info(group) };

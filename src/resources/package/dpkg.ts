@@ -41,7 +41,7 @@ export function parseDpkgQuery(stdout: string): Map<string, PackageStatus> {
 /** The dpkg status of each name; a package unknown to dpkg is not installed. */
 export async function queryPackages(host: Host, names: readonly string[]): Promise<Map<string, PackageStatus>> {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own field syntax, not a template
-  const result = await host.exec(['dpkg-query', '-W', '-f=${Package}\\t${Status}\\t${Version}\\n', ...names], { env: { LC_ALL: 'C' } });
+  const result = await host.exec(['dpkg-query', '-W', '-f=${Package}\\t${Status}\\t${Version}\\n', ...names], { env: { LC_ALL: 'C' }, readOnly: true });
   // dpkg-query exits 1 when some name is unknown and still prints the known ones.
   if (result.code !== 0 && result.code !== 1) throw new Error(`dpkg-query failed: ${tail(result)}`);
   const found = parseDpkgQuery(result.stdout);
@@ -67,7 +67,7 @@ export function parseAptPolicy(stdout: string): Map<string, string> {
 /** Candidate versions apt would install, by requested name; names apt does not know are absent. */
 export async function candidateVersions(host: Host, names: readonly string[]): Promise<Map<string, string>> {
   if (names.length === 0) return new Map();
-  const result = await host.exec(['apt-cache', 'policy', ...names], { env: { LC_ALL: 'C' } });
+  const result = await host.exec(['apt-cache', 'policy', ...names], { env: { LC_ALL: 'C' }, readOnly: true });
   if (result.code !== 0) throw new Error(`apt-cache policy failed: ${tail(result)}`);
   const found = parseAptPolicy(result.stdout);
   const out = new Map<string, string>();

@@ -131,6 +131,8 @@ export const kind: Kind = {
     if (planned.targets.length === 0) return { ok: true, comment: inSyncComment(p, packageNames(p)) };
     const action = p.state === 'removed' ? 'remove' : p.state === 'purged' ? 'purge' : 'install';
     const result = await aptGet(ctx.host, action, planned.targets);
+    // A simulating host records apt-get without running it: report what it would have done.
+    if (ctx.host.simulated === true && result.code === 0) return { ok: true, changes: planned.changes, comment: doneComment(p, planned.names) };
     const after = await queryPackages(ctx.host, planned.names);
     const changes: Changes = {};
     for (const n of planned.names) {

@@ -94,6 +94,7 @@ async function create(host: Host, p: UserParams): Promise<ApplyOutcome> {
   argv.push(p.createhome ? '-m' : '-M', p.name);
   const failed = await exec(host, argv);
   if (failed !== null) return { ok: false, comment: `Failed to create new user ${p.name}: ${failed}` };
+  if (host.simulated === true) return { ok: true, changes: planned(p), comment: `New user ${p.name} created` };
   const db = await readAccounts(host);
   const user = findUser(db, p.name);
   if (user === undefined) return { ok: false, comment: `Failed to create new user ${p.name}: not found after useradd` };
@@ -110,6 +111,7 @@ async function update(host: Host, p: UserParams, diff: Diff): Promise<ApplyOutco
   argv.push(p.name);
   const failed = await exec(host, argv);
   if (failed !== null) return { ok: false, comment: `Failed to update user ${p.name}: ${failed}` };
+  if (host.simulated === true) return { ok: true, changes: diff, comment: `Updated user ${p.name}` };
   const db = await readAccounts(host);
   const user = findUser(db, p.name);
   const left = user ? differences(p, db, user) : diff;
