@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DiagnosticError } from '../core/diag.js';
-import type { Graph } from '../core/graph.js';
+import type { Graph, GraphIndex } from '../core/graph.js';
 import type { RunMode } from '../core/model.js';
 import { checkGraph, preflightGraph, type RunReport, runGraph } from '../core/runtime.js';
 import { parseGraphText } from '../frontends/graph/load.js';
@@ -25,8 +25,21 @@ function readSource(file: string): string {
   }
 }
 
-export function loadGraph(file: string, options: { withSpans?: boolean } = {}): Graph {
-  return parseGraphText(file, readSource(file), (g) => checkGraph(g, kinds).diagnostics, options);
+/** Reads and checks a graph file; the index comes from the same check, so it is done once. */
+export function loadGraph(file: string, options: { withSpans?: boolean } = {}): { graph: Graph; index: GraphIndex } {
+  let index: GraphIndex | undefined;
+  const graph = parseGraphText(
+    file,
+    readSource(file),
+    (g) => {
+      const checked = checkGraph(g, kinds);
+      index = checked.index;
+      return checked.diagnostics;
+    },
+    options,
+  );
+  if (!index) throw new Error('graph passed the load check without an index');
+  return { graph, index };
 }
 
 /** Exit code of a finished run, as DESIGN.md has it. */
@@ -38,15 +51,13 @@ export function exitCodeOf(report: RunReport, detailed: boolean): number {
 }
 
 export async function runGraphFile(file: string, mode: RunMode, opts: CommonOptions): Promise<number> {
-  const graph = loadGraph(file);
-  const { index } = checkGraph(graph, kinds);
-  if (!index) throw new Error('graph passed the load check but not the index check');
+  const { graph, index } = loadGraph(file);
   const local: Host = new LocalHost();
   const host: Host = mode === 'simulate' ? new SimulatedHost(local) : local;
   const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
   if ((await preflightGraph(graph, kinds, ctx)).length > 0) {
     // The fast load keeps no positions; read the file again with them so the report points at the params.
-    throw new DiagnosticError(await preflightGraph(loadGraph(file, { withSpans: true }), kinds, ctx));
+    throw new DiagnosticError(await preflightGraph(loadGraph(file, { withSpans: true }).graph, kinds, ctx));
   }
   return withRunStore(opts, { mode, source: [file], frontEnd: 'graph' }, async (progress) => {
     const report = await runGraph(graph, index, {

@@ -1,6 +1,6 @@
 /** An in-memory resource kind for engine tests: each node's state is a value in a shared map. */
 import type { Graph } from '../../src/core/graph.js';
-import { type ApplyOutcome, type CheckOutcome, type Edge, type EdgeKind, type GraphNode, type ResourceKind } from '../../src/core/model.js';
+import type { ApplyOutcome, CheckOutcome, Edge, EdgeKind, GraphNode, ResourceKind } from '../../src/core/model.js';
 import { checkGraph, type RunOptions, runGraph } from '../../src/core/runtime.js';
 
 export interface World {

@@ -5,7 +5,7 @@
  */
 import { isMap, isSeq, LineCounter, type Node as YamlNode, parseDocument } from 'yaml';
 import { type Diagnostic, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
-import { type Graph } from '../../core/graph.js';
+import type { Graph } from '../../core/graph.js';
 import { deferred, type Deferred, EDGE_KINDS, type Edge, type GraphNode } from '../../core/model.js';
 
 export const GRAPH_VERSION = 1;
