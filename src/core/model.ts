@@ -11,6 +11,11 @@ export interface Edge {
   /** The node that declared the requisite. */
   readonly to: string;
   readonly kind: EdgeKind;
+  /**
+   * For require and watch: the node needs only one of its `any` edges of that kind to succeed
+   * (Salt's require_any / watch_any); for onchanges and onfail, `any` is already the rule.
+   */
+  readonly any?: boolean;
   readonly span?: Span;
 }
 
@@ -26,6 +31,8 @@ export interface GraphNode {
   readonly paramSpans?: Readonly<Record<string, Span>>;
   /** Opaque data a front end keeps with the node (Salt's __sls__, order, …); never read by the core. */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /** When this node fails, no further node starts; nodes not started get no result (Salt's failhard). */
+  readonly stopOnFailure?: boolean;
 }
 
 /** A reference to a field of another node's outputs (Converge's lookup). */

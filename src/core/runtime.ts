@@ -24,6 +24,10 @@ export interface RunOptions<C> {
   readonly jobs: number;
   readonly kinds: ReadonlyMap<string, ResourceKind<C>>;
   readonly ctx: C;
+  /** How a node is named in requisite comments ("One or more requisite failed: …"); default its id. */
+  readonly label?: (node: GraphNode) => string;
+  /** Stop starting nodes after the first failure of any node (failhard for the whole run). */
+  readonly stopOnFailure?: boolean;
   readonly onStart?: (node: GraphNode) => void;
   readonly onResult?: (result: NodeResult, done: number, total: number) => void;
 }
@@ -105,9 +109,10 @@ class Run<C> {
   private readonly waiting = new Map<string, number>();
   /** For a node B, the nodes that declared `prereq` on B. */
   private readonly prereqOf = new Map<string, Edge[]>();
+  /** Ready nodes, a binary min-heap by position in the graph: earlier nodes start first. */
   private readonly ready: string[] = [];
-  private readyHead = 0;
   private running = 0;
+  private stopped = false;
   private runNum = 0;
   private done = 0;
   private finish!: () => void;
@@ -135,6 +140,7 @@ class Run<C> {
         this.waiting.set(n.id, count);
         if (count === 0) this.ready.push(n.id);
       }
+      // Nodes were pushed in graph order, which is already a valid heap.
       if (this.graph.nodes.length === 0) this.finish();
       else this.pump();
     });
@@ -142,8 +148,8 @@ class Run<C> {
 
   private pump(): void {
     const jobs = Math.max(1, this.options.jobs);
-    while (this.running < jobs && this.readyHead < this.ready.length) {
-      const id = this.ready[this.readyHead++] as string;
+    while (this.running < jobs && this.ready.length > 0 && !this.stopped) {
+      const id = this.popReady();
       const node = this.index.byId.get(id) as GraphNode;
       this.running++;
       const runNum = this.runNum++;
@@ -155,6 +161,46 @@ class Run<C> {
     }
   }
 
+  private pos(id: string): number {
+    return this.index.order.get(id) ?? 0;
+  }
+
+  private pushReady(id: string): void {
+    const h = this.ready;
+    h.push(id);
+    let i = h.length - 1;
+    const p = this.pos(id);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const up = h[parent] as string;
+      if (this.pos(up) <= p) break;
+      h[i] = up;
+      i = parent;
+    }
+    h[i] = id;
+  }
+
+  private popReady(): string {
+    const h = this.ready;
+    const top = h[0] as string;
+    const last = h.pop() as string;
+    if (h.length > 0) {
+      let i = 0;
+      const p = this.pos(last);
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= h.length) break;
+        const r = l + 1;
+        const c = r < h.length && this.pos(h[r] as string) < this.pos(h[l] as string) ? r : l;
+        if (this.pos(h[c] as string) >= p) break;
+        h[i] = h[c] as string;
+        i = c;
+      }
+      h[i] = last;
+    }
+    return top;
+  }
+
   private complete(r: NodeResult): void {
     this.running--;
     this.results.set(r.id, r);
@@ -164,9 +210,10 @@ class Run<C> {
     for (const next of this.index.after.get(r.id) ?? []) {
       const left = (this.waiting.get(next) ?? 0) - 1;
       this.waiting.set(next, left);
-      if (left === 0) this.ready.push(next);
+      if (left === 0) this.pushReady(next);
     }
-    if (this.done === this.graph.nodes.length) {
+    if (r.result === false && (this.options.stopOnFailure || this.index.byId.get(r.id)?.stopOnFailure)) this.stopped = true;
+    if (this.done === this.graph.nodes.length || (this.stopped && this.running === 0)) {
       this.ordered.sort((a, b) => a.run_num - b.run_num);
       this.finish();
     } else this.pump();
@@ -196,10 +243,14 @@ class Run<C> {
   /** The requisite checks, then the node's own work. */
   private async decide(node: GraphNode): Promise<Verdict> {
     const incoming = this.index.incoming.get(node.id) ?? [];
-    const failedReqs = incoming.filter((e) => REQUIRING.has(e.kind) && failed(this.results.get(e.from))).map((e) => e.from);
+    const failedReqs = incoming.filter((e) => REQUIRING.has(e.kind) && !e.any && failed(this.results.get(e.from))).map((e) => e.from);
+    for (const kind of ['require', 'watch'] as const) {
+      const anyOf = incoming.filter((e) => e.kind === kind && e.any);
+      if (anyOf.length > 0 && anyOf.every((e) => failed(this.results.get(e.from)))) failedReqs.push(...anyOf.map((e) => e.from));
+    }
     for (const e of this.prereqOf.get(node.id) ?? []) if (failed(this.results.get(e.to))) failedReqs.push(e.to);
     if (failedReqs.length > 0) {
-      return skip(false, `One or more requisite failed: ${[...new Set(failedReqs)].join(', ')}`);
+      return skip(false, `One or more requisite failed: ${[...new Set(failedReqs)].map((id) => this.label(id)).join(', ')}`);
     }
     const onchanges = incoming.filter((e) => e.kind === 'onchanges');
     if (onchanges.length > 0 && !onchanges.some((e) => changed(this.results.get(e.from)))) {
@@ -227,6 +278,11 @@ class Run<C> {
     const watched = incoming.filter((e) => e.kind === 'watch' && changed(this.results.get(e.from)));
     if (watched.length === 0 || !kind.watch || verdict.result === false) return verdict;
     return this.runWatch(kind, node, params, verdict, watched.map((e) => e.from));
+  }
+
+  private label(id: string): string {
+    const n = this.index.byId.get(id);
+    return n && this.options.label ? this.options.label(n) : id;
   }
 
   /** A node with prereq runs only when one of its prereq targets would change. */
@@ -280,7 +336,7 @@ class Run<C> {
   private async runWatch(kind: ResourceKind<C>, node: GraphNode, params: Record<string, unknown>, before: Verdict, by: readonly string[]): Promise<Verdict> {
     const { mode, ctx } = this.options;
     if (mode === 'check' || mode === 'collect') {
-      return { ...before, result: null, status: 'pending', comment: joinComments(before.comment, `would run its watch action because ${by.join(', ')} changed`) };
+      return { ...before, result: null, status: 'pending', comment: joinComments(before.comment, `would run its watch action because ${by.map((id) => this.label(id)).join(', ')} changed`) };
     }
     if (before.status === 'changed') return before;
     let w: ApplyOutcome;
@@ -312,8 +368,8 @@ class Run<C> {
           if (v === undefined || v === null) {
             problem ??=
               dep?.result === false
-                ? `cannot resolve ${value.display}: ${ref.node} failed`
-                : `unresolvable: ${value.display} is known only after ${ref.node} has been applied`;
+                ? `cannot resolve ${value.display}: ${this.label(ref.node)} failed`
+                : `unresolvable: ${value.display} is known only after ${this.label(ref.node)} has been applied`;
           }
           return v;
         });

@@ -10,7 +10,7 @@ export interface World {
 }
 
 /** params: key, want (desired value), fail (apply fails), checkFail (check throws), delay (ms), out (outputs). */
-export function memKind(world: World): ResourceKind<World> {
+export function memKind(_world?: World): ResourceKind<World> {
   const wait = (ms: unknown) => (typeof ms === 'number' && ms > 0 ? new Promise((r) => setTimeout(r, ms)) : undefined);
   return {
     type: 'mem',

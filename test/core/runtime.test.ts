@@ -199,3 +199,41 @@ test('unknown resource types and invalid params are load-time diagnostics', asyn
   assert.equal(index, undefined);
   assert.deepEqual(diagnostics.map((d) => d.message), ['unknown resource type "nope" (known: mem)', 'mem y: missing required param "key"']);
 });
+
+test('ready nodes start in graph order (front ends control the order by how they list nodes)', async () => {
+  const w = newWorld();
+  const g = { nodes: [node('c', { want: 1 }), node('a', { want: 1 }), node('b', { want: 1 }), node('d', { want: 1 })], edges: [edge('b', 'c', 'require')] };
+  const { report } = await run(g, w, 'apply', 1);
+  assert.deepEqual(report.results.map((r) => r.id), ['a', 'b', 'c', 'd']);
+});
+
+test('require with any: one successful dependency is enough; all failing fails', async () => {
+  const anyEdge = (from: string, to: string) => ({ from, to, kind: 'require' as const, any: true });
+  const g = {
+    nodes: [node('bad', { want: 1, fail: true }), node('good', { want: 1 }), node('bad2', { want: 1, fail: true }), node('either', { want: 1 }), node('neither', { want: 1 })],
+    edges: [anyEdge('bad', 'either'), anyEdge('good', 'either'), anyEdge('bad', 'neither'), anyEdge('bad2', 'neither')],
+  };
+  const { by } = await run(g, newWorld());
+  assert.equal(by.either?.status, 'changed');
+  assert.equal(by.neither?.result, false);
+  assert.equal(by.neither?.comment, 'One or more requisite failed: bad, bad2');
+});
+
+test('a node that stops on failure keeps later nodes from starting', async () => {
+  const w = newWorld();
+  const hard = { ...node('hard', { want: 1, fail: true }), stopOnFailure: true };
+  const { report } = await run({ nodes: [node('first', { want: 1 }), hard, node('later', { want: 1 })], edges: [] }, w, 'apply', 1);
+  assert.deepEqual(report.results.map((r) => r.id), ['first', 'hard']);
+  assert.equal(w.state.has('later'), false);
+});
+
+test('requisite comments use the label the front end gives', async () => {
+  const { checkGraph, runGraph } = await import('../../src/core/runtime.js');
+  const { memKind } = await import('./helpers.js');
+  const w = newWorld();
+  const kinds = new Map([['mem', memKind(w)]]);
+  const g = { nodes: [node('bad', { want: 1, fail: true }), node('b', { want: 1 })], edges: [edge('bad', 'b', 'require')] };
+  const { index } = checkGraph(g, kinds);
+  const report = await runGraph(g, index!, { mode: 'apply', jobs: 1, kinds, ctx: w, label: (n) => `web.${n.id}` });
+  assert.equal(report.results[1]?.comment, 'One or more requisite failed: web.bad');
+});
