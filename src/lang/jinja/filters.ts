@@ -3,12 +3,13 @@
 import { PyError, typeError } from './errors.js';
 import { binop } from './pyops.js';
 import { formatSpec, fixedDigits, percentFormat } from './pyformat.js';
-import { bindArgs, getItem, pyCapitalize, pyCenter, pyStrip, sortItems } from './pymethods.js';
+import { bindArgs, builtinAttr, getItem, pyCapitalize, pyCenter, pyStrip, sortItems } from './pymethods.js';
 import {
   isNumber,
   isString,
   Markup,
   numValue,
+  objectTypeRepr,
   PyDict,
   PyFloat,
   PyTuple,
@@ -307,10 +308,7 @@ export const BUILTIN_FILTERS: Record<string, FilterFn> = {
     const items = pyIter(v);
     return items[Math.floor(Math.random() * items.length)];
   }),
-  attr: simple([['name']], (h, v, [n]) => {
-    const r = getItem(v, pyStr(n), h.strict);
-    return r;
-  }),
+  attr: simple([['name']], (h, v, [n]) => builtinAttr(v, pyStr(n)) ?? h.undef(`${objectTypeRepr(v)} has no attribute '${pyStr(n)}'`)),
   truncate: simple([['length', 255], ['killwords', false], ['end', '...'], ['leeway', null]], (_h, v, [len, kill, end, lw]) => {
     const s = pyStr(v);
     const n = Number(len);

@@ -93,6 +93,7 @@ function wrapFunction(fn: JsFunction, name: string): PyCallable {
 
 const BUILTIN_GLOBALS = new Map<string, PyValue>([
   ['range', new PyCallable('range', (args) => {
+    if (args.length === 0 || args.length > 3) throw new PyError('TypeError', `range expected at most 3 arguments, got ${args.length}`);
     const n = args.map(Number);
     const [start, stop, step] = n.length === 1 ? [0, n[0]!, 1] : [n[0]!, n[1]!, n[2] ?? 1];
     if (step === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero');

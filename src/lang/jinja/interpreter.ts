@@ -5,7 +5,7 @@ import { PyError, typeError, valueError } from './errors.js';
 import { evalExpr, type ExprHost } from './eval-expr.js';
 import { BREAK, CONTINUE } from './parser.js';
 import { LoopContext, Macro, Namespace, TemplateModule } from './runtime-objects.js';
-import { PyCallable, PyDict, PyObject, pyIter, pyStr, truthy, Undefined, type PyValue } from './pyvalue.js';
+import { PyCallable, PyDict, PyObject, PyTuple, pyIter, pyStr, truthy, Undefined, type PyValue } from './pyvalue.js';
 import type { FilterFn } from './filters.js';
 import type { TestFn } from './tests.js';
 
@@ -232,11 +232,9 @@ export class Interpreter implements ExprHost {
         this.assign(s.target, item, tmp);
         return truthy(evalExpr(this, f, tmp));
       });
-    } else items = [...items];
-    if (items.length === 0) {
-      this.execBody(s.otherwise, scope, out);
-      return;
-    }
+    } else if (!Array.isArray(iterable)) items = [...items];
+    // Jinja marks the loop as iterated only when a body run completes (break/continue skip that).
+    let iterated = false;
     const loop = new LoopContext(items, (m) => this.undef(m));
     for (let i = 0; i < items.length; i++) {
       loop.index0 = i;
@@ -245,6 +243,7 @@ export class Interpreter implements ExprHost {
       this.assign(s.target, items[i], iter);
       try {
         this.execBody(s.body, iter, out);
+        iterated = true;
       } catch (e) {
         if (e instanceof LoopSignal) {
           if (e.kind === BREAK) break;
@@ -253,6 +252,7 @@ export class Interpreter implements ExprHost {
         throw e;
       }
     }
+    if (!iterated) this.execBody(s.otherwise, scope, out);
   }
 
   assign(t: Target, value: PyValue, scope: Scope): void {
@@ -310,6 +310,7 @@ export class Interpreter implements ExprHost {
     const catchKwargs = refs.has('kwargs');
     const usesCaller = refs.has('caller');
     const tpl = this.tpl;
+    const noContext = this.ctxOverride;
     const names = params.map((p) => p.name);
     return new Macro(name, names, catchVarargs, catchKwargs, usesCaller, (args, kwargs) => {
       const local = new Scope(defScope);
@@ -319,7 +320,9 @@ export class Interpreter implements ExprHost {
       }
       const saved = this.tpl;
       const savedPos = this.pos;
+      const savedCtx = this.ctxOverride;
       this.tpl = tpl;
+      this.ctxOverride = noContext;
       if (++this.depth > 500) throw new PyError('RecursionError', 'maximum recursion depth exceeded');
       try {
         params.forEach((p, i) => {
@@ -339,7 +342,7 @@ export class Interpreter implements ExprHost {
           kw.delete('caller');
           local.vars.set('caller', c ?? this.undef("No caller defined"));
         }
-        if (catchVarargs) local.vars.set('varargs', args.slice(params.length));
+        if (catchVarargs) local.vars.set('varargs', new PyTuple(args.slice(params.length)));
         if (catchKwargs) local.vars.set('kwargs', new PyDict(kw));
         else if (kw.size > 0) {
           throw typeError(`macro '${name}' takes no keyword argument '${[...kw.keys()][0]}'`);
@@ -349,6 +352,7 @@ export class Interpreter implements ExprHost {
         return out.join('');
       } finally {
         this.depth--;
+        this.ctxOverride = savedCtx;
         this.tpl = saved;
         this.pos = savedPos;
       }

@@ -205,6 +205,7 @@ class StmtParser extends ExprParser {
       names.push([name, alias]);
     }
     if (names.length === 0) this.s.fail('expected name');
+    if (!withContext) withContext = this.parseContextFlag(false);
     return { kind: 'fromimport', at, template, names, withContext };
   }
 

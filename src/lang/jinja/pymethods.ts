@@ -90,9 +90,9 @@ export function pySplit(s: string, sep: PyValue, maxsplit: number, fromRight: bo
     for (let m = re.exec(s); m; m = re.exec(s)) spans.push([m.index, m.index + m[0].length]);
     if (fromRight) {
       const cut = spans.length - maxsplit;
-      return [s.slice(0, spans[cut - 1]![1]).trimStart(), ...spans.slice(cut).map(([x, y]) => s.slice(x, y))];
+      return [s.slice(0, spans[cut - 1]![1]), ...spans.slice(cut).map(([x, y]) => s.slice(x, y))];
     }
-    return [...spans.slice(0, maxsplit).map(([x, y]) => s.slice(x, y)), s.slice(spans[maxsplit]![0]).trimEnd()];
+    return [...spans.slice(0, maxsplit).map(([x, y]) => s.slice(x, y)), s.slice(spans[maxsplit]![0])];
   }
   const d = pyStr(sep);
   if (d === '') throw valueError('empty separator');
@@ -294,6 +294,7 @@ export function builtinAttr(obj: PyValue, name: string): PyValue | undefined {
     return undefined;
   }
   if (obj instanceof PyObject) return obj.getAttr(name);
+  if (obj instanceof PyCallable) return obj.attrs?.get(name);
   if (obj instanceof PySlice) return name === 'start' ? obj.start : name === 'stop' ? obj.stop : name === 'step' ? obj.step : undefined;
   return undefined;
 }

@@ -30,6 +30,8 @@ export class Markup {
 export type PyArgs = { args: PyValue[]; kwargs: Map<string, PyValue> };
 
 export class PyCallable {
+  /** Attributes a callable exposes (a macro's name, arguments, ...). */
+  attrs: ReadonlyMap<string, PyValue> | undefined;
   constructor(
     readonly name: string,
     readonly fn: (args: PyValue[], kwargs: Map<string, PyValue>) => PyValue,

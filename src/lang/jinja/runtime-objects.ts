@@ -2,7 +2,7 @@
 
 import { typeError } from './errors.js';
 import { bindArgs } from './pymethods.js';
-import { PyCallable, PyDict, PyObject, pyEq, pyIter, pyRepr, type Undefined, type PyValue } from './pyvalue.js';
+import { PyCallable, PyDict, PyObject, PyTuple, pyEq, pyIter, pyRepr, type Undefined, type PyValue } from './pyvalue.js';
 
 export class LoopContext extends PyObject {
   readonly typeName = 'LoopContext';
@@ -132,5 +132,12 @@ export class Macro extends PyCallable {
     call: (args: PyValue[], kwargs: Map<string, PyValue>) => PyValue,
   ) {
     super(name, call);
+    this.attrs = new Map<string, PyValue>([
+      ['name', name],
+      ['arguments', new PyTuple([...paramNames])],
+      ['catch_varargs', catchVarargs],
+      ['catch_kwargs', catchKwargs],
+      ['caller', usesCaller],
+    ]);
   }
 }
