@@ -140,3 +140,11 @@ test('--version and --help', async () => {
   const ph = cairn(['apply', '--help']);
   for (const opt of ['--out', '--state-dir', '--jobs', '--detailed-exitcode', '--lock-timeout', '--simulate']) assert.ok(ph.stdout.includes(opt), opt);
 });
+
+test('colour only when asked or on a terminal: piped output has no escape codes', () => {
+  const { state, graph } = setup();
+  const plain = cairn(['plan', graph, '--state-dir', state], { env: { NO_COLOR: '', FORCE_COLOR: '' } });
+  assert.doesNotMatch(plain.stdout, /\x1b\[/);
+  const forced = cairn(['plan', graph, '--state-dir', state], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+  assert.match(forced.stdout, /\x1b\[33mwould change/);
+});
