@@ -148,3 +148,23 @@ test('colour only when asked or on a terminal: piped output has no escape codes'
   const forced = cairn(['plan', graph, '--state-dir', state], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
   assert.match(forced.stdout, /\x1b\[33mwould change/);
 });
+
+test('two independent slow commands overlap under --jobs 2 and do not under --jobs 1', () => {
+  const dir = tempDir();
+  const step = (name: string) => ({
+    id: name,
+    type: 'command',
+    params: { cmd: `date +%s%N > ${name}.start; sleep 0.4; date +%s%N > ${name}.end`, cwd: dir },
+  });
+  const graph = writeGraph(dir, [step('a'), step('b')]);
+  const span = (n: string) => [Number(readFileSync(join(dir, `${n}.start`), 'utf8')), Number(readFileSync(join(dir, `${n}.end`), 'utf8'))] as const;
+  const overlap = () => {
+    const [as, ae] = span('a');
+    const [bs, be] = span('b');
+    return as < be && bs < ae;
+  };
+  assert.equal(cairn(['apply', graph, '--state-dir', join(dir, 's'), '--jobs', '2']).code, 0);
+  assert.equal(overlap(), true, 'the two commands ran at the same time');
+  assert.equal(cairn(['apply', graph, '--state-dir', join(dir, 's'), '--jobs', '1']).code, 0);
+  assert.equal(overlap(), false, 'one after the other');
+});
