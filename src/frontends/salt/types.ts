@@ -1,0 +1,94 @@
+/**
+ * Types shared by the two halves of the Salt front end: render (top file, SLS, pillar, grains → high data)
+ * and compile (high data → low chunks → core graph → run → Salt's output).
+ *
+ * High data here is what `salt-call --local state.show_highstate --out json` prints, split in three so the
+ * compiler can walk the IDs without skipping Salt's bookkeeping keys:
+ *   - `states`: every ID declaration, in render order (deepest include first), each already normalised the
+ *     way Salt's render stage leaves it: `{"__sls__", "__env__", "<module>": [ {arg}, ..., "fun", {"order": n} ]}`
+ *     (short declarations `file.managed` are split into module `file` + the function string appended after the
+ *     args; `order` is injected when the SLS did not set one; `names` stays a list argument).
+ *   - `extend`: Salt's top-level `__extend__` list, one entry per `extend:` block, unmerged.
+ *   - `exclude`: Salt's top-level `__exclude__` list (`{sls: x}` / `{id: y}`), unmerged.
+ * `showHighstateData()` in render/ rebuilds the exact single dict Salt prints.
+ *
+ * Caveat of plain objects: an ID that looks like an array index ("10") is enumerated first by JavaScript;
+ * the injected `order` keeps the render order for the compiler either way.
+ */
+
+import type { Diagnostic, Span } from '../../core/diag.js';
+
+/** One element of a state declaration's list: an argument `{name: value}`, the function name, or `{order: n}`. */
+export type StateArg = Record<string, unknown> | string;
+
+/** One ID declaration: `__sls__` / `__env__` plus one key per state module (`file`, `pkg`, ...). */
+export interface IdDecl {
+  __sls__: string;
+  __env__: string;
+  [stateModule: string]: string | StateArg[];
+}
+
+/** An entry of Salt's `__extend__`: `{id: {"__sls__": s, "__env__": e, "<module>": [ {arg}, ..., "fun" ]}}`. */
+export type ExtendBlock = Record<string, Record<string, string | StateArg[]>>;
+
+/** An entry of Salt's `__exclude__`. */
+export type ExcludeEntry = { sls: string } | { id: string };
+
+/** ID → state declaration, in render order. */
+export type HighStates = Record<string, IdDecl>;
+
+export interface HighData {
+  states: HighStates;
+  extend: ExtendBlock[];
+  exclude: ExcludeEntry[];
+  /** Where each ID is declared (the source line of its key), for the compiler's positioned diagnostics. */
+  spans: Record<string, Span>;
+  /** `saltenv:sls` → the file it was read from (absolute path). */
+  files: Record<string, string>;
+}
+
+export interface SaltOptions {
+  /** Roots of the `base` environment (or of `saltenv` when given), searched in order. */
+  fileRoots: string[];
+  pillarRoots: string[];
+  minionId: string;
+  saltenv?: string;
+  /** `pillar='{...}'` on the command line, merged on top of the rendered pillar. */
+  pillarOverride?: Record<string, unknown>;
+  test?: boolean;
+  /** Several environments: env name → roots. When absent, `fileRoots` is the only env (`base`, or `saltenv`). */
+  envRoots?: Record<string, string[]>;
+}
+
+export interface RenderResult {
+  high: HighData;
+  /** Salt's error strings, as `salt-call --out json` lists them under "local". Non-empty means: do not run. */
+  errors: string[];
+  /** The same problems with file:line:col (one per error, same order). */
+  diagnostics: Diagnostic[];
+}
+
+export interface ShowTopResult {
+  /** saltenv → SLS names matched for this minion, as state.show_top prints it. */
+  top: Record<string, string[]>;
+  errors: string[];
+  diagnostics: Diagnostic[];
+}
+
+/** The functions render/ offers to the compiler (all synchronous; implemented in render/index.ts). */
+export interface SaltRenderApi {
+  /** top file → SLS matched for this minion → high data (state.highstate / state.apply / show_highstate). */
+  renderHighstate(opts: SaltOptions): RenderResult;
+  /** state.sls / state.show_sls: the named SLS (and their includes) in `opts.saltenv ?? 'base'`. */
+  renderSls(mods: string[], opts: SaltOptions): RenderResult;
+  showTop(opts: SaltOptions): ShowTopResult;
+  /** Pillar for this minion: pillar top → pillar SLS (Jinja+YAML) deep-merged, then `pillarOverride`. */
+  loadPillar(opts: SaltOptions): Record<string, unknown>;
+  /** This machine's grains (cached per process); `id` is the minion id given to the render calls. */
+  grains(): Record<string, unknown>;
+  /** A `template: jinja` source of file.managed, rendered with Salt's context plus `ctxExtra`
+   *  (the state's `context`/`defaults`). Throws DiagnosticError positioned in `file` on a template error. */
+  renderTemplateFile(text: string, file: string, ctxExtra: Record<string, unknown>, opts: SaltOptions): string;
+  /** `salt://a/b` → an existing path inside the file roots of `saltenv`; a Diagnostic when missing or escaping. */
+  resolveSaltUrl(url: string, opts: SaltOptions, saltenv: string): string | Diagnostic;
+}
