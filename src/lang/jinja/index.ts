@@ -11,7 +11,7 @@ import { Interpreter, type RuntimeEnv, Scope } from './interpreter.js';
 import { parseTemplate } from './parser.js';
 import { bindArgs } from './pymethods.js';
 import { Cycler, makeJoiner, makeNamespace } from './runtime-objects.js';
-import { Markup, PyCallable, PyDict, PyFloat, PyObject, PyTuple, Undefined, type PyValue } from './pyvalue.js';
+import { Markup, PyCallable, PyDict, PyFloat, PyObject, PyTuple, REPR_TAG, Undefined, type PyValue } from './pyvalue.js';
 import { BUILTIN_TESTS, type TestFn } from './tests.js';
 
 export { Markup, PyCallable, PyDict, PyFloat, PyTuple, Undefined } from './pyvalue.js';
@@ -99,6 +99,7 @@ const BUILTIN_GLOBALS = new Map<string, PyValue>([
     if (step === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero');
     const out: number[] = [];
     for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i);
+    Object.defineProperty(out, REPR_TAG, { value: step === 1 ? `range(${start}, ${stop})` : `range(${start}, ${stop}, ${step})` });
     return out;
   })],
   ['dict', new PyCallable('dict', (args, kwargs) => {

@@ -89,7 +89,7 @@ export class Interpreter implements ExprHost {
     for (;;) {
       const ext = tpl.body.find((s) => s.kind === 'extends');
       collectBlocks(tpl, blocks);
-      if (!ext || ext.kind !== 'extends') break;
+      if (ext?.kind !== 'extends') break;
       this.tpl = tpl;
       this.pos = ext.at;
       const parentName = pyStr(evalExpr(this, ext.template, scope));

@@ -165,7 +165,7 @@ function lexTag(src: string, start: number, closer: string, file: string, out: T
     if (c === '"' || c === "'") {
       let q = p + 1;
       while (q < src.length && src[q] !== c) q += src[q] === '\\' ? 2 : 1;
-      if (q >= src.length) throw new TemplateSyntaxError('unexpected char \'' + c + "' at " + p, file, p);
+      if (q >= src.length) throw new TemplateSyntaxError(`unexpected char '${c}' at ${p}`, file, p);
       out.push({ type: 'string', value: decodeStringLiteral(src.slice(p + 1, q)), offset: p });
       p = q + 1;
       continue;

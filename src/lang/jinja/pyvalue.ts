@@ -10,6 +10,8 @@ export type PyValue = unknown;
 
 /** Marks a list as a dict view (dict_items, dict_keys, dict_values) for printing. */
 export const VIEW_TAG = Symbol('dict view');
+/** A list that prints as something else (a range object). */
+export const REPR_TAG = Symbol('repr');
 
 export class PyFloat {
   constructor(readonly v: number) {}
@@ -218,6 +220,8 @@ export function pyRepr(v: PyValue): string {
   }
   if (v instanceof PyFloat) return floatRepr(v.v);
   if (Array.isArray(v)) {
+    const fixed = (v as { [REPR_TAG]?: string })[REPR_TAG];
+    if (fixed !== undefined) return fixed;
     const tag = (v as { [VIEW_TAG]?: string })[VIEW_TAG];
     return tag ? `${tag}([${v.map(pyRepr).join(', ')}])` : `[${v.map(pyRepr).join(', ')}]`;
   }
