@@ -26,9 +26,9 @@ function readSource(file: string): string {
 }
 
 /** Reads and checks a graph file; the index comes from the same check, so it is done once. */
-export function loadGraph(file: string, options: { withSpans?: boolean } = {}): { graph: Graph; index: GraphIndex } {
+export async function loadGraph(file: string, options: { withSpans?: boolean } = {}): Promise<{ graph: Graph; index: GraphIndex }> {
   let index: GraphIndex | undefined;
-  const graph = parseGraphText(
+  const graph = await parseGraphText(
     file,
     readSource(file),
     (g) => {
@@ -51,13 +51,13 @@ export function exitCodeOf(report: RunReport, detailed: boolean): number {
 }
 
 export async function runGraphFile(file: string, mode: RunMode, opts: CommonOptions): Promise<number> {
-  const { graph, index } = loadGraph(file);
+  const { graph, index } = await loadGraph(file);
   const local: Host = new LocalHost();
   const host: Host = mode === 'simulate' ? new SimulatedHost(local) : local;
   const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
   if ((await preflightGraph(graph, kinds, ctx)).length > 0) {
     // The fast load keeps no positions; read the file again with them so the report points at the params.
-    throw new DiagnosticError(await preflightGraph(loadGraph(file, { withSpans: true }).graph, kinds, ctx));
+    throw new DiagnosticError(await preflightGraph((await loadGraph(file, { withSpans: true })).graph, kinds, ctx));
   }
   return withRunStore(opts, { mode, source: [file], frontEnd: 'graph' }, async (progress) => {
     const report = await runGraph(graph, index, {

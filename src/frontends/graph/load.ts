@@ -3,7 +3,7 @@
  * compiles to. Parsing takes the fast path (JSON.parse) and only re-reads the text with positions when
  * there is something to report.
  */
-import { isMap, isSeq, LineCounter, type Node as YamlNode, parseDocument } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
 import { type Diagnostic, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
 import type { Graph } from '../../core/graph.js';
 import { deferred, type Deferred, EDGE_KINDS, type Edge, type GraphNode } from '../../core/model.js';
@@ -136,8 +136,9 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
   return { graph: { nodes, edges }, diagnostics: diags };
 }
 
-/** Span lookups into a YAML/JSON text by key path. */
-export function yamlSpans(file: string, text: string): { data: unknown; spanOf: SpanOf; diagnostics: Diagnostic[] } {
+/** Span lookups into a YAML/JSON text by key path. The yaml library loads only when needed (start-up time). */
+export async function yamlSpans(file: string, text: string): Promise<{ data: unknown; spanOf: SpanOf; diagnostics: Diagnostic[] }> {
+  const { isMap, isSeq, LineCounter, parseDocument } = await import('yaml');
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, version: '1.2', uniqueKeys: true, prettyErrors: false });
   const diagnostics = doc.errors.map((e) => {
@@ -178,7 +179,12 @@ function jsonSyntaxError(file: string, text: string, e: Error): Diagnostic {
  * Reads a graph from text. Throws DiagnosticError on structural problems; `extraCheck` runs on the built
  * graph (kind validation) and its diagnostics are positioned the same way.
  */
-export function parseGraphText(file: string, text: string, extraCheck: (g: Graph) => Diagnostic[] = () => [], options: { withSpans?: boolean } = {}): Graph {
+export async function parseGraphText(
+  file: string,
+  text: string,
+  extraCheck: (g: Graph) => Diagnostic[] = () => [],
+  options: { withSpans?: boolean } = {},
+): Promise<Graph> {
   const isJson = !/\.ya?ml$/i.test(file);
   let data: unknown;
   if (isJson) {
@@ -192,7 +198,7 @@ export function parseGraphText(file: string, text: string, extraCheck: (g: Graph
       if (fast.diagnostics.length === 0 && extraCheck(fast.graph).length === 0) return fast.graph;
     }
   }
-  const y = yamlSpans(file, text);
+  const y = await yamlSpans(file, text);
   if (y.diagnostics.length > 0) throw new DiagnosticError(y.diagnostics);
   const built = buildGraph(isJson ? data : y.data, file, y.spanOf);
   const diagnostics = built.diagnostics.length > 0 ? built.diagnostics : extraCheck(built.graph);
