@@ -232,8 +232,13 @@ function percentOne(v: PyValue, sp: Spec, conv: string): string {
 }
 
 /** str.format(*args, **kwargs) */
-export function strFormat(fmt: string, args: PyValue[], kwargs: Map<string, PyValue>, getField: (obj: PyValue, key: string, isAttr: boolean) => PyValue): string {
-  let auto = 0;
+export function strFormat(
+  fmt: string,
+  args: PyValue[],
+  kwargs: Map<string, PyValue>,
+  getField: (obj: PyValue, key: string, isAttr: boolean) => PyValue,
+  counter = { auto: 0 },
+): string {
   let out = '';
   let i = 0;
   while (i < fmt.length) {
@@ -242,21 +247,26 @@ export function strFormat(fmt: string, args: PyValue[], kwargs: Map<string, PyVa
     if (c === '}' && fmt[i + 1] === '}') { out += '}'; i += 2; continue; }
     if (c === '}') throw valueError("Single '}' encountered in format string");
     if (c !== '{') { out += c; i++; continue; }
-    const end = fmt.indexOf('}', i);
-    if (end < 0) throw valueError("Single '{' encountered in format string");
+    // The spec may hold nested replacement fields (`{:>{}}`).
+    let end = i + 1;
+    for (let depth = 1; end < fmt.length; end++) {
+      if (fmt[end] === '{') depth++;
+      else if (fmt[end] === '}' && --depth === 0) break;
+    }
+    if (end >= fmt.length) throw valueError("expected '}' before end of string");
     const field = fmt.slice(i + 1, end);
     i = end + 1;
     const m = /^([^.[!:]*)((?:\.[^.[!:]+|\[[^\]]*\])*)(?:!([rsa]))?(?::(.*))?$/s.exec(field);
     if (!m) throw valueError('bad format field');
     const head = m[1] ?? '';
     let v: PyValue;
-    if (head === '') v = args[auto++];
+    if (head === '') v = args[counter.auto++];
     else if (/^\d+$/.test(head)) v = args[Number(head)];
     else {
       if (!kwargs.has(head)) throw new PyError('KeyError', pyRepr(head));
       v = kwargs.get(head);
     }
-    if (v === undefined) throw new PyError('IndexError', `Replacement index ${head || auto - 1} out of range for positional args tuple`);
+    if (v === undefined) throw new PyError('IndexError', `Replacement index ${head || counter.auto - 1} out of range for positional args tuple`);
     for (const part of (m[2] ?? '').match(/\.[^.[]+|\[[^\]]*\]/g) ?? []) {
       if (part.startsWith('.')) v = getField(v, part.slice(1), true);
       else {
@@ -266,7 +276,8 @@ export function strFormat(fmt: string, args: PyValue[], kwargs: Map<string, PyVa
     }
     if (m[3] === 'r' || m[3] === 'a') v = pyRepr(v);
     else if (m[3] === 's') v = pyStr(v);
-    out += formatSpec(v, m[4] ?? '');
+    const spec = m[4] ?? '';
+    out += formatSpec(v, spec.includes('{') ? strFormat(spec, args, kwargs, getField, counter) : spec);
   }
   return out;
 }
