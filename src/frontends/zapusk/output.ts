@@ -1,0 +1,50 @@
+/**
+ * What a Zapusk run prints, line for line as zapusk-tool does: `*** message` lines indented two spaces
+ * per nested program, warnings kept for the summary, step output between colour codes. Colour only on a
+ * terminal (and never with NO_COLOR): a log file or a pipe gets plain text.
+ */
+
+export interface OutputOptions {
+  readonly write: (text: string) => void;
+  readonly color: boolean;
+  /** Quiet: nothing is printed (JSON output prints the record at the end instead). */
+  readonly quiet: boolean;
+}
+
+const CYAN = '\x1b[96m';
+const GREEN = '\x1b[32m';
+const RESET = '\x1b[0m';
+
+export class Printer {
+  readonly warnings: string[] = [];
+
+  constructor(private readonly o: OutputOptions) {}
+
+  info(padding: string, message: string): void {
+    this.line(this.o.color ? `${CYAN}${padding}*** ${message}${RESET}` : `${padding}*** ${message}`);
+  }
+
+  warning(padding: string, message: string): void {
+    this.warnings.push(message);
+    this.line(`${padding}*** WARNING: ${message}`);
+  }
+
+  /** Output of a step's command, as it came. */
+  stepOutput(text: string): void {
+    if (this.o.quiet || text === '') return;
+    this.o.write(this.o.color ? `${GREEN}${text}${RESET}` : text);
+  }
+
+  /** zapusk-tool's closing summary: warnings (and the error), then the Achievements line. */
+  summary(seconds: number, error?: string): void {
+    const extra = [...this.warnings, ...(error !== undefined ? [`ERROR: ${error}`] : [])];
+    if (extra.length === 1) this.info('', extra[0] as string);
+    else extra.forEach((e, i) => this.info('', `${i + 1}. ${e}`));
+    const parts = [`runtime ${seconds.toFixed(3)} seconds`, `${this.warnings.length} warnings`, ...(error !== undefined ? ['1 error'] : [])];
+    this.info('', `Achievements: ${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}.`);
+  }
+
+  private line(text: string): void {
+    if (!this.o.quiet) this.o.write(`${text}\n`);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * A Zapusk program: the folder NAME.zdb, its *.ini files read as one stream, turned into program params
+ * (the `params` component) and components of steps. The front end reads its own program files directly:
+ * they are input, not the machine being managed.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { type Diagnostic, error, type Span } from '../../core/diag.js';
+import { type Entry, type RawSection, readLines, type SourceLine, splitLines, type Value } from './reader.js';
+
+export interface Param {
+  readonly value: Value;
+  readonly span: Span;
+  readonly valueSpan: Span;
+}
+
+export type Params = ReadonlyMap<string, Param>;
+
+export interface Step {
+  /** The section name: `[os]` → `os`. */
+  readonly id: string;
+  /** Its `type=` key, else the id; may hold `{{…}}`, computed when the step runs. */
+  readonly type: Value;
+  readonly span: Span;
+  readonly params: Params;
+}
+
+export interface Component {
+  readonly name: string;
+  readonly span: Span;
+  readonly steps: readonly Step[];
+}
+
+export interface Program {
+  /** Absolute path of the NAME.zdb folder. */
+  readonly dir: string;
+  /** The folder name without `.zdb`. */
+  readonly name: string;
+  readonly params: Params;
+  readonly components: readonly Component[];
+  readonly files: readonly string[];
+  /** Remarks zapusk-tool prints as warnings (a file with no header, an unclosed value). */
+  readonly warnings: readonly string[];
+  /** `zapusk.conf` in the folder, when present. */
+  readonly conf?: Params;
+}
+
+export class ProgramError extends Error {
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map((d) => d.message).join('; '));
+  }
+}
+
+function toParams(entries: readonly Entry[]): Map<string, Param> {
+  const out = new Map<string, Param>();
+  // A repeated key keeps its first position in the order but takes the last value, like a Ruby hash.
+  for (const e of entries) out.set(e.key, { value: e.value, span: e.span, valueSpan: e.valueSpan });
+  return out;
+}
+
+function toStep(s: RawSection, id: string): Step {
+  const params = toParams(s.entries);
+  const type = params.get('type')?.value ?? id;
+  return { id, type, span: s.span, params };
+}
+
+/** `[step]` sections belong to the header above them; a header with none is itself one step. */
+function toComponents(sections: readonly RawSection[], diagnostics: Diagnostic[]): { params: Params; components: Component[] } {
+  let params: Params = new Map();
+  const components: Component[] = [];
+  const seen = new Map<string, Span>();
+  let current: { name: string; header: RawSection; steps: Step[] } | undefined;
+  const close = (): void => {
+    if (!current) return;
+    if (current.name === 'params') params = toParams(current.header.entries);
+    else {
+      const steps = current.steps.length > 0 ? current.steps : [toStep(current.header, current.name)];
+      components.push({ name: current.name, span: current.header.span, steps });
+    }
+    current = undefined;
+  };
+  for (const s of sections) {
+    if (s.kind === 'header') {
+      close();
+      const first = seen.get(s.name);
+      if (first) {
+        diagnostics.push(error('Z004', `component ${JSON.stringify(s.name)} is already defined at ${first.file}:${first.line}`, { span: s.span }));
+      }
+      seen.set(s.name, s.span);
+      current = { name: s.name, header: s, steps: [] };
+    } else if (current) {
+      current.steps.push(toStep(s, s.name));
+    }
+  }
+  close();
+  return { params, components };
+}
+
+function readText(file: string, diagnostics: Diagnostic[]): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    diagnostics.push(error('Z006', `cannot read ${file}: ${code === 'EACCES' ? 'permission denied' : ((e as Error).message ?? code)}`, { span: { file, line: 1, col: 1 } }));
+    return undefined;
+  }
+}
+
+/** Reads `key=value` lines of a conf file (zapusk.conf) with the same line rules. */
+export function readConfFile(file: string, diagnostics: Diagnostic[]): Params {
+  const text = readText(file, diagnostics);
+  if (text === undefined) return new Map();
+  // A conf file has no headers: read it as the body of one implicit section.
+  const read = readLines([{ file, line: 0, text: '### conf' }, ...splitLines(file, text)]);
+  diagnostics.push(...read.diagnostics);
+  return toParams(read.sections.flatMap((s) => s.entries));
+}
+
+/** Loads NAME.zdb; throws ProgramError with positioned diagnostics when it cannot be read. */
+export function loadProgram(dirPath: string): Program {
+  const dir = resolve(dirPath);
+  const diagnostics: Diagnostic[] = [];
+  let st: ReturnType<typeof statSync> | undefined;
+  try {
+    st = statSync(dir);
+  } catch {
+    st = undefined;
+  }
+  if (!st?.isDirectory()) {
+    const why = st ? 'is not a directory' : 'does not exist';
+    throw new ProgramError([error('Z005', `zapusk program ${dirPath} ${why} (a program is a folder NAME.zdb of *.ini files)`)]);
+  }
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.ini')).sort();
+  } catch (e) {
+    throw new ProgramError([error('Z006', `cannot list ${dirPath}: ${(e as Error).message}`)]);
+  }
+  const files = names.map((n) => join(dir, n)).filter((f) => {
+    try {
+      return statSync(f).isFile();
+    } catch {
+      return true;
+    }
+  });
+  if (files.length === 0) throw new ProgramError([error('Z007', `zapusk program ${dirPath} has no *.ini files`)]);
+  const lines: SourceLine[] = [];
+  const warnings: string[] = [];
+  for (const f of files) {
+    const text = readText(f, diagnostics);
+    if (text === undefined) continue;
+    const own = splitLines(f, text);
+    if (!own.some((l) => /^\s*####/.test(l.text))) warnings.push(`File [${f}] has no #### blocks!`);
+    lines.push(...own);
+  }
+  const read = readLines(lines);
+  diagnostics.push(...read.diagnostics);
+  const { params, components } = toComponents(read.sections, diagnostics);
+  const confFile = join(dir, 'zapusk.conf');
+  let conf: Params | undefined;
+  try {
+    if (statSync(confFile).isFile()) conf = readConfFile(confFile, diagnostics);
+  } catch {
+    conf = undefined;
+  }
+  if (diagnostics.length > 0) throw new ProgramError(diagnostics);
+  return {
+    dir,
+    name: basename(dir).replace(/\.zdb$/, ''),
+    params,
+    components,
+    files,
+    warnings: [...warnings, ...read.warnings],
+    ...(conf ? { conf } : {}),
+  };
+}
