@@ -1,0 +1,68 @@
+/**
+ * The compile stage of the Salt front end: render's high data → reconciled high data → ordered low chunks,
+ * with Salt's error strings and positioned diagnostics for what cannot run.
+ */
+import { type Diagnostic, error } from '../../../core/diag.js';
+import type { HighData } from '../types.js';
+import { applyExclude, type High, reconcileExtend, requisiteIn, toHigh } from './high.js';
+import { type Chunk, compileHighData, verifyHigh } from './low.js';
+import { lostRequisites } from './requisites.js';
+
+export type { Chunk } from './low.js';
+export { showChunk } from './low.js';
+
+export interface CompileResult {
+  chunks: Chunk[];
+  /** Salt's error strings; non-empty means nothing runs. */
+  errors: string[];
+  diagnostics: Diagnostic[];
+}
+
+export interface CompileOptions {
+  /** Apply requisite_in, use and prereq (state runs and show_lowstate); show_low_sls leaves them. */
+  readonly requisiteIn: boolean;
+  /** Whether a state function exists; when given, unknown functions are compile errors. */
+  readonly knownFunction?: (state: string, fun: string) => boolean;
+  /** Report requisites that match no state as compile errors. */
+  readonly checkRequisites?: boolean;
+}
+
+function spanDiag(data: HighData, id: string, code: string, message: string): Diagnostic {
+  return error(code, message, { span: data.spans[id], nodeId: id });
+}
+
+export function reconcile(data: HighData, requisites: boolean): { high: High; errors: string[] } {
+  const high = toHigh(data);
+  const errors = reconcileExtend(high, data.extend);
+  errors.push(...verifyHigh(high));
+  if (errors.length > 0) return { high, errors };
+  if (requisites) errors.push(...requisiteIn(high));
+  applyExclude(high, data.exclude);
+  return { high, errors };
+}
+
+export function compile(data: HighData, options: CompileOptions): CompileResult {
+  const { high, errors } = reconcile(data, options.requisiteIn);
+  if (errors.length > 0) return { chunks: [], errors, diagnostics: errors.map((e) => error('S200', e.split('\n')[0] as string)) };
+  const chunks = compileHighData(high);
+  const diagnostics: Diagnostic[] = [];
+  const out: string[] = [];
+  for (const c of chunks) {
+    if (options.knownFunction && !options.knownFunction(c.state, c.fun)) {
+      const full = `${c.state}.${c.fun}`;
+      out.push(`State '${full}' was not found in SLS '${c.__sls__}'\nReason: '${full}' is not available.\n`);
+      diagnostics.push(spanDiag(data, c.__id__, 'S201', `state function ${full} (ID '${c.__id__}' in SLS '${c.__sls__}') does not exist`));
+    }
+    if (options.checkRequisites) {
+      const lost = lostRequisites(c, chunks);
+      if (lost) {
+        out.push(lost.comment);
+        for (const { requisite, ref } of lost.lost) {
+          const why = ref.key === 'sls' ? `no state comes from an SLS matching '${ref.value}'` : ref.key === 'id' ? `no state has the ID or name '${ref.value}'` : `no ${ref.key} state has the ID or name '${ref.value}'`;
+          diagnostics.push(spanDiag(data, c.__id__, 'S202', `${c.state}.${c.fun} '${c.__id__}' in SLS '${c.__sls__}': ${requisite} ${ref.key}: ${ref.value} not found (${why})`));
+        }
+      }
+    }
+  }
+  return { chunks, errors: out, diagnostics };
+}

@@ -1,0 +1,156 @@
+/**
+ * High data → low chunks (Salt's compile_high_data and order_chunks): one chunk per state function and
+ * per entry of `names`, then the order flags resolved (`first`, `last`, negative orders, the names
+ * increments) and the list sorted by (order, state + name + fun).
+ */
+import { type Arg, argsOf, type Body, type High, isModuleKey } from './high.js';
+
+/** A low chunk: `state`, `fun`, `name`, `__id__`, `__sls__`, `__env__`, `order` and every argument. */
+export type Chunk = Record<string, unknown> & {
+  state: string;
+  fun: string;
+  name: string;
+  __id__: string;
+  __sls__: string;
+  __env__: string;
+  order: number;
+};
+
+export function verifyHigh(high: High): string[] {
+  const errors: string[] = [];
+  for (const [id, body] of high) {
+    const sls = String(body.__sls__);
+    for (const state of Object.keys(body)) {
+      if (!isModuleKey(state)) continue;
+      const run = body[state];
+      if (run === null || run === undefined) {
+        errors.push(
+          `ID '${id}' in SLS '${sls}' contains a short declaration (${state}) with a trailing colon. When not passing any arguments to a state, the colon must be omitted.`,
+        );
+        continue;
+      }
+      if (!Array.isArray(run)) {
+        errors.push(`State '${id}' in SLS '${sls}' is not formed as a list`);
+        continue;
+      }
+      let fun = state.includes('.') ? 1 : 0;
+      for (const arg of run as Arg[]) {
+        if (typeof arg === 'string') {
+          fun++;
+          if (arg.trim().includes(' ')) {
+            errors.push(
+              `The function "${arg}" in state "${id}" in SLS "${sls}" has whitespace, a function with whitespace is not supported, perhaps this is an argument that is missing a ":"`,
+            );
+          }
+          continue;
+        }
+        if (typeof arg !== 'object' || arg === null) continue;
+        const key = Object.keys(arg)[0];
+        if (key === 'names' && !Array.isArray(arg[key])) errors.push(`The 'names' argument in state '${id}' in SLS '${sls}' needs to be formed as a list`);
+        if (key !== undefined && ['require', 'watch', 'prereq', 'onchanges'].includes(key) && !Array.isArray(arg[key])) {
+          errors.push(`The ${key} statement in state '${id}' in SLS '${sls}' needs to be formed as a list`);
+        }
+      }
+      if (fun === 0) errors.push(`No function declared in state '${state}' in SLS '${sls}'`);
+      else if (fun > 1) errors.push(`Too many functions declared in state '${state}' in SLS '${sls}'`);
+    }
+  }
+  return errors;
+}
+
+interface RawChunk extends Record<string, unknown> {
+  name_order?: number;
+}
+
+function chunksOf(id: string, body: Body): RawChunk[] {
+  const out: RawChunk[] = [];
+  for (const state of Object.keys(body)) {
+    if (!isModuleKey(state)) continue;
+    const funcs: string[] = [];
+    const names: unknown[] = [];
+    const chunk: RawChunk = { state, name: id };
+    if ('__sls__' in body) chunk.__sls__ = body.__sls__;
+    if ('__env__' in body) chunk.__env__ = body.__env__;
+    chunk.__id__ = id;
+    for (const arg of argsOf(body, state)) {
+      if (typeof arg === 'string') {
+        if (!funcs.includes(arg)) funcs.push(arg);
+        continue;
+      }
+      if (typeof arg !== 'object' || arg === null) continue;
+      for (const [key, val] of Object.entries(arg)) {
+        if (key === 'names' && Array.isArray(val)) {
+          for (const n of val) if (!names.some((x) => JSON.stringify(x) === JSON.stringify(n))) names.push(n);
+        } else if (key === 'state') {
+          // A state override is not passed down, as in Salt.
+        } else if (key === 'name' && typeof val !== 'string') chunk.name = id;
+        else chunk[key] = val;
+      }
+    }
+    if (names.length > 0) {
+      names.forEach((entry, i) => {
+        const live: RawChunk = structuredClone(chunk);
+        if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
+          const [lowName, extra] = Object.entries(entry)[0] ?? [String(entry), []];
+          live.name = lowName;
+          for (const e of Array.isArray(extra) ? extra : []) if (typeof e === 'object' && e) Object.assign(live, e);
+        } else live.name = typeof entry === 'string' ? entry : String(entry);
+        live.name_order = i + 1;
+        for (const fun of funcs) out.push({ ...structuredClone(live), fun });
+      });
+    } else {
+      for (const fun of funcs) out.push({ ...structuredClone(chunk), fun });
+    }
+  }
+  return out;
+}
+
+/** Python's str() of a chunk field, for the sort key. */
+function pyStr(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (v === null || v === undefined) return 'None';
+  return String(v);
+}
+
+function isInt(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+/** Salt's order_chunks: resolves every order flag, then sorts. */
+export function orderChunks(chunks: RawChunk[]): Chunk[] {
+  let cap = 1;
+  for (const c of chunks) {
+    if (!('order' in c) || !isInt(c.order)) continue;
+    if (c.order > cap - 1 && c.order > 0) cap = c.order + 100;
+  }
+  for (const c of chunks) {
+    if (!('order' in c)) c.order = cap;
+    else if (typeof c.order !== 'number') c.order = c.order === 'last' ? cap + 1000000 : c.order === 'first' ? 0 : cap;
+    if (c.name_order !== undefined) {
+      c.order = (c.order as number) + c.name_order / 10000;
+      delete c.name_order;
+    }
+    if ((c.order as number) < 0) c.order = cap + 1000000 + (c.order as number);
+  }
+  const keyed = chunks.map((c) => ({ c, k: `${pyStr(c.state)}${pyStr(c.name)}${pyStr(c.fun)}` }));
+  keyed.sort((a, b) => (a.c.order as number) - (b.c.order as number) || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  return keyed.map((x) => x.c as Chunk);
+}
+
+export function compileHighData(high: High): Chunk[] {
+  const chunks: RawChunk[] = [];
+  for (const [id, body] of high) {
+    if (id.startsWith('__')) continue;
+    chunks.push(...chunksOf(id, body));
+  }
+  return orderChunks(chunks);
+}
+
+/** A chunk with its keys in the order `state.show_lowstate` prints them. */
+export function showChunk(c: Chunk): Record<string, unknown> {
+  const out: Record<string, unknown> = { __env__: c.__env__, __id__: c.__id__, __sls__: c.__sls__, state: c.state, fun: c.fun, name: c.name, order: c.order };
+  for (const [k, v] of Object.entries(c)) if (!(k in out)) out[k] = v;
+  return out;
+}

@@ -1,0 +1,56 @@
+/**
+ * Requisite targets resolved against the low chunks, the way Salt's runtime finds them: `{state: x}` matches
+ * chunks of that state module whose ID or name matches x (fnmatch), a bare string or `{id: x}` any state,
+ * and `{sls: x}` every chunk of that SLS.
+ */
+import { fnmatch } from './fnmatch.js';
+import type { Chunk } from './low.js';
+
+/** The requisite types Salt evaluates, in the order call_chunk runs their targets. */
+export const RUN_REQUISITES = ['require', 'require_any', 'watch', 'watch_any', 'prereq', 'onfail', 'onfail_any', 'onchanges', 'onchanges_any'] as const;
+export type RunRequisite = (typeof RUN_REQUISITES)[number] | 'prerequired';
+
+export interface Ref {
+  readonly key: string;
+  readonly value: string;
+}
+
+export function refsOf(chunk: Chunk, requisite: string): Ref[] {
+  const raw = chunk[requisite];
+  if (!Array.isArray(raw)) return [];
+  const out: Ref[] = [];
+  for (const r of raw) {
+    if (typeof r === 'string') out.push({ key: 'id', value: r });
+    else if (r && typeof r === 'object') {
+      const [key, value] = Object.entries(r as Record<string, unknown>)[0] ?? [];
+      if (key !== undefined && value !== null && value !== undefined) out.push({ key, value: String(value) });
+    }
+  }
+  return out;
+}
+
+export function matches(ref: Ref, chunk: Chunk): boolean {
+  if (ref.key === 'sls') return fnmatch(chunk.__sls__, ref.value);
+  if (!(fnmatch(chunk.name, ref.value) || fnmatch(chunk.__id__, ref.value))) return false;
+  return ref.key === 'id' || chunk.state === ref.key;
+}
+
+export function targets(ref: Ref, chunks: readonly Chunk[]): Chunk[] {
+  return chunks.filter((c) => matches(ref, c));
+}
+
+/** Salt's "requisites were not found" comment for the refs of one chunk that match nothing, or undefined. */
+export function lostRequisites(chunk: Chunk, chunks: readonly Chunk[]): { comment: string; lost: Array<{ requisite: string; ref: Ref }> } | undefined {
+  const lost: Array<{ requisite: string; ref: Ref }> = [];
+  let comment = 'The following requisites were not found:\n';
+  for (const requisite of [...RUN_REQUISITES, 'prerequired']) {
+    const missing = refsOf(chunk, requisite).filter((ref) => !chunks.some((c) => matches(ref, c)));
+    if (missing.length === 0) continue;
+    comment += `${' '.repeat(19)}${requisite}:\n`;
+    for (const ref of missing) {
+      comment += `${' '.repeat(23)}${ref.key}: ${ref.value}\n`;
+      lost.push({ requisite, ref });
+    }
+  }
+  return lost.length > 0 ? { comment, lost } : undefined;
+}
