@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
 const sizes = quick ? [1000] : [1000, 10000];
-const RUNS = quick ? 5 : 5;
+const RUNS = 7;
 const cairn = join(root, 'bin/cairn.js');
 const floor = join(root, 'bench/floor.mjs');
 const work = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
@@ -43,16 +43,22 @@ function median(xs) {
   return s[Math.floor(s.length / 2)];
 }
 
-function series(argv, runs, before) {
-  const walls = [];
-  let rss = 0;
+/**
+ * Measures several commands round-robin, so that the machine's load at any moment weighs on all of them
+ * alike (these VMs are noisy), and returns the median wall time and the peak RSS of each.
+ */
+function interleaved(cases, runs) {
+  const walls = cases.map(() => []);
+  const rss = cases.map(() => 0);
   for (let i = 0; i < runs; i++) {
-    before?.();
-    const m = measure(argv);
-    walls.push(m.wall);
-    rss = Math.max(rss, m.rss);
+    cases.forEach((c, j) => {
+      c.before?.();
+      const m = measure(c.argv);
+      walls[j].push(m.wall);
+      rss[j] = Math.max(rss[j], m.rss);
+    });
   }
-  return { wall: median(walls), rss };
+  return cases.map((_, j) => ({ wall: median(walls[j]), rss: rss[j] }));
 }
 
 function makeGraph(dir, n, chain) {
@@ -70,8 +76,7 @@ function makeGraph(dir, n, chain) {
 const f = (x) => x.toFixed(3);
 const r2 = (x) => x.toFixed(2);
 let last;
-const startup = series(['-e', '0'], RUNS);
-const version = series([cairn, '--version'], RUNS);
+const [startup, version] = interleaved([{ argv: ['-e', '0'] }, { argv: [cairn, '--version'] }], RUNS);
 console.log(`startup: node -e 0 ${f(startup.wall)} s, cairn --version ${f(version.wall)} s`);
 for (const n of sizes) {
   const dir = join(work, `n${n}`);
@@ -81,13 +86,23 @@ for (const n of sizes) {
   const chain = makeGraph(dir, n, true);
   const clear = () => rmSync(flat.target, { recursive: true, force: true });
   const runs = n >= 10000 ? 3 : RUNS;
-  const floorApply = series([floor, flat.file, 'apply'], runs, clear);
-  const firstApply = series([cairn, 'apply', flat.file, '--state-dir', state], runs, clear);
-  const floorCheck = series([floor, flat.file, 'check'], runs);
-  const noopPlan = series([cairn, 'plan', flat.file, '--state-dir', state], runs);
-  const noopApply = series([cairn, 'apply', flat.file, '--state-dir', state], runs);
-  const chainPlan = series([cairn, 'plan', chain.file, '--state-dir', state], runs);
-  const chainApply = series([cairn, 'apply', chain.file, '--state-dir', state], runs);
+  const [floorApply, firstApply] = interleaved(
+    [
+      { argv: [floor, flat.file, 'apply'], before: clear },
+      { argv: [cairn, 'apply', flat.file, '--state-dir', state], before: clear },
+    ],
+    runs,
+  );
+  const [floorCheck, noopPlan, noopApply, chainPlan, chainApply] = interleaved(
+    [
+      { argv: [floor, flat.file, 'check'] },
+      { argv: [cairn, 'plan', flat.file, '--state-dir', state] },
+      { argv: [cairn, 'apply', flat.file, '--state-dir', state] },
+      { argv: [cairn, 'plan', chain.file, '--state-dir', state] },
+      { argv: [cairn, 'apply', chain.file, '--state-dir', state] },
+    ],
+    runs,
+  );
   const rss = Math.max(firstApply.rss, noopPlan.rss, noopApply.rss, chainPlan.rss, chainApply.rss);
   console.log(`N=${n}`);
   console.log(`  floor check ${f(floorCheck.wall)} s   floor first apply ${f(floorApply.wall)} s`);
