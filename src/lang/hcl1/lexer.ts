@@ -1,0 +1,148 @@
+/** HCL1 tokens: identifiers, strings (quoted and heredoc), numbers, bools, punctuation; comments skipped. */
+import { DiagnosticError, error, type LineMap } from '../../core/diag.js';
+
+export type TokenType = 'ident' | 'string' | 'heredoc' | 'number' | 'bool' | 'punct' | 'newline' | 'eof';
+
+export interface Token {
+  readonly type: TokenType;
+  /** The decoded value: string content, identifier name, punctuation character. */
+  readonly text: string;
+  readonly offset: number;
+}
+
+const IDENT_START = /[A-Za-z_]/;
+const IDENT_PART = /[A-Za-z0-9_.\-:]/;
+
+export function fail(lines: LineMap, offset: number, code: string, message: string): never {
+  throw new DiagnosticError([error(code, message, { span: lines.span(offset) })]);
+}
+
+function readEscape(src: string, i: number, lines: LineMap): { text: string; next: number } {
+  const c = src[i + 1];
+  switch (c) {
+    case 'n':
+      return { text: '\n', next: i + 2 };
+    case 't':
+      return { text: '\t', next: i + 2 };
+    case 'r':
+      return { text: '\r', next: i + 2 };
+    case '"':
+      return { text: '"', next: i + 2 };
+    case '\\':
+      return { text: '\\', next: i + 2 };
+    case 'u':
+    case 'U': {
+      const n = c === 'u' ? 4 : 8;
+      const hex = src.slice(i + 2, i + 2 + n);
+      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) fail(lines, i, 'HCL003', `invalid unicode escape \\${c}${hex}`);
+      return { text: String.fromCodePoint(Number.parseInt(hex, 16)), next: i + 2 + n };
+    }
+    default:
+      return fail(lines, i, 'HCL003', `unknown escape sequence \\${c ?? ''}`);
+  }
+}
+
+/** A quoted string; `${...}` interpolations are kept as written (HCL1 leaves them to its consumer). */
+function readString(src: string, start: number, lines: LineMap): { text: string; next: number } {
+  let i = start + 1;
+  let out = '';
+  let braces = 0;
+  for (;;) {
+    const c = src[i];
+    if (c === undefined || (c === '\n' && braces === 0)) fail(lines, start, 'HCL002', 'unterminated string');
+    if (c === '"' && braces === 0) return { text: out, next: i + 1 };
+    if (c === '$' && src[i + 1] === '{') {
+      braces++;
+      out += '${';
+      i += 2;
+      continue;
+    }
+    if (c === '}' && braces > 0) braces--;
+    if (c === '\\') {
+      const e = readEscape(src, i, lines);
+      out += e.text;
+      i = e.next;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+}
+
+/** `<<EOF` or `<<-EOF` (the marker may be indented; with `-` the common indentation is removed). */
+function readHeredoc(src: string, start: number, lines: LineMap): { text: string; next: number } {
+  let i = start + 2;
+  const indent = src[i] === '-';
+  if (indent) i++;
+  const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(src.slice(i));
+  if (!m) fail(lines, start, 'HCL004', 'heredoc needs a marker such as <<EOF');
+  const marker = m[0];
+  i += marker.length;
+  const eol = src.indexOf('\n', i);
+  if (eol === -1 || src.slice(i, eol).trim() !== '') fail(lines, start, 'HCL004', 'heredoc marker must end its line');
+  const body: string[] = [];
+  let pos = eol + 1;
+  for (;;) {
+    if (pos > src.length) fail(lines, start, 'HCL004', `unterminated heredoc: no closing ${marker}`);
+    let end = src.indexOf('\n', pos);
+    if (end === -1) end = src.length;
+    const line = src.slice(pos, end).replace(/\r$/, '');
+    if ((indent ? line.trim() : line.trimEnd()) === marker) {
+      let lineList = body;
+      if (indent) {
+        const widths = body.filter((l) => l.trim() !== '').map((l) => (/^[ \t]*/.exec(l) as RegExpExecArray)[0].length);
+        const strip = widths.length > 0 ? Math.min(...widths) : 0;
+        lineList = body.map((l) => l.slice(Math.min(strip, (/^[ \t]*/.exec(l) as RegExpExecArray)[0].length)));
+      }
+      const text = lineList.length > 0 ? `${lineList.join('\n')}\n` : '';
+      return { text, next: end };
+    }
+    body.push(line);
+    pos = end + 1;
+  }
+}
+
+export function tokenize(src: string, lines: LineMap): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i] as string;
+    if (c === '\n') {
+      tokens.push({ type: 'newline', text: '\n', offset: i });
+      i++;
+    } else if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+    } else if (c === '#' || (c === '/' && src[i + 1] === '/')) {
+      while (i < src.length && src[i] !== '\n') i++;
+    } else if (c === '/' && src[i + 1] === '*') {
+      const end = src.indexOf('*/', i + 2);
+      if (end === -1) fail(lines, i, 'HCL005', 'unterminated comment');
+      i = end + 2;
+    } else if (c === '"') {
+      const s = readString(src, i, lines);
+      tokens.push({ type: 'string', text: s.text, offset: i });
+      i = s.next;
+    } else if (c === '<' && src[i + 1] === '<') {
+      const s = readHeredoc(src, i, lines);
+      tokens.push({ type: 'heredoc', text: s.text, offset: i });
+      i = s.next;
+    } else if (/[0-9]/.test(c) || ((c === '-' || c === '+') && /[0-9.]/.test(src[i + 1] ?? ''))) {
+      const m = /^[-+]?(0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?)/.exec(src.slice(i)) as RegExpExecArray;
+      tokens.push({ type: 'number', text: m[0], offset: i });
+      i += m[0].length;
+    } else if (IDENT_START.test(c)) {
+      let j = i + 1;
+      while (j < src.length && IDENT_PART.test(src[j] as string)) j++;
+      const word = src.slice(i, j);
+      tokens.push({ type: word === 'true' || word === 'false' ? 'bool' : 'ident', text: word, offset: i });
+      i = j;
+    } else if ('{}[],='.includes(c)) {
+      tokens.push({ type: 'punct', text: c, offset: i });
+      i++;
+    } else {
+      fail(lines, i, 'HCL001', `unexpected character ${JSON.stringify(c)}`);
+    }
+  }
+  tokens.push({ type: 'eof', text: '', offset: src.length });
+  return tokens;
+}
