@@ -1,0 +1,26 @@
+/** Every Salt state function cairn implements, by `state.fun`. */
+import { groupStates, pkgStates, userStates } from './accounts.js';
+import { cmdStates } from './cmd.js';
+import { fileStates } from './file.js';
+import { TEST_FUNCTIONS, testState } from './test.js';
+import type { StateImpl } from './types.js';
+
+const modules: Record<string, Record<string, StateImpl>> = {
+  file: fileStates,
+  cmd: cmdStates,
+  pkg: pkgStates,
+  user: userStates,
+  group: groupStates,
+  test: Object.fromEntries(TEST_FUNCTIONS.map((f) => [f, testState])),
+};
+
+export function stateImpl(state: string, fun: string): StateImpl | undefined {
+  const mod = modules[state];
+  return mod && Object.hasOwn(mod, fun) ? mod[fun] : undefined;
+}
+
+export function knownFunction(state: string, fun: string): boolean {
+  return fun === 'mod_watch' ? state in modules : stateImpl(state, fun) !== undefined;
+}
+
+export type { FinishContext, SaltRet, StateImpl, TranslateContext, Translation } from './types.js';

@@ -1,0 +1,35 @@
+/** How a Salt state function maps onto a shared resource kind, and how its result is worded. */
+import type { Chunk } from '../compile/index.js';
+import type { SaltOptions } from '../types.js';
+
+/** A Salt state return before the runtime keys are added. */
+export interface SaltRet {
+  result: boolean | null;
+  comment: string;
+  changes: Record<string, unknown>;
+}
+
+export interface TranslateContext {
+  readonly opts: SaltOptions;
+  readonly pillar: () => Record<string, unknown>;
+  readonly renderTemplate: (text: string, file: string, ctxExtra: Record<string, unknown>) => string;
+  /** `salt://…` → a path inside the file roots, or an error message. */
+  readonly resolveUrl: (url: string, saltenv: string) => string | { error: string };
+  readonly readText: (path: string) => string;
+  readonly isRoot: boolean;
+}
+
+/** A node's resource: shared kind type plus params; `fail` makes the state fail with that comment. */
+export type Translation = { type: string; params: Record<string, unknown> } | { fail: string };
+
+export interface FinishContext {
+  readonly test: boolean;
+}
+
+export interface StateImpl {
+  translate(chunk: Chunk, ctx: TranslateContext): Translation;
+  /** Salt's wording of a finished node's result, where it differs from the shared kind's. */
+  finish?(chunk: Chunk, ret: SaltRet, ctx: FinishContext): SaltRet;
+  /** The state has a mod_watch (cmd, test); otherwise Salt treats watch as require. */
+  readonly modWatch?: boolean;
+}
