@@ -1,0 +1,136 @@
+/**
+ * The OtterScript scanner. Where a token ends depends on where it stands (an implicit string in an
+ * argument list ends at a comma, one in a `set` at the semicolon), so the parser pulls tokens on demand
+ * from this cursor instead of reading a token list made in advance.
+ */
+import { DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
+
+export const SYNTAX = 'OTTER001';
+
+export class Scanner {
+  pos = 0;
+  readonly lines: LineMap;
+  /** The comments skipped by the last `skipTrivia`, for the description of the statement that follows. */
+  comments: string[] = [];
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+  ) {
+    this.lines = new LineMap(file, text);
+  }
+
+  span(offset = this.pos): Span {
+    return this.lines.span(offset);
+  }
+
+  fail(message: string, offset = this.pos): never {
+    throw new DiagnosticError([error(SYNTAX, message, { span: this.span(offset) })]);
+  }
+
+  get done(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  peek(ahead = 0): string {
+    return this.text[this.pos + ahead] ?? '';
+  }
+
+  startsWith(s: string): boolean {
+    return this.text.startsWith(s, this.pos);
+  }
+
+  /** Skips spaces, tabs and (unless `stopAtNewline`) newlines; never comments. */
+  skipSpaces(stopAtNewline = false): void {
+    while (!this.done) {
+      const c = this.peek();
+      if (c === ' ' || c === '\t' || c === '\r' || (c === '\n' && !stopAtNewline)) this.pos++;
+      else break;
+    }
+  }
+
+  /** Skips whitespace and comments, keeping the comment text (editor `##AH:` headers are dropped). */
+  skipTrivia(): void {
+    this.comments = [];
+    for (;;) {
+      this.skipSpaces();
+      if (this.startsWith('#') || this.startsWith('//')) {
+        const end = this.text.indexOf('\n', this.pos);
+        const stop = end < 0 ? this.text.length : end;
+        const raw = this.text.slice(this.pos, stop);
+        if (!raw.startsWith('##AH:')) this.comments.push(raw.replace(/^(#+|\/\/+)\s?/, '').trimEnd());
+        this.pos = stop;
+      } else if (this.startsWith('/*')) {
+        const end = this.text.indexOf('*/', this.pos + 2);
+        if (end < 0) this.fail('unterminated comment');
+        for (const line of this.text.slice(this.pos + 2, end).split('\n')) {
+          const t = line.replace(/^\s*\*?\s?/, '').trimEnd();
+          if (t !== '') this.comments.push(t);
+        }
+        this.pos = end + 2;
+      } else return;
+    }
+  }
+
+  /** The description made of the comments just skipped, or undefined. */
+  takeDescription(): string | undefined {
+    const lines = this.comments.filter((c) => c.trim() !== '');
+    this.comments = [];
+    return lines.length > 0 ? lines.join('\n') : undefined;
+  }
+
+  /** An operation or keyword name: letters, digits, `-`, `_`, starting with a letter. */
+  identifier(): string | undefined {
+    const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(this.text.slice(this.pos, this.pos + 200));
+    if (!m) return undefined;
+    this.pos += m[0].length;
+    return m[0];
+  }
+
+  /** A keyword here, as a whole word? Consumes it when it is. */
+  keyword(word: string): boolean {
+    if (!this.text.startsWith(word, this.pos)) return false;
+    const next = this.text[this.pos + word.length] ?? '';
+    if (/[A-Za-z0-9_-]/.test(next)) return false;
+    this.pos += word.length;
+    return true;
+  }
+
+  /** A variable name after its sigil: `name` or `{any name}`. */
+  variableName(): string | undefined {
+    if (this.peek() === '{') {
+      const end = this.text.indexOf('}', this.pos);
+      if (end < 0) this.fail('unterminated ${...} variable name');
+      const name = this.text.slice(this.pos + 1, end).trim();
+      if (name === '') this.fail('empty variable name');
+      this.pos = end + 1;
+      return name;
+    }
+    const m = /^[A-Za-z][A-Za-z0-9_-]*/.exec(this.text.slice(this.pos, this.pos + 60));
+    if (!m) return undefined;
+    // A trailing dash is punctuation ("$name-"), not part of the name.
+    const name = m[0].replace(/-+$/, '');
+    if (name.length > 50) this.fail('variable names are at most 50 characters');
+    this.pos += name.length;
+    return name;
+  }
+
+  expect(s: string, what = `"${s}"`): void {
+    if (!this.startsWith(s)) this.fail(`expected ${what}${this.done ? ' but the script ended' : `, found ${describe(this.peek())}`}`);
+    this.pos += s.length;
+  }
+
+  /** Skips trivia, then consumes `s` when it is next. */
+  accept(s: string): boolean {
+    this.skipTrivia();
+    if (!this.startsWith(s)) return false;
+    this.pos += s.length;
+    return true;
+  }
+}
+
+export function describe(c: string): string {
+  if (c === '') return 'the end of the script';
+  if (c === '\n') return 'the end of the line';
+  return `"${c}"`;
+}
