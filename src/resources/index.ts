@@ -7,8 +7,9 @@ import { kind as group } from './group/index.js';
 import type { Kind } from './kind.js';
 import { kind as pkg } from './package/index.js';
 import { kind as symlink } from './symlink/index.js';
+import { kind as task } from './task/index.js';
 import { kind as testKind } from './test/index.js';
 import { kind as user } from './user/index.js';
 
-export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind].map((k) => [k.type, k]));
+export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task].map((k) => [k.type, k]));
 export type { Kind };

@@ -1,0 +1,71 @@
+/**
+ * `task`: a check script and an apply script (Converge's task, task.query and healthcheck.task). The check
+ * decides: exit 0 is in sync. After an apply the check runs again, and a task still out of sync fails.
+ *
+ * Outputs are what other nodes may look up. `check.stdout|stderr|exitstatus` come from the first check.
+ * `stdout|stderr|exitstatus` are the task's final status: the apply's when it ran, else the check's. A plan
+ * of a task that would apply does not know its final status, so it leaves those fields out and a lookup of
+ * them stays unresolvable until the apply.
+ */
+import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
+import type { ExecResult, ResourceContext } from '../../host/types.js';
+import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type TaskParams, taskSchema } from './schema.js';
+
+const TYPE = 'task';
+
+interface ScriptStatus {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitstatus: number;
+}
+
+function parse(params: Params): TaskParams {
+  return parseParams(TYPE, taskSchema, params);
+}
+
+async function runScript(ctx: ResourceContext, p: TaskParams, script: string, flags: readonly string[], readOnly: boolean): Promise<ScriptStatus> {
+  const options: { stdin: string; readOnly: boolean; cwd?: string; env?: Record<string, string>; timeout?: number } = { stdin: script, readOnly };
+  if (p.dir !== undefined) options.cwd = p.dir;
+  if (p.env !== undefined) options.env = Object.fromEntries(Object.entries(p.env).map(([k, val]) => [k, String(val)]));
+  if (p.timeout !== undefined) options.timeout = Math.round(p.timeout * 1000);
+  const r: ExecResult = await ctx.host.exec([p.interpreter, ...flags], options);
+  if (r.timedOut) throw new Error(`script timed out after ${p.timeout} seconds`);
+  if (r.code === null) throw new Error(`script was killed by signal ${r.signal ?? 'unknown'}`);
+  return { stdout: r.stdout, stderr: r.stderr, exitstatus: r.code };
+}
+
+function prefixed(prefix: string, s: ScriptStatus): Record<string, unknown> {
+  return { [`${prefix}stdout`]: s.stdout, [`${prefix}stderr`]: s.stderr, [`${prefix}exitstatus`]: s.exitstatus };
+}
+
+function statics(p: TaskParams): Record<string, unknown> {
+  return { check: p.check, apply: p.apply ?? '', dir: p.dir ?? '', interpreter: p.interpreter };
+}
+
+async function check(ctx: ResourceContext, p: TaskParams): Promise<CheckOutcome> {
+  const s = await runScript(ctx, p, p.check, p.check_flags, true);
+  const base = { ...statics(p), ...prefixed('check.', s) };
+  if (p.query) return { inSync: true, comment: 'query ran', outputs: { ...base, ...prefixed('', s) }, state: s };
+  if (s.exitstatus === 0) return { inSync: true, comment: 'check returned 0', outputs: { ...base, ...prefixed('', s) }, state: s };
+  return { inSync: false, changes: { check: s.exitstatus }, comment: `check returned ${s.exitstatus}`, outputs: base, state: s };
+}
+
+async function apply(ctx: ResourceContext, p: TaskParams): Promise<ApplyOutcome> {
+  const s = p.apply !== undefined ? await runScript(ctx, p, p.apply, p.exec_flags, false) : undefined;
+  const after = await runScript(ctx, p, p.check, p.check_flags, true);
+  const outputs: Record<string, unknown> = { ...prefixed('final.', after), ...(s ? { ...prefixed('apply.', s), ...prefixed('', s) } : prefixed('', after)) };
+  const changes = s ? { apply: s.exitstatus } : {};
+  if (after.exitstatus !== 0) {
+    const why = p.apply === undefined ? 'there is no apply script and the check still fails' : `the check still returns ${after.exitstatus} after apply`;
+    return { ok: false, changes, comment: `still has changes after apply: ${why}`, outputs };
+  }
+  return { ok: true, changes, comment: s ? `apply returned ${s.exitstatus}` : 'check returned 0', outputs };
+}
+
+export const kind: Kind = {
+  type: TYPE,
+  validate: (params, node) => validateWith(TYPE, taskSchema, params, node),
+  check: (ctx, params) => check(ctx, parse(params)),
+  apply: (ctx, params) => apply(ctx, parse(params)),
+};
