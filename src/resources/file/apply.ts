@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
 import { applyAttrs, attrChanges } from '../attrs.js';
-import { formatMode } from '../kind.js';
+import { formatMode, parseMode } from '../kind.js';
 import { ensureParent } from '../paths.js';
 import { checkFile, type FileState, fileOutputs } from './check.js';
 import type { FileParams } from './schema.js';
@@ -18,10 +18,11 @@ export async function applyFile(ctx: ResourceContext, p: FileParams, check: Chec
     const parent = posix.dirname(target);
     const failure = await ensureParent(host, target, p.makedirs, `Parent directory ${parent} of ${p.path} is not present (set makedirs to create it)`);
     if (failure) return { ok: false, comment: failure };
-    await host.writeFileAtomic(target, data ?? '', { mode: want.mode ?? 0o644, ...owner });
+    const mode = want.mode ?? parseMode(p.new_mode) ?? 0o644;
+    await host.writeFileAtomic(target, data ?? '', { mode, ...owner });
     const changes: Record<string, unknown> = { diff: 'New file' };
     if (want.mode !== undefined) changes.mode = formatMode(want.mode);
-    return { ok: true, changes, comment: `File ${p.path} updated`, outputs: fileOutputs(p, data, want.mode ?? 0o644) };
+    return { ok: true, changes, comment: `File ${p.path} updated`, outputs: fileOutputs(p, data, mode) };
   }
 
   const changes: Record<string, unknown> = {};

@@ -4,7 +4,7 @@ import type { CheckOutcome } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
 import type { ResourceContext, StatInfo } from '../../host/types.js';
 import { attrChanges, resolveAttrs, type WantedAttrs } from '../attrs.js';
-import { formatMode } from '../kind.js';
+import { formatMode, parseMode } from '../kind.js';
 import { followLinks } from '../paths.js';
 import { unifiedDiff } from './diff.js';
 import type { FileParams } from './schema.js';
@@ -56,15 +56,16 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
       inSync: false,
       changes: { newfile: p.path },
       comment: `The file ${p.path} is set to be changed`,
-      outputs: fileOutputs(p, data, want.mode ?? 0o644),
+      outputs: fileOutputs(p, data, want.mode ?? parseMode(p.new_mode) ?? 0o644),
       state,
     };
   }
   let changes: Record<string, unknown> = {};
   let contentChanged = false;
+  let old: Buffer | undefined;
   if (data !== undefined) {
     // Same size first: most no-op checks then need a single read and compare.
-    const old = current.size === data.length || current.size < 4 << 20 ? await host.readFile(target) : undefined;
+    old = current.size === data.length || current.size < 4 << 20 ? await host.readFile(target) : undefined;
     contentChanged = old === undefined || !old.equals(data);
     if (contentChanged) changes.diff = old === undefined ? 'File too large to diff' : await unifiedDiff(old, data);
   }
@@ -75,7 +76,8 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
     inSync,
     ...(inSync ? {} : { changes }),
     comment: inSync ? `File ${p.path} is in the correct state` : `The file ${p.path} is set to be changed`,
-    outputs: fileOutputs(p, data, want.mode ?? current.mode),
+    // The replaced content, for front ends that show a change as old => new.
+    outputs: { ...fileOutputs(p, data, want.mode ?? current.mode), ...(contentChanged && old !== undefined ? { previous_content: old.toString('utf8') } : {}) },
     state,
   };
 }

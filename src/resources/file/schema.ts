@@ -11,6 +11,8 @@ export const fileSchema = v.pipe(
     /** A file whose content is copied; relative paths are resolved against the graph file's folder. */
     source: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a file path'))),
     mode: v.optional(modeSchema),
+    /** Mode for a file this resource creates; an existing file keeps its own (Converge's file.content). */
+    new_mode: v.optional(modeSchema),
     owner: v.optional(ownerSchema),
     group: v.optional(ownerSchema),
     /** Create missing parent directories. */
