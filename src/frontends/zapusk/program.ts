@@ -174,3 +174,20 @@ export function loadProgram(dirPath: string): Program {
     ...(conf ? { conf } : {}),
   };
 }
+
+/** Folders of zdb types are program input too: read directly, never through the managed host. */
+export function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,66 @@
+/** `cairn zapusk PROGRAM.zdb [COMMAND] [name=value ...]`: options here, the work in zapusk.ts (loaded on use). */
+import { type Command, Option } from 'commander';
+
+export interface ZapuskCliOptions {
+  stateDir?: string;
+  lib: string[];
+  debug: boolean;
+  force: boolean;
+  only?: string;
+  out: 'text' | 'json';
+  lockTimeout: number;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+const HELP = `
+Passes COMMAND (default: apply) through the components of the program in order, and through the steps
+of each component in order, as zapusk-tool does. destroy undoes an apply (also in forward order) and
+does nothing when the program was never applied; any other word is a custom command.
+
+Params: name=value sets a request param (overriding the program's params); a bare name means true.
+Lookup for {{name}}: program and request params, the step's own keys, zapusk.conf, special params
+(name, global_name, global_prefix, state_dir, zdb_dir, zdb_type, zapusk_tool, zapusk_tool_dir, cmd).
+
+State: --state-dir, else state_dir in PROGRAM.zdb/zapusk.conf (relative to the program folder), else
+<cairn state dir>/zapusk/<global_name>. Sub-programs keep their state in <state dir>/<component>.
+
+Steps' shell commands run in the instance's state dir with ZAPUSK_DEBUG, ZAPUSK_PADDING and
+ZAPUSK_DEFERRED_PATH set. An exit code of 100 stops the remaining components of that program.
+
+Exit codes: 0 success; 1 a step failed, or the program is wrong (printed as file:line:col: CODE message;
+nothing runs).
+
+Examples:
+  cairn zapusk web.zdb apply --state-dir /var/lib/web
+  cairn zapusk web.zdb restart port=8080
+  cairn zapusk web.zdb destroy --state-dir /var/lib/web`;
+
+function seconds(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error('expected a number of seconds');
+  return n;
+}
+
+export function register(program: Command): void {
+  program
+    .command('zapusk')
+    .argument('<program>', 'the program folder, NAME.zdb')
+    .argument('[command]', 'apply, destroy or any custom command', 'apply')
+    .argument('[params...]', 'request params: name=value, or a bare name for true')
+    .description('run a Zapusk program (NAME.zdb of *.ini files) for a command')
+    .option('--state-dir <dir>', 'state directory of the program instance')
+    .option('--lib <dir>', 'a folder of zdb types (NAME.zdb); repeat for more', collect, [])
+    .option('--only <substr>', 'run only components whose name contains substr')
+    .option('--debug', 'pass ZAPUSK_DEBUG=--debug to steps', false)
+    .option('--force', 'run [once] commands again (ZAPUSK_FORCE)', false)
+    .addOption(new Option('--out <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--lock-timeout <seconds>', 'how long to wait for another cairn run', seconds, 10)
+    .addHelpText('after', HELP)
+    .action(async (dir: string, command: string, params: string[], opts: ZapuskCliOptions) => {
+      const { runZapuskCommand } = await import('./zapusk.js');
+      process.exitCode = await runZapuskCommand(dir, command, params, opts);
+    });
+}

@@ -1,0 +1,78 @@
+/** `cairn zapusk`: wires the Zapusk front end to the local host, the terminal and the run store. */
+import { join, resolve } from 'node:path';
+import type { Value } from '../frontends/zapusk/reader.js';
+import { prepare, runZapusk, type ZapuskOutcome } from '../frontends/zapusk/index.js';
+import { LocalHost } from '../host/local.js';
+import { defaultStateDir } from '../store/index.js';
+import { printDiagnostics } from './errors.js';
+import { withRunStore } from './session.js';
+import type { ZapuskCliOptions } from './zapusk-command.js';
+
+function parseParam(arg: string): readonly [string, Value] {
+  const eq = arg.indexOf('=');
+  return eq < 0 ? [arg, true] : [arg.slice(0, eq), arg.slice(eq + 1)];
+}
+
+function useColor(): boolean {
+  if (process.env.NO_COLOR) return false;
+  if (process.env.FORCE_COLOR) return true;
+  return process.stdout.isTTY === true;
+}
+
+function json(outcome: ZapuskOutcome, runId: number): string {
+  const record = {
+    run: runId,
+    front_end: 'zapusk',
+    program: outcome.program,
+    command: outcome.command,
+    state_dir: outcome.stateDir,
+    exit_code: outcome.exitCode,
+    ...(outcome.error ? { error: { code: outcome.error.code, message: outcome.error.message, ...(outcome.error.span ? { span: outcome.error.span } : {}) } } : {}),
+    results: outcome.results,
+  };
+  return `${JSON.stringify(record, null, 2)}\n`;
+}
+
+export async function runZapuskCommand(dir: string, commandArg: string, rest: string[], opts: ZapuskCliOptions): Promise<number> {
+  // `cairn zapusk x.zdb a=1` has no command: it is apply, as with zapusk-tool.
+  const [command, params] = commandArg.includes('=') ? ['apply', [commandArg, ...rest]] : [commandArg, rest];
+  const cairnState = defaultStateDir();
+  const base = {
+    programDir: dir,
+    command,
+    request: params.map(parseParam),
+    stateDir: opts.stateDir,
+    defaultStateRoot: join(cairnState, 'zapusk'),
+    libDirs: opts.lib,
+  };
+  const prepared = prepare(base);
+  const quiet = opts.out === 'json';
+  return withRunStore({ stateDir: cairnState, lockTimeout: opts.lockTimeout }, { mode: 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
+    const outcome = await runZapusk(
+      {
+        ...base,
+        debug: opts.debug,
+        force: opts.force,
+        only: opts.only,
+        toolPath: resolve(process.argv[1] ?? 'cairn'),
+        host: new LocalHost(),
+        write: (t) => process.stdout.write(t),
+        writeErr: (t) => process.stderr.write(t),
+        color: !quiet && useColor(),
+        quiet,
+        env: process.env,
+        now: Date.now,
+      },
+      prepared,
+    );
+    return {
+      results: outcome.results,
+      exitCode: outcome.exitCode,
+      print: (runId) => {
+        if (outcome.error) printDiagnostics([outcome.error]);
+        if (opts.out === 'json') process.stdout.write(json(outcome, runId));
+      },
+    };
+  });
+}
+

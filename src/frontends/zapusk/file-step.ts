@@ -1,0 +1,108 @@
+/**
+ * [file]: writes `content` to `path` on every command but destroy (the spec; zapusk-tool writes on apply
+ * only), and undoes it on destroy or when the path changes: a file that was there before is restored
+ * from its backup, a file that was not is deleted. The bookkeeping is zapusk-tool's, in the instance's
+ * state dir: `created-file-<component>` holds the path written, `file-backup-<component>` the original
+ * (or the line `zapusk-file-empty-mark` when there was none).
+ */
+import { join } from 'node:path';
+import type { Interpreter, Outcome, StepCall } from './run.js';
+
+const EMPTY_MARK = 'zapusk-file-empty-mark';
+
+/** chmod's symbolic modes (`+x`, `u=rwx,go=rx`, `a-w`) applied to `base`. */
+export function symbolicMode(spec: string, base: number): number | undefined {
+  let mode = base;
+  for (const clause of spec.split(',')) {
+    const m = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
+    if (!m) return undefined;
+    const who = m[1] === '' || (m[1] as string).includes('a') ? 'ugo' : (m[1] as string);
+    let bits = 0;
+    for (const p of m[3] as string) {
+      for (const w of who) {
+        const shift = w === 'u' ? 6 : w === 'g' ? 3 : 0;
+        if (p === 'r') bits |= 4 << shift;
+        else if (p === 'w') bits |= 2 << shift;
+        else if (p === 'x' || (p === 'X' && (base & 0o111) !== 0)) bits |= 1 << shift;
+        else if (p === 's') bits |= w === 'u' ? 0o4000 : w === 'g' ? 0o2000 : 0;
+        else if (p === 't') bits |= 0o1000;
+      }
+    }
+    let mask = 0;
+    for (const w of who) mask |= w === 'u' ? 0o4700 : w === 'g' ? 0o2070 : 0o1007;
+    if (m[2] === '+') mode |= bits;
+    else if (m[2] === '-') mode &= ~bits;
+    else mode = (mode & ~mask) | bits;
+  }
+  return mode;
+}
+
+export function parseFileMode(spec: string, base: number): number | undefined {
+  if (/^0?[0-7]{3}$/.test(spec)) return Number.parseInt(spec, 8);
+  return symbolicMode(spec, base);
+}
+
+async function restoreOrErase(it: Interpreter, call: StepCall, path: string, backup: string): Promise<void> {
+  if (await it.machine.exists(backup)) {
+    const first = (await it.machine.readText(backup)).split('\n')[0];
+    if (first !== EMPTY_MARK) {
+      it.o.printer.info(call.inst.padding, `file: restoring backup [${path}]`);
+      const r = await it.machine.act('file', { path, source: backup });
+      if (!r.ok) return it.fail(call, 'Z041', `file: cannot restore ${path}: ${r.comment ?? ''}`);
+      await it.machine.remove(backup);
+      return;
+    }
+    await it.machine.remove(backup);
+  }
+  const r = await it.machine.act('absent', { path });
+  if (!r.ok) return it.fail(call, 'Z041', `file: cannot remove ${path}: ${r.comment ?? ''}`);
+}
+
+export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome> {
+  const { vars, inst, comp, cmd } = call;
+  const started = it.o.now();
+  const given = vars.get('path');
+  if (typeof given !== 'string' || given === '') return it.fail(call, 'Z040', 'file: param "path" is required');
+  const path = given.startsWith('/') ? given : join(inst.stateDir, given);
+  const content = vars.get('content');
+  const backup = join(inst.stateDir, `file-backup-${comp.name}`);
+  const flag = join(inst.stateDir, `created-file-${comp.name}`);
+
+  if (await it.machine.exists(flag)) {
+    const previous = (await it.machine.readText(flag)).replace(/\n$/, '');
+    if (previous !== path) {
+      await restoreOrErase(it, call, previous, backup);
+      await it.machine.remove(flag);
+    }
+  }
+  if (cmd === 'destroy') {
+    if (await it.machine.exists(flag)) {
+      await restoreOrErase(it, call, path, backup);
+      await it.machine.remove(flag);
+      it.record(call, 'changed', `File ${path} removed`, started);
+    } else it.record(call, 'ok', `File ${path} was not written by this step`, started);
+  } else {
+    const current = await it.o.host.stat(path);
+    if (current && !(await it.machine.exists(backup))) {
+      it.o.printer.info(inst.padding, `making backup of [${path}] to [${backup}]`);
+      const r = await it.machine.act('file', { path: backup, source: path });
+      if (!r.ok) return it.fail(call, 'Z041', `file: cannot back up ${path}: ${r.comment ?? ''}`);
+    } else if (!current) await it.machine.writeMark(backup, `${EMPTY_MARK}\n`);
+    const params: Record<string, unknown> = { path, content: content === undefined ? '' : String(content) };
+    const modeSpec = vars.get('mode');
+    if (typeof modeSpec === 'string' && modeSpec !== '') {
+      const mode = parseFileMode(modeSpec, current?.mode ?? 0o644);
+      if (mode === undefined) return it.fail(call, 'Z042', `file: cannot read mode ${JSON.stringify(modeSpec)} (use 640, 0640, +x or u=rwx,go=rx)`);
+      params.mode = mode;
+    }
+    const r = await it.machine.act('file', params);
+    if (!r.ok) return it.fail(call, 'Z041', `file: cannot write ${path}: ${r.comment ?? ''}`);
+    await it.machine.writeMark(flag, `${path}\n`);
+    it.record(call, r.inSync ? 'ok' : 'changed', r.comment ?? '', started, r.changes ? { changes: r.changes } : {});
+  }
+  if (call.rest.length > 0) {
+    const list = call.rest.map((s) => `[${s.id}] (${s.span.file}:${s.span.line})`).join(', ');
+    it.o.printer.warning(inst.padding, `following steps never will be performed: ${list}`);
+  }
+  return 'done';
+}

@@ -1,0 +1,162 @@
+/**
+ * One Zapusk run as a shell user sees it: load and check the program (nothing runs when it is wrong),
+ * print zapusk-tool's start line, pass the command through the program, run the deferred queue, print the
+ * summary. Errors during the run stop it and are reported in the summary and as a positioned diagnostic.
+ */
+import { join, resolve } from 'node:path';
+import { type Diagnostic, DiagnosticError, error } from '../../core/diag.js';
+import type { NodeResult } from '../../core/model.js';
+import type { Host } from '../../host/types.js';
+import { ZapuskError } from './interpolate.js';
+import { Printer } from './output.js';
+import { preflight } from './preflight.js';
+import { loadProgram, type Param, type Program, ProgramError } from './program.js';
+import { readLines, splitLines, type Value } from './reader.js';
+import { type Instance, Interpreter } from './run.js';
+
+export { ProgramError } from './program.js';
+
+export interface ZapuskRunOptions {
+  readonly programDir: string;
+  readonly command: string;
+  /** `name=value` / bare `name` from the command line, in order. */
+  readonly request: readonly (readonly [string, Value])[];
+  /** --state-dir; else zapusk.conf's state_dir; else `<defaultStateRoot>/<global_name>`. */
+  readonly stateDir?: string | undefined;
+  readonly defaultStateRoot: string;
+  readonly libDirs: readonly string[];
+  readonly debug: boolean;
+  readonly force: boolean;
+  readonly only?: string | undefined;
+  readonly toolPath: string;
+  readonly host: Host;
+  readonly write: (text: string) => void;
+  readonly writeErr: (text: string) => void;
+  readonly color: boolean;
+  readonly quiet: boolean;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => number;
+}
+
+export interface ZapuskPrepared {
+  readonly program: Program;
+  readonly stateDir: string;
+  readonly name: string;
+  readonly globalName: string | undefined;
+}
+
+export interface ZapuskOutcome {
+  readonly exitCode: number;
+  readonly results: readonly NodeResult[];
+  readonly error?: Diagnostic;
+  readonly stateDir: string;
+  readonly program: string;
+  readonly command: string;
+}
+
+const COMMAND_RE = /^[\w-]+$/;
+
+/** Loads and checks everything that can be checked before running; throws DiagnosticError. */
+export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 'request' | 'stateDir' | 'defaultStateRoot' | 'libDirs'>): ZapuskPrepared {
+  if (!COMMAND_RE.test(o.command)) throw new DiagnosticError([error('Z008', `command ${JSON.stringify(o.command)} is not a word (letters, digits, _ and -)`)]);
+  let program: Program;
+  try {
+    program = loadProgram(o.programDir);
+  } catch (e) {
+    if (e instanceof ProgramError) throw new DiagnosticError(e.diagnostics);
+    throw e;
+  }
+  const problems = preflight(program, o.request.map(([k]) => k), { libDirs: o.libDirs });
+  if (problems.length > 0) throw new DiagnosticError(problems);
+  const conf = program.conf;
+  const confValue = (k: string): string | undefined => {
+    const v = conf?.get(k)?.value;
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  };
+  const name = confValue('name') ?? program.name;
+  const globalName = confValue('global_name');
+  const confState = confValue('state_dir');
+  const stateDir = o.stateDir
+    ? resolve(o.stateDir)
+    : confState
+      ? resolve(program.dir, confState)
+      : join(o.defaultStateRoot, (globalName ?? name).replace(/[^\w-]/g, '-'));
+  return { program, stateDir, name, globalName };
+}
+
+function requestParams(request: ZapuskRunOptions['request']): Map<string, Param> {
+  const span = { file: '<command line>', line: 1, col: 1 };
+  return new Map(request.map(([k, v]) => [k, { value: v, span, valueSpan: span }]));
+}
+
+/** zapusk-tool's deferred queue: `key = command` lines appended by steps, run after the whole run. */
+async function runDeferred(it: Interpreter, root: Instance, file: string): Promise<void> {
+  for (let round = 0; round < 10 && (await it.machine.exists(file)); round++) {
+    const text = await it.machine.readText(file);
+    await it.machine.remove(file);
+    const read = readLines([{ file, line: 0, text: '### deferred' }, ...splitLines(file, text)]);
+    const tasks = new Map(read.sections.flatMap((s) => s.entries).map((e) => [e.key, String(e.value)]));
+    for (const [key, command] of tasks) {
+      it.o.printer.info(root.padding, `Run deferred script: ${key}`);
+      const r = await it.machine.act('command', { cmd: command, env: it.env(root), success_codes: [0, 100] });
+      it.o.printer.stepOutput(String(r.outputs?.stdout ?? ''));
+      if (r.outputs?.stderr) it.o.stderr(String(r.outputs.stderr));
+      const code = r.outputs?.retcode;
+      if (code === 100) break;
+      if (!r.ok) throw new ZapuskError('Z033', `deferred script ${key} failed: unsupported non-zero exit code [${String(code ?? 'signal')}]. cmd=[${command}]`);
+    }
+  }
+}
+
+export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): Promise<ZapuskOutcome> {
+  const { program, stateDir } = prepared;
+  const printer = new Printer({ write: o.write, color: o.color, quiet: o.quiet });
+  const inherited = o.env.ZAPUSK_DEFERRED_PATH;
+  const basePadding = o.env.ZAPUSK_PADDING ?? '';
+  const nested = o.env.ZAPUSK_PADDING !== undefined;
+  const it = new Interpreter({
+    host: o.host,
+    printer,
+    stderr: (t) => (o.quiet ? undefined : o.writeErr(t)),
+    libDirs: o.libDirs.map((d) => resolve(d)),
+    debug: o.debug,
+    force: o.force || (o.env.ZAPUSK_FORCE ?? '') !== '',
+    only: o.only,
+    toolPath: o.toolPath,
+    basePadding,
+    deferredPath: inherited,
+    now: o.now,
+  });
+  const master = !inherited;
+  it.deferredPath = inherited || join(stateDir, 'deferred.ini');
+  const started = o.now();
+  // Started from a step of another zapusk run, the run's own start and finish lines would be noise.
+  if (!nested) printer.info('', `zapusk: started. ${program.dir} :: ${o.command}`);
+  for (const w of program.warnings) printer.warning(basePadding, w);
+  let failure: Diagnostic | undefined;
+  try {
+    const root = await it.instantiate(program, {
+      name: prepared.name,
+      globalPrefix: '',
+      stateDir,
+      request: requestParams(o.request),
+    });
+    await it.perform(root, o.command, true);
+    if (master) await runDeferred(it, root, it.deferredPath);
+  } catch (e) {
+    if (e instanceof ZapuskError) failure = error(e.code, e.message, { span: e.span });
+    else if (e instanceof ProgramError) failure = e.diagnostics[0] ?? error('Z000', e.message);
+    else throw e;
+  }
+  const seconds = (o.now() - started) / 1000;
+  printer.summary(seconds, failure?.message);
+  if (!nested && !failure) printer.info('', `zapusk: finished. ${program.dir} :: ${o.command} result=done`);
+  return {
+    exitCode: failure ? 1 : 0,
+    results: it.results,
+    ...(failure ? { error: failure } : {}),
+    stateDir,
+    program: program.dir,
+    command: o.command,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Checks made before anything runs, so that a wrong program stops with positions and an untouched
+ * machine: every zdb type named literally must be found, every [load] folder readable, and every
+ * `{{name}}` must name a param that can exist where it is used. Values built at run time (a type or
+ * dir that holds `{{…}}`) are checked when they run.
+ */
+import { join } from 'node:path';
+import { type Diagnostic, error, type Span } from '../../core/diag.js';
+import { findTypeDir } from './run.js';
+import { loadProgram, type Params, type Program, ProgramError } from './program.js';
+import { BUILTIN_TYPES } from './steps.js';
+
+export const SPECIAL_PARAMS = ['name', 'global_name', 'global_prefix', 'state_dir', 'zdb_dir', 'zapusk_tool', 'zapusk_tool_dir'];
+
+const REF = /\{\{([^}]+)\}\}/g;
+
+function refsIn(params: Params, known: (name: string) => boolean, where: string, out: Diagnostic[]): void {
+  for (const [key, p] of params) {
+    if (p.value === true) continue;
+    for (const m of p.value.matchAll(REF)) {
+      const name = (m[1] as string).trim();
+      if (known(name)) continue;
+      const before = p.value.slice(0, m.index);
+      const nl = before.lastIndexOf('\n');
+      const span: Span =
+        nl < 0
+          ? { ...p.valueSpan, col: p.valueSpan.col + (m.index ?? 0) }
+          : { file: p.valueSpan.file, line: p.valueSpan.line + before.split('\n').length - 1, col: (m.index ?? 0) - nl };
+      out.push(error('Z020', `unknown param ${JSON.stringify(name)} in ${key} of ${where}`, { span }));
+    }
+  }
+}
+
+export interface PreflightOptions {
+  readonly libDirs: readonly string[];
+}
+
+export function preflight(program: Program, requestKeys: readonly string[], o: PreflightOptions, lookupDirs: readonly string[] = o.libDirs, seen = new Set<string>()): Diagnostic[] {
+  const visitKey = `${program.dir}\0${[...requestKeys].sort().join(',')}`;
+  if (seen.has(visitKey)) return [];
+  seen.add(visitKey);
+  const out: Diagnostic[] = [];
+  const programKeys = new Set([...program.params.keys(), ...requestKeys, ...(program.conf?.keys() ?? []), ...SPECIAL_PARAMS]);
+  if (requestKeys.includes('type')) programKeys.add('zdb_type');
+  refsIn(program.params, (n) => programKeys.has(n), `the params of ${program.name}`, out);
+  const prepend = program.params.get('prepend_zdb_dirs')?.value ?? program.conf?.get('prepend_zdb_dirs')?.value;
+  const own = typeof prepend === 'string' && !prepend.includes('{{') ? prepend.split(':').filter((d) => d !== '').map((d) => join(program.dir, d)) : [];
+  const dirs = [...own, ...lookupDirs];
+  for (const comp of program.components) {
+    for (const step of comp.steps) {
+      const where = `step [${step.id}] of component ${comp.name}`;
+      refsIn(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), where, out);
+      const type = step.type;
+      if (type === true || type.includes('{{')) continue;
+      const typeSpan = step.params.get('type')?.valueSpan ?? step.span;
+      let subDir: string | undefined;
+      if (type === 'load') {
+        const dir = step.params.get('dir')?.value;
+        if (typeof dir === 'string' && !dir.includes('{{')) subDir = dir.startsWith('/') ? dir : join(program.dir, dir);
+      } else if (!BUILTIN_TYPES.has(type)) {
+        if (step.params.has('type_dir')) continue;
+        subDir = findTypeDir([program.dir, ...dirs], type).found;
+        if (!subDir) {
+          out.push(error('Z010', `cannot find zdb of type \`${type}\` (looked for ${type}.zdb in ${[program.dir, ...dirs].join(', ')})`, { span: typeSpan }));
+          continue;
+        }
+      }
+      if (subDir === undefined) continue;
+      try {
+        const sub = loadProgram(subDir);
+        out.push(...preflight(sub, [...step.params.keys(), 'type'], o, dirs, seen));
+      } catch (e) {
+        if (!(e instanceof ProgramError)) throw e;
+        for (const d of e.diagnostics) out.push(d.span ? d : { ...d, span: typeSpan });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,323 @@
+/**
+ * The command pipeline: a command goes through the components of a program in order (the same forward
+ * order for destroy, as zapusk-tool), and through the steps of each component; each step decides what
+ * goes on to the rest of its component. Sub-programs (zdb types, [load]) are instances with their own
+ * params, state dir and global_name, run by the same pipeline.
+ */
+import { join, resolve } from 'node:path';
+import type { NodeResult, NodeStatus } from '../../core/model.js';
+import type { Host } from '../../host/types.js';
+import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
+import { Machine } from './machine.js';
+import type { Printer } from './output.js';
+import { type Component, isDir, listDir, loadProgram, type Param, type Params, type Program, type Step } from './program.js';
+import { readLines, splitLines, type Value } from './reader.js';
+import { formatIni, globalNameOf } from './state-files.js';
+import { runStepType } from './steps.js';
+
+/** `stop` (an os step's exit 100) ends the current program's components; anything else goes on. */
+export type Outcome = 'done' | 'stop';
+
+export interface InterpreterOptions {
+  readonly host: Host;
+  readonly printer: Printer;
+  /** Where a step's stderr goes. */
+  readonly stderr: (text: string) => void;
+  /** --lib folders, searched for zdb types after the program's own folder. */
+  readonly libDirs: readonly string[];
+  readonly debug: boolean;
+  readonly force: boolean;
+  /** Run only components whose name contains this (zapusk-tool's --only). */
+  readonly only?: string | undefined;
+  readonly toolPath: string;
+  /** Padding inherited from a zapusk run that started this one (ZAPUSK_PADDING). */
+  readonly basePadding: string;
+  /** A deferred-task file inherited from an enclosing run; when absent this run owns the queue. */
+  readonly deferredPath?: string | undefined;
+  readonly now: () => number;
+}
+
+export interface Instance {
+  readonly program: Program;
+  readonly name: string;
+  readonly globalName: string;
+  readonly globalPrefix: string;
+  readonly stateDir: string;
+  readonly padding: string;
+  /** Program params merged with the request's, computed once. */
+  readonly params: ReadonlyMap<string, Value>;
+  readonly conf: ReadonlyMap<string, Value>;
+  readonly special: ReadonlyMap<string, Value>;
+  readonly lookupDirs: readonly string[];
+}
+
+export interface InstanceSpec {
+  readonly name: string;
+  readonly globalPrefix: string;
+  readonly stateDir: string;
+  readonly request: Params;
+  readonly zdbType?: string | undefined;
+  readonly parent?: Instance | undefined;
+}
+
+/** What a step handler gets. */
+export interface StepCall {
+  readonly inst: Instance;
+  readonly comp: Component;
+  readonly step: Step;
+  readonly index: number;
+  readonly type: string;
+  readonly vars: ReadonlyMap<string, Value>;
+  readonly cmd: string;
+  /** Passes a command (default: the same) to the rest of the component's steps. */
+  readonly next: (cmd?: string) => Promise<Outcome>;
+  readonly rest: readonly Step[];
+}
+
+function literalValues(params: Params | undefined): Map<string, Value> {
+  return new Map([...(params ?? new Map<string, Param>())].map(([k, p]) => [k, p.value]));
+}
+
+export class Interpreter {
+  readonly machine: Machine;
+  readonly results: NodeResult[] = [];
+  deferredPath = '';
+
+  constructor(readonly o: InterpreterOptions) {
+    this.machine = new Machine(o.host);
+  }
+
+  /** Environment every command of an instance sees. */
+  env(inst: Instance): Record<string, string> {
+    return {
+      ZAPUSK_DEBUG: this.o.debug ? '--debug' : '',
+      ZAPUSK_PADDING: `${inst.padding}  `,
+      ZAPUSK_DEFERRED_PATH: this.deferredPath,
+      ...(this.o.force ? { ZAPUSK_FORCE: '--force' } : {}),
+    };
+  }
+
+  evaluator(inst: { padding: string }, env: () => Record<string, string>): Evaluator {
+    return {
+      shell: async (command) => {
+        const r = await this.o.host.exec(command, { env: env() });
+        return { code: r.code, stdout: r.stdout };
+      },
+      warn: (message) => this.o.printer.warning(inst.padding, message),
+    };
+  }
+
+  async instantiate(program: Program, spec: InstanceSpec): Promise<Instance> {
+    const conf = literalValues(program.conf);
+    const globalName = globalNameOf(spec.globalPrefix, spec.name);
+    const special = new Map<string, Value>([
+      ['name', spec.name],
+      ['global_name', globalName],
+      ['global_prefix', spec.globalPrefix],
+      ['zdb_dir', program.dir],
+      ['zapusk_tool_dir', resolve(this.o.toolPath, '..')],
+      ['zapusk_tool', this.o.toolPath],
+      ['state_dir', spec.stateDir],
+    ]);
+    if (spec.zdbType !== undefined) special.set('zdb_type', spec.zdbType);
+    const merged = new Map<string, Param>(program.params);
+    for (const [k, p] of spec.request) merged.set(k, p);
+    const padding = spec.parent ? `${spec.parent.padding}  ` : this.o.basePadding;
+    const partial = { padding };
+    const levels: Level[] = [
+      { kind: 'raw', params: merged },
+      { kind: 'computed', values: conf },
+      { kind: 'computed', values: special },
+    ];
+    const draft = { program, name: spec.name, globalName, globalPrefix: spec.globalPrefix, stateDir: spec.stateDir, padding, conf, special };
+    const scope = new Scope(levels, this.evaluator(partial, () => this.env({ ...draft, params: new Map(), lookupDirs: [] })), `params of ${globalName}`);
+    const params = new Map<string, Value>();
+    for (const k of merged.keys()) params.set(k, await scope.computeKey(0, k));
+    const prepend = params.get('prepend_zdb_dirs') ?? conf.get('prepend_zdb_dirs');
+    const own = typeof prepend === 'string' ? prepend.split(':').filter((d) => d !== '').map((d) => resolve(program.dir, d)) : [];
+    const lookupDirs = [...own, ...(spec.parent ? spec.parent.lookupDirs : this.o.libDirs)];
+    return { ...draft, params, lookupDirs };
+  }
+
+  /** Runs a command through an instance, with zapusk-tool's state-dir rules around it. */
+  async perform(inst: Instance, cmd: string, isRoot = false): Promise<Outcome> {
+    await this.destroyRemovedComponents(inst);
+    if (cmd === 'destroy') {
+      // Nothing was ever applied here: nothing to undo.
+      if (!(await this.machine.isDirectory(inst.stateDir))) return 'done';
+      await this.components(inst, cmd, isRoot);
+      if (!(isRoot && this.o.only !== undefined)) await this.archive(inst.stateDir);
+      return 'done';
+    }
+    await this.prepareStateDir(inst);
+    return this.components(inst, cmd, isRoot);
+  }
+
+  private async components(inst: Instance, cmd: string, isRoot: boolean): Promise<Outcome> {
+    for (const comp of inst.program.components) {
+      if (isRoot && this.o.only !== undefined) {
+        const pass = comp.name.includes(this.o.only);
+        this.o.printer.info(inst.padding, `perform_component: ${pass ? 'passed' : 'skipped'} due to --only filter. only=${this.o.only}, name=${comp.name}`);
+        if (!pass) continue;
+      }
+      if ((await this.runSteps(inst, comp, 0, cmd)) === 'stop') break;
+    }
+    return 'done';
+  }
+
+  async runSteps(inst: Instance, comp: Component, index: number, cmd: string): Promise<Outcome> {
+    const step = comp.steps[index];
+    if (!step) return 'done';
+    const vars = await this.computeStep(inst, comp, step, cmd);
+    const type = step.params.has('type') ? String(vars.get('type')) : String(step.type);
+    return runStepType(this, {
+      inst,
+      comp,
+      step,
+      index,
+      type,
+      vars,
+      cmd,
+      next: (c = cmd) => this.runSteps(inst, comp, index + 1, c),
+      rest: comp.steps.slice(index + 1),
+    });
+  }
+
+  /** Every key of a step is computed when it runs, used or not (so a wrong reference anywhere stops it). */
+  async computeStep(inst: Instance, comp: Component, step: Step, cmd: string): Promise<Map<string, Value>> {
+    const special = new Map(inst.special).set('cmd', cmd);
+    const levels: Level[] = [
+      { kind: 'computed', values: inst.params },
+      { kind: 'raw', params: step.params },
+      { kind: 'computed', values: inst.conf },
+      { kind: 'computed', values: special },
+    ];
+    const scope = new Scope(levels, this.evaluator(inst, () => this.env(inst)), `step [${step.id}] of component ${comp.name}`);
+    const vars = new Map<string, Value>();
+    for (const k of step.params.keys()) vars.set(k, await scope.computeKey(1, k));
+    return vars;
+  }
+
+  /** Runs a sub-program (a zdb type or [load]) as an instance named after the component. */
+  async runSubProgram(call: StepCall, dir: string): Promise<Outcome> {
+    const { inst, comp, step, vars, cmd } = call;
+    const program = loadProgram(dir);
+    for (const w of program.warnings) this.o.printer.warning(`${inst.padding}  `, w);
+    const request = new Map<string, Param>();
+    for (const [k, v] of vars) {
+      const p = step.params.get(k);
+      if (p) request.set(k, { ...p, value: v });
+    }
+    request.set('type', { value: call.type, span: step.span, valueSpan: step.span });
+    const child = await this.instantiate(program, {
+      name: comp.name,
+      globalPrefix: inst.globalName,
+      stateDir: join(inst.stateDir, comp.name),
+      request,
+      zdbType: call.type,
+      parent: inst,
+    });
+    const flag = join(inst.stateDir, '_zapusk.created', comp.name);
+    if (cmd !== 'destroy') {
+      await this.machine.mkdirp(join(inst.stateDir, '_zapusk.created'));
+      await this.machine.writeMark(flag, `${new Date(this.o.now()).toISOString()}\n`);
+    }
+    await this.perform(child, cmd);
+    if (cmd === 'destroy' && (await this.machine.exists(flag))) await this.machine.remove(flag);
+    return 'done';
+  }
+
+  /** zdb type lookup: the program's folder, then prepend_zdb_dirs and --lib; then one level down in each. */
+  findZdbType(inst: Instance, type: string): { found?: string; searched: string[] } {
+    const dirs = [inst.program.dir, ...inst.lookupDirs];
+    return { ...findTypeDir(dirs, type), searched: dirs };
+  }
+
+  private async prepareStateDir(inst: Instance): Promise<void> {
+    await this.machine.mkdirp(inst.stateDir);
+    await this.machine.writeMark(join(inst.stateDir, 'params.txt'), formatIni(inst.params));
+    const conf = new Map(inst.special);
+    conf.set('use_state_params', '1');
+    await this.machine.writeMark(join(inst.stateDir, 'zapusk.conf'), formatIni(conf));
+  }
+
+  /** Moves a destroyed instance's state to `<parent>/_zapusk.removed/<name>.at_<unix time>/<name>`. */
+  private async archive(stateDir: string): Promise<void> {
+    const name = stateDir.replace(/\/+$/, '').split('/').pop() ?? 'state';
+    const into = join(stateDir, '..', '_zapusk.removed', `${name}.at_${Math.floor(this.o.now() / 1000)}`);
+    await this.machine.mkdirp(into);
+    await this.machine.move(stateDir, join(into, name));
+  }
+
+  /** A sub-program that ran before but whose component is gone from the program is destroyed now. */
+  private async destroyRemovedComponents(inst: Instance): Promise<void> {
+    const flags = join(inst.stateDir, '_zapusk.created');
+    const names = new Set(inst.program.components.map((c) => c.name));
+    for (const name of await this.machine.list(flags)) {
+      if (names.has(name)) continue;
+      const sub = join(inst.stateDir, name);
+      if (!(await this.machine.isDirectory(sub))) continue;
+      const saved = await this.readSavedParams(join(sub, 'zapusk.conf'));
+      const zdbDir = saved.get('zdb_dir');
+      if (typeof zdbDir !== 'string' || !(await this.machine.isDirectory(zdbDir))) {
+        this.o.printer.warning(inst.padding, `collapse_component: component directory does not exist! dir=${String(zdbDir)}`);
+      } else {
+        const request = await this.readSavedParams(join(sub, 'params.txt'));
+        const program = loadProgram(zdbDir);
+        const child = await this.instantiate(program, {
+          name,
+          globalPrefix: inst.globalName,
+          stateDir: sub,
+          request: new Map([...request].map(([k, v]) => [k, { value: v, span: { file: join(sub, 'params.txt'), line: 1, col: 1 }, valueSpan: { file: join(sub, 'params.txt'), line: 1, col: 1 } }])),
+          zdbType: typeof saved.get('zdb_type') === 'string' ? String(saved.get('zdb_type')) : undefined,
+          parent: inst,
+        });
+        await this.perform(child, 'destroy');
+      }
+      await this.machine.remove(join(flags, name));
+    }
+  }
+
+  async readSavedParams(file: string): Promise<Map<string, Value>> {
+    if (!(await this.machine.exists(file))) return new Map();
+    const text = await this.machine.readText(file);
+    const read = readLines([{ file, line: 0, text: '### saved' }, ...splitLines(file, text)]);
+    return new Map(read.sections.flatMap((s) => s.entries).map((e) => [e.key, e.value]));
+  }
+
+  /** Appends one step's record to the run's results. */
+  record(call: StepCall, status: NodeStatus, comment: string, started: number, extra: { changes?: Record<string, unknown>; outputs?: Record<string, unknown> } = {}): void {
+    const { inst, comp, step, index, cmd, type } = call;
+    this.results.push({
+      id: `${inst.globalName}/${comp.name}/${index}`,
+      name: `${comp.name} [${step.id}] ${cmd}`,
+      type,
+      result: status === 'failed' ? false : true,
+      status,
+      changes: extra.changes ?? {},
+      comment,
+      start: new Date(started).toISOString(),
+      duration: Math.max(0, this.o.now() - started),
+      run_num: this.results.length,
+      ...(extra.outputs ? { outputs: extra.outputs } : {}),
+      span: step.span,
+    });
+  }
+
+  fail(call: StepCall, code: string, message: string): never {
+    throw new ZapuskError(code, `${message} (step [${call.step.id}] of component ${call.comp.name} in ${call.inst.globalName}, command ${call.cmd})`, call.step.span);
+  }
+}
+
+/** zapusk-tool's search: `<dir>/<type>.zdb` in each folder, then one level down (folders not named *.zdb). */
+export function findTypeDir(dirs: readonly string[], type: string): { found?: string } {
+  for (const d of dirs) if (isDir(join(d, `${type}.zdb`))) return { found: join(d, `${type}.zdb`) };
+  for (const d of dirs) {
+    for (const sub of listDir(d)) {
+      const p = join(d, sub);
+      if (/\.zdb/i.test(p) || !isDir(p)) continue;
+      if (isDir(join(p, `${type}.zdb`))) return { found: join(p, `${type}.zdb`) };
+    }
+  }
+  return {};
+}

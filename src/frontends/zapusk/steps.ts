@@ -1,0 +1,199 @@
+/**
+ * The special step types of the spec (os, info, commands, once, guard, load, when, file) and zapusk-tool's
+ * `disabled`; any other type is a zdb type: a program found in the lookup folders, run as a sub-program.
+ */
+import { join } from 'node:path';
+import { fileStep } from './file-step.js';
+import type { Interpreter, Outcome, StepCall } from './run.js';
+import { formatShell } from './state-files.js';
+
+type Handler = (it: Interpreter, call: StepCall) => Promise<Outcome>;
+
+/** The value of the step key named by the command, else `default`. */
+function forCommand(call: StepCall): string | undefined {
+  const v = call.vars.get(call.cmd) ?? call.vars.get('default');
+  return v === undefined ? undefined : String(v);
+}
+
+function isRelative(path: string): boolean {
+  return !path.startsWith('/');
+}
+
+/** A step that ends its component: the steps after it never run, which zapusk-tool warns about. */
+function endComponent(it: Interpreter, call: StepCall): Outcome {
+  if (call.rest.length > 0) {
+    const list = call.rest.map((s) => `[${s.id}] (${s.span.file}:${s.span.line})`).join(', ');
+    it.o.printer.warning(call.inst.padding, `following steps never will be performed: ${list}`);
+  }
+  return 'done';
+}
+
+const os: Handler = async (it, call) => {
+  const started = it.o.now();
+  let command = forCommand(call);
+  if (command === undefined) {
+    it.record(call, 'skipped', `no ${call.cmd} or default command`, started);
+    return 'done';
+  }
+  // The first word may name a script of the program folder: run that file.
+  const first = /^(\S+)/.exec(command)?.[1];
+  if (first && !first.startsWith('/') && !first.startsWith('.')) {
+    const candidate = join(call.inst.program.dir, first);
+    if (await it.machine.exists(candidate)) command = candidate + command.slice(first.length);
+  }
+  await it.machine.writeMark(join(call.inst.stateDir, 'params.sh'), formatShell(call.inst.params));
+  const r = await it.machine.act('command', { cmd: command, cwd: call.inst.stateDir, env: it.env(call.inst), success_codes: [0, 100] });
+  const out = r.outputs ?? {};
+  const code = typeof out.retcode === 'number' ? out.retcode : null;
+  it.o.printer.stepOutput(String(out.stdout ?? ''));
+  if (out.stderr) it.o.stderr(String(out.stderr));
+  const outputs = { command, retcode: code, stdout: out.stdout ?? '', stderr: out.stderr ?? '' };
+  if (!r.ok || code === null) {
+    it.record(call, 'failed', r.comment ?? '', started, { outputs });
+    it.fail(call, 'Z030', `unsupported non-zero exit code [${code ?? 'signal'}]. cmd=[${command}], pwd=[${call.inst.stateDir}]`);
+  }
+  if (code === 100) {
+    it.record(call, 'changed', `exit 100: stop the components of ${call.inst.globalName}`, started, { outputs });
+    return 'stop';
+  }
+  it.record(call, 'changed', r.comment ?? '', started, { outputs });
+  return endComponent(it, call);
+};
+
+const info: Handler = async (it, call) => {
+  const message = forCommand(call);
+  if (message !== undefined) {
+    it.o.printer.info(call.inst.padding, message);
+    it.record(call, 'ok', message, it.o.now());
+  }
+  return call.next();
+};
+
+const commands: Handler = async (it, call) => {
+  const { cmd, vars } = call;
+  if (cmd === 'destroy' && !vars.has(cmd)) return call.next();
+  const route = vars.get(cmd) ?? vars.get('default');
+  if (route === undefined) {
+    it.record(call, 'skipped', `no route for ${cmd}`, it.o.now());
+    return 'done';
+  }
+  const parts = route === true ? ['apply'] : route.split(/[\s,]/).filter((p) => p !== '');
+  it.record(call, 'ok', `${cmd} -> ${parts.join(',')}`, it.o.now());
+  let result: Outcome = 'done';
+  for (const part of parts) result = await call.next(part);
+  return result;
+};
+
+function flagsDir(call: StepCall): string {
+  const dir = call.vars.get('dir');
+  if (typeof dir !== 'string' || dir === '') return call.inst.stateDir;
+  return isRelative(dir) ? join(call.inst.stateDir, dir) : dir;
+}
+
+const once: Handler = async (it, call) => {
+  const { cmd, comp } = call;
+  const dir = flagsDir(call);
+  const prefix = `once-${comp.name}-`;
+  if (cmd === 'destroy') {
+    for (const f of await it.machine.list(dir)) if (f.startsWith(prefix) && f.endsWith('.flag')) await it.machine.remove(join(dir, f));
+    return call.next();
+  }
+  if (!call.vars.has(cmd) || it.o.force) return call.next();
+  const flag = join(dir, `${prefix}${cmd}.flag`);
+  if (await it.machine.exists(flag)) {
+    it.o.printer.info(call.inst.padding, `ONCE filter: cmd=${cmd} skipped due to \`once\` setting in ${call.inst.globalName}/${comp.name}`);
+    it.record(call, 'skipped', `${cmd} already done once`, it.o.now());
+    return 'done';
+  }
+  const result = await call.next();
+  // Written only after the rest succeeded: a failed first run is retried next time.
+  await it.machine.mkdirp(dir);
+  await it.machine.writeMark(flag, `${new Date(it.o.now()).toISOString()}\n`);
+  return result;
+};
+
+const guard: Handler = async (it, call) => {
+  const { cmd, vars, inst, comp } = call;
+  const key = vars.get('key');
+  if (typeof key !== 'string' || key === '') return it.fail(call, 'Z031', 'guard: param "key" is required');
+  const dirValue = vars.get('dir');
+  const guardsDir = typeof dirValue === 'string' && dirValue !== '' ? dirValue : '/zapusk/_guards/';
+  const keyDir = join(guardsDir, key);
+  const priority = typeof vars.get('priority') === 'string' ? String(vars.get('priority')) : '20';
+  const self = `${inst.globalName}-${comp.name}`;
+  const own = `${priority}-${self}.state`;
+  if (cmd === 'destroy') {
+    await it.machine.remove(join(keyDir, own));
+    const others = (await it.machine.list(keyDir)).filter((f) => f.endsWith('.state'));
+    if (others.length > 0) {
+      it.o.printer.info(inst.padding, `GUARD: other user found. skipping destroy due to: ${join(keyDir, others[0] as string)}`);
+      it.record(call, 'skipped', `other users of ${key} remain`, it.o.now());
+      return 'done';
+    }
+    await it.machine.remove(keyDir, true);
+    return call.next();
+  }
+  await it.machine.mkdirp(keyDir);
+  if (!(await it.machine.exists(join(keyDir, own)))) await it.machine.writeMark(join(keyDir, own), `${inst.stateDir}\n`);
+  // A flag of this user under another priority is stale.
+  for (const f of await it.machine.list(keyDir)) {
+    if (f !== own && (f.endsWith(`${self}.state`) || f.endsWith(`${self}.flag`))) {
+      it.o.printer.info(inst.padding, `guard: unlinking unneeded file ${join(keyDir, f)}`);
+      await it.machine.remove(join(keyDir, f));
+    }
+  }
+  it.record(call, 'ok', `user of ${key}`, it.o.now());
+  return call.next();
+};
+
+const load: Handler = async (it, call) => {
+  const dirValue = call.vars.get('dir');
+  if (typeof dirValue !== 'string' || dirValue === '') return it.fail(call, 'Z032', 'load: param "dir" is required');
+  const dir = isRelative(dirValue) ? join(call.inst.program.dir, dirValue) : dirValue;
+  it.o.printer.info(call.inst.padding, `perform_type_load: using dir [${dir}]`);
+  it.record(call, 'ok', `load ${dir}`, it.o.now());
+  return it.runSubProgram(call, dir);
+};
+
+/** Days are 0-6, Sunday 0; destroy always passes so that a schedule never blocks clean-up. */
+const when: Handler = async (it, call) => {
+  const days = call.vars.get('day_of_week');
+  if (call.cmd === 'destroy' || days === undefined || days === true) return call.next();
+  const today = String(new Date(it.o.now()).getDay());
+  if (days.split(/[\s,]+/).includes(today)) return call.next();
+  it.record(call, 'skipped', `day ${today} is not in day_of_week=${days}`, it.o.now());
+  return 'done';
+};
+
+const disabled: Handler = async (it, call) => {
+  it.record(call, 'skipped', 'disabled', it.o.now());
+  return 'done';
+};
+
+const zdb: Handler = async (it, call) => {
+  const typeDir = call.vars.get('type_dir');
+  let dir = typeof typeDir === 'string' && typeDir !== '' ? typeDir : undefined;
+  if (!dir) {
+    const { found, searched } = it.findZdbType(call.inst, call.type);
+    if (!found) return it.fail(call, 'Z010', `cannot find zdb of type \`${call.type}\` (looked for ${call.type}.zdb in ${searched.join(', ')})`);
+    dir = found;
+  }
+  it.record(call, 'ok', `zdb type ${call.type} from ${dir}`, it.o.now());
+  return it.runSubProgram(call, dir);
+};
+
+export const BUILTIN_TYPES: ReadonlyMap<string, Handler> = new Map([
+  ['os', os],
+  ['info', info],
+  ['commands', commands],
+  ['once', once],
+  ['file', fileStep],
+  ['guard', guard],
+  ['load', load],
+  ['when', when],
+  ['disabled', disabled],
+]);
+
+export function runStepType(it: Interpreter, call: StepCall): Promise<Outcome> {
+  return (BUILTIN_TYPES.get(call.type) ?? zdb)(it, call);
+}
