@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from './version.js';
+import { register as registerZapusk } from './zapusk-command.js';
 
 export interface CommonOptions {
   out: 'text' | 'json';
@@ -68,6 +69,7 @@ export function buildProgram(): Command {
       const { showHistory } = await import('./history.js');
       finish(await showHistory(run, opts));
     });
+  registerZapusk(program);
   return program;
 }
 
