@@ -1,0 +1,100 @@
+/**
+ * Runtime results → Salt's running dict: tags, Salt's key order, `__run_num__` with the gap a mod_watch
+ * leaves, `__state_ran__` / `skip_watch`, and each state's own wording.
+ */
+import type { NodeResult } from '../../../core/model.js';
+import type { SaltRet } from '../states/index.js';
+import type { NodeInfo, SaltGraph } from './graph.js';
+import { changedWatches, type WatchTracker } from './kinds.js';
+
+export type SaltResult = Record<string, unknown>;
+
+/** The runtime's note on a watch that would fire in check mode. */
+const WATCH_NOTE = /(?:; )?would run its watch action because [\s\S]*$/;
+const GUARD = /^(onlyif condition is false|unless condition is true|.* exists|All files in creates exist)$/;
+
+/** Salt prints local wall-clock time with microseconds. */
+export function localTime(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}000`;
+}
+
+function fake(r: NodeResult, info: NodeInfo, runNum: number, result: boolean, extra: Record<string, unknown> = {}): SaltResult {
+  return {
+    changes: {},
+    result,
+    duration: r.duration,
+    start_time: localTime(r.start),
+    comment: r.comment,
+    ...extra,
+    __run_num__: runNum,
+    __sls__: info.chunk.__sls__,
+  };
+}
+
+export class RunNumbers {
+  private next = 0;
+  take(): number {
+    return this.next++;
+  }
+}
+
+export function saltResult(r: NodeResult, info: NodeInfo, tracker: WatchTracker, test: boolean, nums: RunNumbers): SaltResult {
+  const { chunk } = info;
+  if (r.status === 'skipped') {
+    if (r.comment.startsWith('One or more requisite failed')) return fake(r, info, nums.take(), false);
+    if (r.comment.startsWith('State was not run because')) return fake(r, info, nums.take(), true, { __state_ran__: false });
+    if (r.comment === 'No changes detected') return fake(r, info, nums.take(), true);
+  }
+  let ret: SaltRet = { result: r.result, comment: r.comment, changes: r.changes };
+  let skipWatch = false;
+  let modWatch = false;
+  const watched = tracker.watchRet.get(r.id);
+  if (info.fail !== undefined) ret = { result: false, comment: info.fail, changes: {} };
+  else if (test && WATCH_NOTE.test(r.comment)) {
+    const base = r.comment.replace(WATCH_NOTE, '');
+    if (chunk.state === 'cmd' && GUARD.test(base)) {
+      ret = { result: true, comment: base, changes: {} };
+      skipWatch = true;
+    } else if (chunk.state === 'cmd') {
+      ret = { result: null, comment: `Command "${chunk.name}" would have been executed`, changes: {} };
+      modWatch = true;
+    } else {
+      ret = { result: true, comment: 'Watch statement fired.', changes: { 'Requisites with changes': changedWatches(info, tracker.running) } };
+      modWatch = true;
+    }
+  } else if (watched) {
+    if (tracker.skipWatch.has(r.id)) {
+      ret = { result: true, comment: watched.comment ?? '', changes: {} };
+      skipWatch = true;
+    } else {
+      ret = { result: watched.ok, comment: watched.comment ?? '', changes: watched.changes ?? {} };
+      modWatch = true;
+    }
+  } else if (chunk.state === 'cmd' && r.result === true && r.status === 'ok' && GUARD.test(r.comment)) skipWatch = true;
+  if (info.impl?.finish && info.fail === undefined) ret = info.impl.finish(chunk, ret, { test });
+  let runNum = nums.take();
+  if (modWatch) runNum = nums.take();
+  return {
+    changes: ret.changes,
+    comment: ret.comment,
+    name: chunk.name,
+    result: ret.result,
+    ...(skipWatch ? { skip_watch: true } : {}),
+    __sls__: chunk.__sls__,
+    __run_num__: runNum,
+    start_time: localTime(r.start),
+    duration: r.duration,
+    __id__: chunk.__id__,
+  };
+}
+
+export function saltResults(results: readonly NodeResult[], sg: SaltGraph, tracker: WatchTracker, test: boolean, nums: RunNumbers): Record<string, SaltResult> {
+  const out: Record<string, SaltResult> = {};
+  for (const r of results) {
+    const info = sg.info.get(r.id);
+    if (info) out[r.id] = saltResult(r, info, tracker, test, nums);
+  }
+  return out;
+}
