@@ -1,0 +1,73 @@
+/** Salt's highstate outputter (state_output: full, state_verbose: True), without colours. */
+import { nested } from './nested.js';
+import { pyFloat, pyStr } from './pyvalue.js';
+
+type Ret = Record<string, unknown>;
+
+function formatChanges(changes: unknown): { changed: boolean; text: string } {
+  if (!changes || (typeof changes === 'object' && Object.keys(changes).length === 0)) return { changed: false, text: '' };
+  if (typeof changes !== 'object' || Array.isArray(changes)) return { changed: true, text: `Invalid Changes data: ${pyStr(changes)}` };
+  return { changed: true, text: `\n${nested(changes, 14)}` };
+}
+
+function durationText(v: unknown): string {
+  return typeof v === 'number' ? pyFloat(v) : pyStr(v);
+}
+
+/** Python's str.strip(): whitespace at both ends. */
+function strip(s: string): string {
+  return s.replace(/^\s+|\s+$/g, '');
+}
+
+function stateBlock(tag: string, ret: Ret): string[] {
+  const comps = tag.split('_|-');
+  const [state, id, name, fun] = [comps[0] ?? '', comps[1] ?? '', comps[2] ?? '', comps[comps.length - 1] ?? ''];
+  const comment = strip(pyStr(ret.comment ?? '')).replace(/\n/g, `\n${' '.repeat(14)}`);
+  const lines = ['----------', `          ID: ${id}`, `    Function: ${state}.${fun}`];
+  if (id !== name) lines.push(`        Name: ${name}`);
+  lines.push(`      Result: ${pyStr(ret.result)}`, `     Comment: ${comment}`);
+  if ('start_time' in ret) lines.push(`     Started: ${pyStr(ret.start_time)}`, `    Duration: ${durationText(ret.duration)} ms`);
+  lines.push(`     Changes:   ${formatChanges(ret.changes).text}`);
+  return lines;
+}
+
+export function formatHighstate(data: Record<string, unknown> | string[], host = 'local'): string {
+  const out: string[] = [`${host}:`];
+  if (Array.isArray(data)) {
+    out.push('    Data failed to compile:');
+    for (const err of data) out.push(`----------\n    ${err}`);
+    return out.join('\n');
+  }
+  const states = Object.entries(data).filter(([, v]) => typeof v === 'object' && v !== null && 'result' in (v as Ret)) as Array<[string, Ret]>;
+  states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
+  let ok = 0;
+  let failed = 0;
+  let none = 0;
+  let changed = 0;
+  let total = 0;
+  for (const [tag, ret] of states) {
+    if (ret.result === true) ok++;
+    else if (ret.result === false) failed++;
+    else none++;
+    if (typeof ret.duration === 'number') total += ret.duration;
+    if (formatChanges(ret.changes).changed) changed++;
+    out.push(...stateBlock(tag, ret));
+  }
+  const counts = [ok, failed, none].filter((_, i) => i < 2 || none > 0);
+  const countLen = Math.max(...counts.map((c) => String(c).length), 0);
+  const width = 9 + countLen + 2;
+  const row = (label: string, n: number) => `${label}: ${String(n).padStart(width - (label.length + 2))}`;
+  const stats = [...(none > 0 ? [`unchanged=${none}`] : []), ...(changed > 0 ? [`changed=${changed}`] : [])];
+  out.push(`\nSummary for ${host}\n${'-'.repeat(width)}`);
+  out.push(row('Succeeded', ok + none) + (stats.length > 0 ? ` (${stats.join(', ')})` : ''));
+  out.push(row('Failed', failed));
+  out.push(`${'-'.repeat(width)}\nTotal states run: ${String(states.length).padStart(width - 7)}`);
+  let sum = total;
+  let unit = 'ms';
+  if (sum > 999) {
+    sum /= 1000;
+    unit = 's';
+  }
+  out.push(`Total run time: ${sum.toFixed(3).padStart(width - 5)} ${unit}`);
+  return out.join('\n');
+}
