@@ -1,0 +1,43 @@
+/** `cairn salt FUNCTION [ARGS...] [key=value...]`: the options; the work is in salt.ts, loaded on use. */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+
+export interface SaltCliOptions {
+  fileRoot: string[];
+  pillarRoot: string[];
+  id?: string;
+  out: 'highstate' | 'json' | 'yaml';
+  stateDir?: string;
+  jobs: number;
+  lockTimeout: number;
+  highData?: string;
+}
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of 1 or more');
+  return n;
+}
+
+export function register(program: Command): void {
+  program
+    .command('salt')
+    .description('run Salt states as salt-call --local does (state.apply, state.sls, state.show_*, state.single, state.low)')
+    .argument('<function>', 'state.apply | state.sls | state.highstate | state.test | state.show_highstate | state.show_lowstate | state.show_sls | state.show_low_sls | state.show_top | state.single | state.low')
+    .argument('[args...]', 'SLS names, FUN NAME for state.single, JSON for state.low, and key=value (test=True, pillar=\'{...}\', saltenv=base, failhard=True)')
+    .option('--file-root <dir>', 'a file root of the environment (repeatable)', collect, [])
+    .option('--pillar-root <dir>', 'a pillar root (repeatable)', collect, [])
+    .option('--id <minion_id>', 'minion id used for top file targeting (default: this host name)')
+    .addOption(new Option('--out <format>', 'output format').choices(['highstate', 'json', 'yaml']).default('highstate'))
+    .option('--state-dir <dir>', 'state directory for run history and locks')
+    .option('--jobs <n>', 'most states acting at once (Salt runs one at a time)', positiveInt, 1)
+    .option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir', Number, 10)
+    .addOption(new Option('--high-data <file>', 'run compiled high data (JSON) instead of rendering the file roots').hideHelp())
+    .action(async (fun: string, args: string[], opts: SaltCliOptions) => {
+      const { runSaltCommand } = await import('./salt.js');
+      process.exitCode = await runSaltCommand(fun, args, opts);
+    });
+}
