@@ -1,6 +1,7 @@
 /** The composition root: arguments, wiring, output and exit codes. The only caller of process.exit. */
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { register as registerSalt } from './salt-command.js';
 import { VERSION } from './version.js';
 import { register as registerZapusk } from './zapusk-command.js';
 
@@ -57,6 +58,8 @@ export function buildProgram(): Command {
   addCommon(program.command('collect').alias('drift').argument('<graph>', 'graph file (JSON, or YAML)'))
     .description('collect only: record drift from the graph in the run history, changing nothing')
     .action(async (file: string, opts: CommonOptions) => finish(await runGraphCommand('collect', file, opts)));
+
+  registerSalt(program);
 
   program
     .command('history')
