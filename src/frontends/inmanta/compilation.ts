@@ -1,0 +1,146 @@
+/** The state of one compile: namespaces, types, the scheduler, indexes and what std::print printed. */
+import type { Span } from '../../core/diag.js';
+import { InmantaError } from './errors.js';
+import type { Instance } from './instance.js';
+import type { Namespace } from './namespace.js';
+import { Scheduler } from './scheduler.js';
+import { BASE_TYPES, type BaseName, EntityType, type Typedef, type ValueType } from './types.js';
+import { isInstance, pyRepr, type Value } from './values.js';
+import { ResultVar } from './vars.js';
+
+export interface ModuleDirs {
+  /** module name → module directory (holding model/, templates/, files/). */
+  readonly modules: ReadonlyMap<string, string>;
+}
+
+function keyOf(v: Value): string {
+  return isInstance(v) ? `#${v.id}` : pyRepr(v);
+}
+
+export class Compilation {
+  readonly sched = new Scheduler();
+  readonly namespaces = new Map<string, Namespace>();
+  readonly entities: EntityType[] = [];
+  readonly printed: string[] = [];
+  /** owner type + index attributes → key → instance. */
+  private readonly index = new Map<string, Map<string, Instance>>();
+  /** Queries waiting for an instance to appear under a key. */
+  readonly pendingQueries = new Map<string, { var: ResultVar; type: EntityType; desc: string; span: Span }>();
+
+  constructor(readonly dirs: ModuleDirs) {}
+
+  // ---- names ----
+
+  /** The namespace a `prefix::` refers to from `ns`: an alias, an imported name, or `std`. */
+  namespaceFor(prefix: string, ns: Namespace, span: Span): Namespace {
+    const full = ns.imports.get(prefix) ?? (prefix === 'std' || prefix === ns.name ? prefix : undefined);
+    const target = full !== undefined ? this.namespaces.get(full) : undefined;
+    if (!target) throw new InmantaError('TypeNotFoundException', `could not find namespace ${prefix} in namespace ${ns.name}`, span);
+    return target;
+  }
+
+  /** Looks a type up as the real compiler does: qualified via imports, else this namespace, its parents, then std. */
+  lookupType(name: string, ns: Namespace, span: Span): EntityType | Typedef {
+    const cut = name.lastIndexOf('::');
+    if (cut >= 0) {
+      const found = this.namespaceFor(name.slice(0, cut), ns, span).types.get(name.slice(cut + 2));
+      if (found) return found;
+    } else {
+      const chain = ns.name.split('::');
+      for (let i = chain.length; i > 0; i--) {
+        const found = this.namespaces.get(chain.slice(0, i).join('::'))?.types.get(name);
+        if (found) return found;
+      }
+      const std = this.namespaces.get('std')?.types.get(name);
+      if (std) return std;
+    }
+    throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${ns.name}`, span);
+  }
+
+  lookupEntity(name: string, ns: Namespace, span: Span): EntityType {
+    const t = this.lookupType(name, ns, span);
+    if (!(t instanceof EntityType)) throw new InmantaError('TypingException', `${name} is not an entity`, span);
+    return t;
+  }
+
+  /** A constructor type, inferring an unqualified name from the relation it is assigned to (seed: type inference). */
+  constructorType(name: string, ns: Namespace, span: Span, expected: EntityType | undefined): EntityType {
+    try {
+      return this.lookupEntity(name, ns, span);
+    } catch (e) {
+      if (!expected || name.includes('::') || !InmantaError.is(e) || e.kind !== 'TypeNotFoundException') throw e;
+      const matches = this.entities.filter((t) => t.name === name && t.isA(expected));
+      if (matches.length === 1 && matches[0]) return matches[0];
+      throw e;
+    }
+  }
+
+  valueType(ref: { name: string; list: boolean; nullable: boolean }, ns: Namespace, span: Span): ValueType {
+    let t: ValueType;
+    if (BASE_TYPES.has(ref.name)) t = { kind: 'base', name: ref.name as BaseName };
+    else {
+      const found = this.lookupType(ref.name, ns, span);
+      if (found instanceof EntityType) throw new InmantaError('TypingException', `Attributes can only be a primitive type, ${found.fullName} is an entity`, span);
+      t = found;
+    }
+    if (ref.list) t = { kind: 'list', of: t };
+    if (ref.nullable) t = { kind: 'nullable', of: t };
+    return t;
+  }
+
+  // ---- indexes ----
+
+  private indexId(owner: EntityType, attrs: readonly string[]): string {
+    return `${owner.fullName}(${[...attrs].sort().join(',')})`;
+  }
+
+  private keyString(attrs: readonly string[], values: ReadonlyMap<string, Value>): string {
+    return [...attrs]
+      .sort()
+      .map((a) => `${a}=${keyOf(values.get(a) ?? null)}`)
+      .join(',');
+  }
+
+  /** The existing instance with the same identity under any index of `type`, if any. */
+  findExisting(type: EntityType, values: ReadonlyMap<string, Value>): Instance | undefined {
+    for (const ix of type.allIndexes()) {
+      const hit = this.index.get(this.indexId(ix.owner, ix.attrs))?.get(this.keyString(ix.attrs, values));
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  register(inst: Instance, values: ReadonlyMap<string, Value>): void {
+    for (const ix of inst.entity.allIndexes()) {
+      const id = this.indexId(ix.owner, ix.attrs);
+      let m = this.index.get(id);
+      if (!m) {
+        m = new Map();
+        this.index.set(id, m);
+      }
+      const key = this.keyString(ix.attrs, values);
+      m.set(key, inst);
+      this.pendingQueries.get(`${id}|${key}`)?.var.set(inst, inst.span);
+    }
+  }
+
+  /** An index query; waits (via the returned variable) until a matching instance is constructed. */
+  query(type: EntityType, values: ReadonlyMap<string, Value>, span: Span): ResultVar {
+    const names = [...values.keys()].sort().join(',');
+    const ix = type.allIndexes().find((i) => [...i.attrs].sort().join(',') === names);
+    if (!ix) throw new InmantaError('NotFoundException', `No index defined on ${type.fullName} for this lookup: ${[...values.keys()].join(', ')}`, span);
+    const id = this.indexId(ix.owner, ix.attrs);
+    const key = this.keyString(ix.attrs, values);
+    const pk = `${id}|${key}`;
+    let q = this.pendingQueries.get(pk);
+    if (!q) {
+      const v = new ResultVar(this.sched, `${type.fullName}[${key}]`);
+      const hit = this.index.get(id)?.get(key);
+      if (hit) v.set(hit, hit.span);
+      const desc = [...values].map(([k, x]) => `${k}=${isInstance(x) ? String(x) : pyRepr(x)}`).join(', ');
+      q = { var: v, type, desc, span };
+      this.pendingQueries.set(pk, q);
+    }
+    return q.var;
+  }
+}

@@ -1,0 +1,56 @@
+/** `compile`: load, define, execute gradually, then check that every instance is complete. */
+import { Compilation } from './compilation.js';
+import { defineAll } from './definitions.js';
+import { InmantaError } from './errors.js';
+import { emitBlock } from './execute.js';
+import type { Instance } from './instance.js';
+import { loadProject } from './project.js';
+
+export interface CompileResult {
+  readonly ok: boolean;
+  readonly printed: readonly string[];
+  readonly error?: InmantaError;
+  readonly compilation?: Compilation;
+}
+
+export function compileProject(projectDir: string): CompileResult {
+  let c: Compilation | undefined;
+  try {
+    const project = loadProject(projectDir);
+    c = new Compilation({ modules: project.moduleDirs });
+    for (const [name, ns] of project.namespaces) c.namespaces.set(name, ns);
+    defineAll(c);
+    for (const ns of c.namespaces.values()) emitBlock(c, ns.stmts, ns.scope, undefined);
+    c.sched.run();
+    finalCheck(c);
+    return { ok: true, printed: c.printed, compilation: c };
+  } catch (e) {
+    if (!InmantaError.is(e)) throw e;
+    return { ok: false, printed: c?.printed ?? [], error: e };
+  }
+}
+
+function allInstances(c: Compilation): Instance[] {
+  const seen = new Set<Instance>();
+  for (const t of c.entities) for (const i of t.instances) seen.add(i);
+  return [...seen].sort((a, b) => a.id - b.id);
+}
+
+/** After the last freeze: unanswered queries, then incomplete objects (several become a MultiException). */
+function finalCheck(c: Compilation): void {
+  for (const q of c.pendingQueries.values()) {
+    if (!q.var.isSet && q.var.waiters.length > 0) {
+      throw new InmantaError('NotFoundException', `No match in index on type ${q.type.fullName} with key ${q.desc}`, q.span);
+    }
+  }
+  const problems = allInstances(c).flatMap((i) => i.incomplete());
+  if (problems.length === 1) throw problems[0];
+  if (problems.length > 1) throw new InmantaError('MultiException', `Reported ${problems.length} errors:\n\t${problems.map((p) => p.msg).join('\n\t')}`, problems[0]?.span, problems);
+  const stuck = c.sched.stuck();
+  if (stuck.length > 0) {
+    const first = stuck[0];
+    throw new InmantaError('RuntimeException', `Unable to complete the model: ${stuck.length} statement(s) wait for a value that is never set (${first?.waitingOn?.label ?? 'unknown'})`, first?.span);
+  }
+}
+
+export { allInstances };

@@ -1,0 +1,146 @@
+/** Evaluates definition statements before execution: types, typedefs, relations, implementations, indexes. */
+import type { Span } from '../../core/diag.js';
+import type { Stmt } from './ast.js';
+import type { Compilation } from './compilation.js';
+import { InmantaError, where } from './errors.js';
+import { evaluate } from './evaluate.js';
+import { declaredNames, type Namespace, Scope } from './namespace.js';
+import { Unit } from './scheduler.js';
+import { EntityType, type ImplementationDef, type RelationDef, type Typedef, type ValueType } from './types.js';
+import { pyRepr, truthy, type Value } from './values.js';
+
+type Of<K extends Stmt['kind']> = Extract<Stmt, { kind: K }>;
+
+function each<K extends Stmt['kind']>(c: Compilation, kind: K, fn: (s: Of<K>, ns: Namespace) => void): void {
+  for (const ns of c.namespaces.values()) for (const s of ns.stmts) if (s.kind === kind) fn(s as Of<K>, ns);
+}
+
+function duplicate(what: string, name: string, span: Span, first: Span): InmantaError {
+  return new InmantaError('DuplicateException', `${what} ${name} is already defined (first defined at ${where(first)})`, span);
+}
+
+/** Python `re` syntax that JavaScript spells differently. */
+function pythonRegex(src: string, span: Span): RegExp {
+  try {
+    return new RegExp(`^(?:${src.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>')})`);
+  } catch (e) {
+    throw new InmantaError('ParserException', `invalid regex /${src}/: ${(e as Error).message}`, span);
+  }
+}
+
+export function defineAll(c: Compilation): void {
+  // Scopes first: typedef conditions and defaults evaluate in them.
+  for (const ns of c.namespaces.values()) ns.scope = new Scope(c.sched, ns, undefined, declaredNames(ns.stmts));
+
+  each(c, 'import', (s, ns) => {
+    ns.imports.set(s.alias ?? s.name, s.name);
+  });
+
+  each(c, 'entity', (s, ns) => {
+    const have = ns.types.get(s.name);
+    if (have) throw duplicate('Entity', `${ns.name}::${s.name}`, s.span, have.span);
+    const t = new EntityType(`${ns.name}::${s.name}`, ns, s.span);
+    ns.types.set(s.name, t);
+    c.entities.push(t);
+  });
+
+  each(c, 'typedef', (s, ns) => {
+    const have = ns.types.get(s.name);
+    if (have) throw duplicate('Type', `${ns.name}::${s.name}`, s.span, have.span);
+    const base = c.valueType(s.base, ns, s.base.span);
+    const fullName = `${ns.name}::${s.name}`;
+    let check: (v: Value) => string | undefined;
+    if (s.regex !== undefined) {
+      const re = pythonRegex(s.regex, s.span);
+      check = (v) => (typeof v === 'string' && re.test(v) ? undefined : `Invalid value ${pyRepr(v)}, does not match constraint \`${s.regex}\``);
+    } else {
+      const cond = s.cond as NonNullable<typeof s.cond>;
+      check = (v) => {
+        const scope = new Scope(c.sched, ns, ns.scope, ['self']);
+        scope.own('self')?.set(v, s.span);
+        const unit = new Unit(c.sched, s.span, () => {});
+        return truthy(evaluate({ c, unit, scope, key: '', creator: undefined }, cond)) ? undefined : `Invalid value ${pyRepr(v)}, does not match constraint of ${fullName}`;
+      };
+    }
+    const t: Typedef = { kind: 'typedef', fullName, base, check, span: s.span };
+    ns.types.set(s.name, t);
+  });
+
+  const std = c.namespaces.get('std')?.types.get('Entity');
+  each(c, 'entity', (s, ns) => {
+    const t = ns.types.get(s.name) as EntityType;
+    for (const p of s.parents) t.parents.push(c.lookupEntity(p, ns, s.span));
+    if (t.parents.length === 0 && std instanceof EntityType && t !== std) t.parents.push(std);
+    for (const a of s.attrs) {
+      if (t.ownAttributes.has(a.name)) throw duplicate('Attribute', a.name, a.span, (t.ownAttributes.get(a.name) as { span: Span }).span);
+      const type: ValueType = c.valueType(a.type, ns, a.type.span);
+      const def = a.default === undefined ? undefined : a.default.kind === 'undef' ? ('undef' as const) : { expr: a.default, ns };
+      t.ownAttributes.set(a.name, def === undefined ? { name: a.name, type, owner: t, span: a.span } : { name: a.name, type, owner: t, default: def, span: a.span });
+    }
+  });
+  for (const t of c.entities) {
+    const seen = new Set<EntityType>();
+    const visit = (x: EntityType, path: EntityType[]): void => {
+      if (path.includes(x)) throw new InmantaError('TypingException', `Entity can not be its own parent ${[...path, x].map((p) => p.fullName).join(',')}`, t.span);
+      if (seen.has(x)) return;
+      seen.add(x);
+      for (const p of x.parents) visit(p, [...path, x]);
+    };
+    visit(t, []);
+  }
+
+  each(c, 'relation', (s, ns) => {
+    const left = c.lookupEntity(s.left.entity, ns, s.left.span);
+    const right = c.lookupEntity(s.right.entity, ns, s.right.span);
+    const add = (owner: EntityType, name: string, target: EntityType, lower: number, upper: number | undefined, span: Span) => {
+      if (owner.ownRelations.has(name) || owner.attributes().has(name)) {
+        throw new InmantaError('DuplicateException', `Attribute name ${name} is already defined in ${owner.fullName}`, span);
+      }
+      const r: RelationDef = { name, owner, target, lower, upper, span };
+      owner.ownRelations.set(name, r);
+      return r;
+    };
+    // `A.x [n] -- B.y [m]`: A gets attribute x (of B, multiplicity n), B gets y (of A, multiplicity m).
+    const onLeft = add(left, s.left.name as string, right, s.left.lower ?? 0, s.left.upper, s.span);
+    if (s.right.name) {
+      const onRight = add(right, s.right.name, left, s.right.lower ?? 0, s.right.upper, s.span);
+      onLeft.reverse = onRight;
+      onRight.reverse = onLeft;
+    }
+  });
+
+  each(c, 'implementation', (s, ns) => {
+    const have = ns.implementations.get(s.name);
+    if (have) throw duplicate('Implementation', `${ns.name}::${s.name}`, s.span, have.span);
+    const impl: ImplementationDef = { name: s.name, fullName: `${ns.name}::${s.name}`, entity: c.lookupEntity(s.entity, ns, s.span), body: s.body, ns, span: s.span };
+    ns.implementations.set(s.name, impl);
+  });
+
+  each(c, 'implement', (s, ns) => {
+    const entity = c.lookupEntity(s.entity, ns, s.span);
+    const impls = s.impls.map((name) => lookupImplementation(c, name, ns, s.span));
+    for (const i of impls) {
+      if (!entity.isA(i.entity)) throw new InmantaError('TypingException', `Implementation ${i.fullName} is for ${i.entity.fullName}, not for ${entity.fullName}`, s.span);
+    }
+    entity.implements.push(s.when ? { entity, impls, usesParents: s.parents, when: s.when, ns, span: s.span } : { entity, impls, usesParents: s.parents, ns, span: s.span });
+  });
+
+  each(c, 'index', (s, ns) => {
+    const entity = c.lookupEntity(s.entity, ns, s.span);
+    for (const a of s.attrs) {
+      const rel = entity.relations().get(a);
+      if (!entity.attributes().has(a) && !rel) throw new InmantaError('IndexException', `Index defined on attribute ${a} that does not exist on ${entity.fullName}`, s.span);
+      if (rel && rel.upper !== 1) throw new InmantaError('IndexException', `Index on relation ${a} of ${entity.fullName} with an upper arity other than 1`, s.span);
+    }
+    entity.indexes.push([...s.attrs]);
+  });
+}
+
+function lookupImplementation(c: Compilation, name: string, ns: Namespace, span: Span): ImplementationDef {
+  const cut = name.lastIndexOf('::');
+  const home = cut >= 0 ? c.namespaceFor(name.slice(0, cut), ns, span) : ns;
+  const short = cut >= 0 ? name.slice(cut + 2) : name;
+  const found = home.implementations.get(short) ?? (cut < 0 ? c.namespaces.get('std')?.implementations.get(short) : undefined);
+  if (!found) throw new InmantaError('NotFoundException', `could not find implementation ${name} in namespace ${ns.name}`, span);
+  return found;
+}

@@ -1,0 +1,149 @@
+/** Statements become scheduler units; constructors create instances and select their implementations. */
+import type { Span } from '../../core/diag.js';
+import type { Expr, Stmt } from './ast.js';
+import type { Compilation } from './compilation.js';
+import { InmantaError } from './errors.js';
+import { type Ctx, evaluate, kwValues, readAttribute } from './evaluate.js';
+import { Instance } from './instance.js';
+import { declaredNames, Scope } from './namespace.js';
+import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
+import { isInstance, pyRepr, truthy, typeName, type Value } from './values.js';
+
+/** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
+export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
+  for (const s of stmts) {
+    if (s.kind === 'assign' || s.kind === 'expr' || s.kind === 'for' || s.kind === 'if') {
+      c.sched.add(s.span, (unit) => runStatement({ c, unit, scope, key: '', creator }, s));
+    }
+  }
+}
+
+function runStatement(ctx: Ctx, s: Stmt): void {
+  switch (s.kind) {
+    case 'assign':
+      return assign(ctx, s);
+    case 'expr':
+      evaluate(ctx, s.expr);
+      return;
+    case 'for': {
+      const items = evaluate(ctx, s.iter);
+      if (!Array.isArray(items)) {
+        throw new InmantaError('TypingException', `A for loop can only be applied to lists and relations, got ${typeName(items)}`, s.iter.span);
+      }
+      for (const item of items) {
+        const body = new Scope(ctx.c.sched, ctx.scope.ns, ctx.scope, [s.name, ...declaredNames(s.body)]);
+        body.own(s.name)?.set(item, s.span);
+        emitBlock(ctx.c, s.body, body, ctx.creator);
+      }
+      return;
+    }
+    case 'if': {
+      let chosen = s.orelse;
+      for (const b of s.branches) {
+        if (truthy(evaluate(ctx, b.test))) {
+          chosen = b.body;
+          break;
+        }
+      }
+      emitBlock(ctx.c, chosen, new Scope(ctx.c.sched, ctx.scope.ns, ctx.scope, declaredNames(chosen)), ctx.creator);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
+  const [first, ...rest] = s.target;
+  if (rest.length === 0) {
+    if (s.op === '+=') throw new InmantaError('RuntimeException', `The += operator can only be used on relations, ${first} is a variable`, s.span);
+    const v = ctx.scope.own(first as string);
+    if (!v) throw new InmantaError('RuntimeException', `variable ${first} can not be assigned here`, s.span);
+    v.set(evaluate(ctx, s.value), s.span);
+    return;
+  }
+  let obj: Value = evaluate(ctx, { kind: 'ref', name: first as string, span: s.span });
+  for (const name of rest.slice(0, -1)) obj = readAttribute(obj, name, s.span);
+  const attr = rest.at(-1) as string;
+  if (!isInstance(obj)) throw new InmantaError('RuntimeException', `can not set attribute ${attr} on ${pyRepr(obj)}: it is not an entity`, s.span);
+  const rel = obj.entity.relations().get(attr);
+  if (s.op === '+=' && !rel) throw new InmantaError('RuntimeException', `The += operator can only be used on relations, ${attr} is an attribute`, s.span);
+  const value = evaluate(ctx, s.value, rel?.target);
+  obj.set(attr, value, s.span);
+}
+
+/** `Type(k=v, **d)`: an index hit returns the existing instance (and re-assigns the given values to it). */
+export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
+  return ctx.unit.remember(e, ctx.key, () => {
+    const { c, scope } = ctx;
+    const type = c.constructorType(e.type, scope.ns, e.span, expected);
+    const values = kwValues(ctx, e.kwargs, e.starstar, type);
+    const attrs = type.attributes();
+    const rels = type.relations();
+    for (const k of values.keys()) {
+      if (!attrs.has(k) && !rels.has(k)) throw new InmantaError('TypingException', `no attribute ${k} on type ${type.fullName}`, e.span);
+    }
+    const defaults = new Map<string, Value>();
+    for (const [name, a] of attrs) {
+      if (values.has(name) || a.default === undefined || a.default === 'undef') continue;
+      const defCtx: Ctx = { ...ctx, scope: a.default.ns.scope, key: `${ctx.key}/default` };
+      defaults.set(name, evaluate(defCtx, a.default.expr));
+    }
+    const identity = new Map([...defaults, ...values]);
+    for (const ix of type.allIndexes()) {
+      const missing = ix.attrs.filter((a) => !identity.has(a));
+      if (missing.length > 0) {
+        throw new InmantaError('IndexException', `Invalid Constructor call: attribute ${missing.join(', ')} of ${type.fullName} is part of an index and must be set in the constructor`, e.span);
+      }
+    }
+    const existing = c.findExisting(type, identity);
+    if (existing) {
+      if (existing.entity !== type) {
+        throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
+      }
+      for (const [k, v] of values) existing.set(k, v, e.span);
+      return existing;
+    }
+    checkImplementable(type, e.span);
+    const inst = new Instance(c.sched, type, e.span, ctx.creator);
+    for (const slot of inst.slots.values()) if (slot.canFreeze()) c.sched.track(slot);
+    for (const [k, v] of defaults) inst.set(k, v, e.span);
+    for (const [k, v] of values) inst.set(k, v, e.span);
+    for (const t of type.lineage()) t.instances.push(inst);
+    c.register(inst, identity);
+    c.sched.add(e.span, (unit) => selectImplementations({ c, unit, scope, key: '', creator: inst }, inst));
+    return inst;
+  });
+}
+
+/** The implement statements that apply to a type: its own, and its parents' where it says `using parents`. */
+function implementsOf(type: EntityType): ImplementDef[] {
+  const out: ImplementDef[] = [];
+  for (const i of type.implements) {
+    out.push(i);
+    if (i.usesParents) for (const p of type.parents) out.push(...implementsOf(p));
+  }
+  return out;
+}
+
+function checkImplementable(type: EntityType, span: Span): void {
+  if (implementsOf(type).length === 0) {
+    throw new InmantaError('RuntimeException', `Unable to select implementation for entity ${type.name}`, span);
+  }
+}
+
+function selectImplementations(ctx: Ctx, inst: Instance): void {
+  const chosen: ImplementationDef[] = [];
+  for (const imp of implementsOf(inst.entity)) {
+    const ok = ctx.unit.remember(imp, '', () => {
+      if (!imp.when) return true;
+      const scope = new Scope(ctx.c.sched, imp.ns, imp.ns.scope, [], inst);
+      return truthy(evaluate({ ...ctx, scope }, imp.when));
+    });
+    if (ok) for (const i of imp.impls) if (!chosen.includes(i)) chosen.push(i);
+  }
+  for (const impl of chosen) {
+    const scope = new Scope(ctx.c.sched, impl.ns, impl.ns.scope, declaredNames(impl.body), inst);
+    emitBlock(ctx.c, impl.body, scope, inst);
+  }
+}

@@ -1,0 +1,130 @@
+/** An entity instance: one variable per attribute and relation end, with bidirectional relation upkeep. */
+import type { Span } from '../../core/diag.js';
+import { InmantaError, where } from './errors.js';
+import type { EntityType, RelationDef } from './types.js';
+import { validateValue } from './types.js';
+import { isInstance, type Value } from './values.js';
+import { ListVar, OptionVar, ResultVar, type Var, type VarHost } from './vars.js';
+
+let nextId = 0;
+
+export class Instance {
+  readonly isInstance = true;
+  readonly id = nextId++;
+  readonly slots = new Map<string, Var>();
+  /** The instance whose implementation constructed this one, for `requires` on abstract entities. */
+  readonly creator: Instance | undefined;
+
+  constructor(
+    host: VarHost,
+    readonly entity: EntityType,
+    readonly span: Span,
+    creator: Instance | undefined,
+  ) {
+    this.creator = creator;
+    for (const [name, a] of entity.attributes()) {
+      const v = new ResultVar(host, `${this}.${name}`);
+      v.validate = (x) => validateValue(a.type, x);
+      this.slots.set(name, v);
+    }
+    for (const [name, r] of entity.relations()) {
+      const label = `${this}.${name}`;
+      if (r.upper === 1 && r.lower === 1) this.slots.set(name, new ResultVar(host, label));
+      else if (r.upper === 1) {
+        const v = new OptionVar(host, label);
+        v.onEmpty = () => new InmantaError('OptionalValueException', `Optional variable accessed that has no value (attribute \`${name}\` of \`${this}\`)`);
+        this.slots.set(name, v);
+      } else this.slots.set(name, new ListVar(host, label, r.upper));
+    }
+  }
+
+  toString(): string {
+    return `${this.entity.fullName} (instantiated at ${where(this.span)})`;
+  }
+
+  slot(name: string, span: Span | undefined): Var {
+    const v = this.slots.get(name);
+    if (!v) throw new InmantaError('NotFoundException', `could not find attribute with name: ${name} in type ${this.entity.fullName}`, span);
+    return v;
+  }
+
+  /** Assigns an attribute or adds to a relation; every failure is reported as the real compiler's AttributeException. */
+  set(name: string, value: Value, span: Span | undefined): void {
+    const slot = this.slots.get(name);
+    if (!slot) throw new InmantaError('NotFoundException', `cannot set attribute with name ${name} on type ${this.entity.fullName}`, span);
+    try {
+      const rel = this.entity.relations().get(name);
+      if (!rel) (slot as ResultVar).set(value, span);
+      else this.setRelation(rel, slot, value, span);
+    } catch (e) {
+      if (!InmantaError.is(e) || e.kind === 'AttributeException') throw e;
+      throw new InmantaError('AttributeException', `Could not set attribute \`${name}\` on instance \`${this}\` caused by ${e.msg}`, span, [e]);
+    }
+  }
+
+  private setRelation(rel: RelationDef, slot: Var, value: Value, span: Span | undefined): void {
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) {
+      if (v === null) {
+        if (slot instanceof OptionVar) slot.set(null, span);
+        else if (rel.lower > 0 || !(slot instanceof ListVar)) throw new InmantaError('RuntimeException', `Invalid value None for relation ${rel.owner.fullName}.${rel.name}`, span);
+        continue;
+      }
+      if (!isInstance(v) || !v.entity.isA(rel.target)) {
+        throw new InmantaError('RuntimeException', `Invalid class type for ${String(v)}, should be ${rel.target.fullName}`, span);
+      }
+      if (!this.addOne(slot, v, span)) continue;
+      if (rel.reverse) {
+        const back = v.slots.get(rel.reverse.name);
+        if (back) v.addOneWrapped(rel.reverse.name, back, this, span);
+      }
+    }
+  }
+
+  private addOne(slot: Var, v: Instance, span: Span | undefined): boolean {
+    if (slot instanceof ListVar) return slot.add(v, span);
+    const r = slot as ResultVar;
+    if (r.isSet && r.value === v) return false;
+    r.set(v, span);
+    return true;
+  }
+
+  private addOneWrapped(name: string, slot: Var, v: Instance, span: Span | undefined): void {
+    try {
+      this.addOne(slot, v, span);
+    } catch (e) {
+      if (!InmantaError.is(e)) throw e;
+      throw new InmantaError('AttributeException', `Could not set attribute \`${name}\` on instance \`${this}\` caused by ${e.msg}`, span, [e]);
+    }
+  }
+
+  /** What is missing once everything is frozen; one message per attribute. */
+  incomplete(): InmantaError[] {
+    const out: InmantaError[] = [];
+    for (const [name, slot] of this.slots) {
+      const rel = this.entity.relations().get(name);
+      const declared = rel?.span ?? this.entity.attributes().get(name)?.span;
+      const at = declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
+      if (slot instanceof ListVar) {
+        const lower = rel?.lower ?? 0;
+        if (slot.items.length < lower) {
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} requires ${lower} values but only ${slot.items.length} are set`, this.span));
+        }
+      } else if (slot instanceof OptionVar) {
+        continue;
+      } else if (!(slot as ResultVar).isSet) {
+        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} is not set`, this.span));
+      }
+    }
+    return out;
+  }
+
+  /** The value of an attribute once known (for the exporter: after the compile everything is). */
+  value(name: string): Value | undefined {
+    const s = this.slots.get(name);
+    if (!s) return undefined;
+    if (s instanceof ListVar) return s.items;
+    const r = s as ResultVar;
+    return r.isSet ? r.value : s instanceof OptionVar ? null : undefined;
+  }
+}

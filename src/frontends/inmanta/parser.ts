@@ -1,0 +1,575 @@
+/** Recursive-descent parser for .cf files. Operator precedence follows the real grammar (low → high): ?:, or, and, comparisons, + -, * / %, **, not, in. */
+import type { Span } from '../../core/diag.js';
+import type { Attribute, Expr, KwArg, RelationEnd, Stmt, TypeRef } from './ast.js';
+import { InmantaError } from './errors.js';
+import { lex, type Token } from './lexer.js';
+import { formatted, interpolated } from './strings.js';
+
+const CMP = new Set(['==', '!=', '<', '>', '<=', '>=']);
+const BLOCK_END = new Set(['end', 'elif', 'else']);
+
+export function parseFile(file: string, src: string): Stmt[] {
+  return new Parser(lex(file, src)).file();
+}
+
+class Parser {
+  private pos = 0;
+  constructor(private readonly toks: Token[]) {}
+
+  private get tok(): Token {
+    return this.toks[this.pos] as Token;
+  }
+  private peek(n = 1): Token {
+    return this.toks[Math.min(this.pos + n, this.toks.length - 1)] as Token;
+  }
+  private next(): Token {
+    const t = this.tok;
+    if (t.kind !== 'eof') this.pos++;
+    return t;
+  }
+  private is(text: string, kind?: Token['kind']): boolean {
+    const t = this.tok;
+    return t.text === text && (kind ? t.kind === kind : t.kind === 'op' || t.kind === 'kw');
+  }
+  private accept(text: string): boolean {
+    if (!this.is(text)) return false;
+    this.next();
+    return true;
+  }
+  private fail(t: Token = this.tok): never {
+    if (t.kind === 'eof') throw new InmantaError('ParserException', 'Syntax error at end of file', t.span);
+    if (t.kind === 'kw') throw new InmantaError('ParserException', `Syntax error: ${t.text} is a reserved keyword`, t.span);
+    const shown = t.kind === 'str' ? JSON.stringify(t.text) : t.text;
+    throw new InmantaError('ParserException', `Syntax error at token ${shown}`, t.span);
+  }
+  private expect(text: string): Token {
+    if (!this.is(text)) this.fail();
+    return this.next();
+  }
+  private ident(): Token {
+    const t = this.tok;
+    if (t.kind !== 'id') this.fail();
+    this.checkHyphen(t);
+    return this.next();
+  }
+  private checkHyphen(t: Token): void {
+    if (t.text.includes('-')) throw new InmantaError('HyphenException', `The use of '-' in identifiers is not allowed. please rename ${t.text}`, t.span);
+  }
+  /** Same-line check: a `(` or `[` on a new line starts a new statement, not a call or lookup. */
+  private sameLine(): boolean {
+    const prev = this.toks[this.pos - 1];
+    return prev !== undefined && prev.span.line === this.tok.span.line;
+  }
+
+  file(): Stmt[] {
+    const out: Stmt[] = [];
+    while (this.tok.kind !== 'eof') out.push(this.statement(true));
+    return out;
+  }
+
+  private block(): Stmt[] {
+    const out: Stmt[] = [];
+    while (!(this.tok.kind === 'kw' && BLOCK_END.has(this.tok.text))) {
+      if (this.tok.kind === 'eof') this.fail();
+      out.push(this.statement(false));
+    }
+    return out;
+  }
+
+  private statement(top: boolean): Stmt {
+    const t = this.tok;
+    if (t.kind === 'kw') {
+      switch (t.text) {
+        case 'import':
+          if (top) return this.importStmt();
+          break;
+        case 'entity':
+          if (top) return this.entity();
+          break;
+        case 'implementation':
+          if (top) return this.implementation();
+          break;
+        case 'implement':
+          if (top) return this.implement();
+          break;
+        case 'typedef':
+          if (top) return this.typedef();
+          break;
+        case 'index':
+          if (top) return this.index();
+          break;
+        case 'for':
+          return this.forStmt();
+        case 'if':
+          return this.ifStmt();
+        default:
+          break;
+      }
+      this.fail();
+    }
+    if (t.kind === 'cid' && top && this.looksLikeRelation()) return this.relation();
+    if (t.kind === 'id' && (this.peek().text === '=' || this.peek().text === '+=' || this.peek().text === '.')) {
+      const save = this.pos;
+      const path = [this.ident().text];
+      while (this.accept('.')) path.push(this.ident().text);
+      if (this.is('=') || this.is('+=')) {
+        const op = this.next().text as '=' | '+=';
+        return { kind: 'assign', target: path, op, value: this.expr(), span: t.span };
+      }
+      this.pos = save;
+    }
+    const expr = this.expr();
+    if (expr.kind !== 'call' && expr.kind !== 'new' && expr.kind !== 'query') this.fail(t);
+    return { kind: 'expr', expr, span: t.span };
+  }
+
+  private looksLikeRelation(): boolean {
+    let n = 0;
+    while (this.peek(n).kind === 'cid' || this.peek(n).kind === 'id' || this.peek(n).text === '::') n++;
+    return this.peek(n).text === '.' && this.peek(n + 1).kind === 'id' && this.peek(n + 2).text === '[';
+  }
+
+  private qualified(): { name: string; last: Token } {
+    let last = this.next();
+    let name = last.text;
+    if (last.kind === 'id') this.checkHyphen(last);
+    while (this.is('::') && (this.peek().kind === 'id' || this.peek().kind === 'cid')) {
+      this.next();
+      last = this.next();
+      if (last.kind === 'id') this.checkHyphen(last);
+      name += `::${last.text}`;
+    }
+    return { name, last };
+  }
+
+  private className(): string {
+    if (this.tok.kind !== 'id' && this.tok.kind !== 'cid') this.fail();
+    const { name, last } = this.qualified();
+    if (last.kind !== 'cid') this.fail(last);
+    return name;
+  }
+
+  private importStmt(): Stmt {
+    const span = this.next().span;
+    if (this.tok.kind !== 'id') this.fail();
+    const { name } = this.qualified();
+    if (this.accept('as')) return { kind: 'import', name, alias: this.ident().text, span };
+    return { kind: 'import', name, span };
+  }
+
+  private typeRef(): TypeRef {
+    const t = this.tok;
+    let name: string;
+    if (t.kind === 'kw' && t.text === 'dict') {
+      this.next();
+      name = 'dict';
+    } else if (t.kind === 'id' || t.kind === 'cid') name = this.qualified().name;
+    else this.fail();
+    let list = false;
+    if (this.is('[') && this.peek().text === ']') {
+      this.next();
+      this.next();
+      list = true;
+    }
+    const nullable = this.accept('?');
+    return { name, list, nullable, span: t.span };
+  }
+
+  private entity(): Stmt {
+    const span = this.next().span;
+    const nameTok = this.tok;
+    if (nameTok.kind !== 'cid') this.fail();
+    this.next();
+    const parents: string[] = [];
+    if (this.accept('extends')) {
+      parents.push(this.className());
+      while (this.accept(',')) parents.push(this.className());
+    }
+    this.expect(':');
+    if (this.tok.kind === 'str') this.next(); // docstring
+    const attrs: Attribute[] = [];
+    while (!this.is('end')) {
+      if (this.tok.kind === 'eof') this.fail();
+      const type = this.typeRef();
+      const name = this.tok;
+      if (name.kind !== 'id') this.fail();
+      this.checkHyphen(name);
+      this.next();
+      if (this.accept('=')) attrs.push({ type, name: name.text, default: this.expr(), span: name.span });
+      else attrs.push({ type, name: name.text, span: name.span });
+    }
+    this.expect('end');
+    return { kind: 'entity', name: nameTok.text, parents, attrs, span };
+  }
+
+  private multiplicity(): { lower: number; upper: number | undefined } {
+    this.expect('[');
+    const num = (): number => {
+      const t = this.tok;
+      if (t.kind !== 'int') this.fail();
+      this.next();
+      return Number(t.text);
+    };
+    let lower = 0;
+    let upper: number | undefined;
+    if (this.accept(':')) upper = num();
+    else {
+      lower = num();
+      if (this.accept(':')) upper = this.tok.kind === 'int' ? num() : undefined;
+      else upper = lower;
+    }
+    this.expect(']');
+    return { lower, upper };
+  }
+
+  private relationEnd(withName: boolean): RelationEnd {
+    const span = this.tok.span;
+    const entity = this.className();
+    if (!withName) return { entity, span };
+    this.expect('.');
+    const name = this.ident().text;
+    const m = this.multiplicity();
+    return { entity, name, lower: m.lower, upper: m.upper, span };
+  }
+
+  private relation(): Stmt {
+    const span = this.tok.span;
+    const left = this.relationEnd(true);
+    const annotations: Expr[] = [];
+    if (!this.accept('--')) {
+      annotations.push(this.expr());
+      while (this.accept(',')) annotations.push(this.expr());
+    }
+    // The right end is named when a `.name [..]` follows the class.
+    let n = 0;
+    while (this.peek(n).kind === 'cid' || this.peek(n).kind === 'id' || this.peek(n).text === '::') n++;
+    const named = this.peek(n).text === '.' && this.peek(n + 2).text === '[';
+    const right = this.relationEnd(named);
+    return { kind: 'relation', left, right, annotations, span };
+  }
+
+  private implementation(): Stmt {
+    const span = this.next().span;
+    const name = this.ident().text;
+    this.expect('for');
+    const entity = this.className();
+    this.expect(':');
+    if (this.tok.kind === 'str') this.next();
+    const body = this.block();
+    this.expect('end');
+    return { kind: 'implementation', name, entity, body, span };
+  }
+
+  private implement(): Stmt {
+    const span = this.next().span;
+    const entity = this.className();
+    this.expect('using');
+    const impls: string[] = [];
+    let parents = false;
+    do {
+      if (this.accept('parents')) parents = true;
+      else if (this.tok.kind === 'id') impls.push(this.qualified().name);
+      else this.fail();
+    } while (this.accept(','));
+    if (this.accept('when')) return { kind: 'implement', entity, impls, parents, when: this.expr(), span };
+    return { kind: 'implement', entity, impls, parents, span };
+  }
+
+  private typedef(): Stmt {
+    const span = this.next().span;
+    const name = this.ident().text;
+    this.expect('as');
+    const base = this.typeRef();
+    this.expect('matching');
+    if (this.tok.kind === 'regex') return { kind: 'typedef', name, base, regex: this.next().text, span };
+    return { kind: 'typedef', name, base, cond: this.expr(), span };
+  }
+
+  private index(): Stmt {
+    const span = this.next().span;
+    const entity = this.className();
+    this.expect('(');
+    const attrs = [this.ident().text];
+    while (this.accept(',')) attrs.push(this.ident().text);
+    this.expect(')');
+    return { kind: 'index', entity, attrs, span };
+  }
+
+  private forStmt(): Stmt {
+    const span = this.next().span;
+    const name = this.ident().text;
+    this.expect('in');
+    const iter = this.expr();
+    this.expect(':');
+    const body = this.block();
+    this.expect('end');
+    return { kind: 'for', name, iter, body, span };
+  }
+
+  private ifStmt(): Stmt {
+    const span = this.next().span;
+    const branches: { test: Expr; body: Stmt[] }[] = [];
+    const test = this.expr();
+    this.expect(':');
+    branches.push({ test, body: this.block() });
+    let orelse: Stmt[] = [];
+    while (this.accept('elif')) {
+      const t = this.expr();
+      this.expect(':');
+      branches.push({ test: t, body: this.block() });
+    }
+    if (this.accept('else')) {
+      this.expect(':');
+      orelse = this.block();
+    }
+    this.expect('end');
+    return { kind: 'if', branches, orelse, span };
+  }
+
+  // ---- expressions ----
+
+  expr(): Expr {
+    const test = this.orExpr();
+    if (!this.is('?')) return test;
+    this.next();
+    const then = this.expr();
+    this.expect(':');
+    return { kind: 'cond', test, then, else: this.expr(), span: test.span };
+  }
+
+  private orExpr(): Expr {
+    let left = this.andExpr();
+    while (this.is('or')) {
+      this.next();
+      left = { kind: 'bin', op: 'or', left, right: this.andExpr(), span: left.span };
+    }
+    return left;
+  }
+
+  private andExpr(): Expr {
+    let left = this.cmpExpr();
+    while (this.is('and')) {
+      this.next();
+      left = { kind: 'bin', op: 'and', left, right: this.cmpExpr(), span: left.span };
+    }
+    return left;
+  }
+
+  private cmpExpr(): Expr {
+    const left = this.addExpr();
+    if (this.tok.kind === 'op' && CMP.has(this.tok.text)) {
+      const op = this.next().text;
+      return { kind: 'bin', op, left, right: this.addExpr(), span: left.span };
+    }
+    return left;
+  }
+
+  private addExpr(): Expr {
+    let left = this.mulExpr();
+    while (this.is('+') || this.is('-')) {
+      const op = this.next().text;
+      left = { kind: 'bin', op, left, right: this.mulExpr(), span: left.span };
+    }
+    return left;
+  }
+
+  private mulExpr(): Expr {
+    let left = this.powExpr();
+    while (this.is('*') || this.is('/') || this.is('%')) {
+      const op = this.next().text;
+      left = { kind: 'bin', op, left, right: this.powExpr(), span: left.span };
+    }
+    return left;
+  }
+
+  private powExpr(): Expr {
+    const left = this.unary();
+    if (!this.is('**')) return left;
+    this.next();
+    return { kind: 'bin', op: '**', left, right: this.powExpr(), span: left.span };
+  }
+
+  private unary(): Expr {
+    const t = this.tok;
+    if (this.is('not')) {
+      this.next();
+      return { kind: 'not', operand: this.unary(), span: t.span };
+    }
+    if (this.is('-')) {
+      this.next();
+      return { kind: 'neg', operand: this.unary(), span: t.span };
+    }
+    return this.inExpr();
+  }
+
+  private inExpr(): Expr {
+    const left = this.postfix();
+    if (this.is('in')) {
+      this.next();
+      return { kind: 'bin', op: 'in', left, right: this.postfix(), span: left.span };
+    }
+    if (this.is('not') && this.peek().text === 'in' && this.peek().kind === 'kw') {
+      this.next();
+      this.next();
+      return { kind: 'bin', op: 'not in', left, right: this.postfix(), span: left.span };
+    }
+    if (this.is('is')) {
+      this.next();
+      this.expect('defined');
+      if (left.kind === 'ref' && !left.name.includes('::')) return { kind: 'defined', obj: undefined, name: left.name, span: left.span };
+      if (left.kind === 'attr') return { kind: 'defined', obj: left.obj, name: left.name, span: left.span };
+      this.fail();
+    }
+    return left;
+  }
+
+  private postfix(): Expr {
+    let e = this.primary();
+    for (;;) {
+      if (this.is('.') && this.peek().kind === 'id') {
+        this.next();
+        const name = this.ident();
+        e = { kind: 'attr', obj: e, name: name.text, span: e.span };
+      } else if (this.is('[') && this.sameLine()) {
+        const open = this.next();
+        if (this.tok.kind === 'id' && this.peek().text === '=' && (e.kind === 'attr' || e.kind === 'ref')) {
+          const args = this.kwargsUntil(']').kwargs;
+          const obj = e.kind === 'attr' ? e.obj : undefined;
+          if (!obj) this.fail(open);
+          e = { kind: 'selector', obj, rel: (e as { name: string }).name, args, span: e.span };
+        } else {
+          const key = this.expr();
+          this.expect(']');
+          e = { kind: 'mapget', obj: e, key, span: e.span };
+        }
+      } else return e;
+    }
+  }
+
+  private kwargsUntil(close: string): { args: Expr[]; kwargs: KwArg[]; starstar: Expr[] } {
+    const args: Expr[] = [];
+    const kwargs: KwArg[] = [];
+    const starstar: Expr[] = [];
+    while (!this.is(close)) {
+      if (this.accept('**')) starstar.push(this.expr());
+      else if (this.tok.kind === 'id' && this.peek().text === '=') {
+        const name = this.ident();
+        this.next();
+        kwargs.push({ name: name.text, value: this.expr(), span: name.span });
+      } else args.push(this.expr());
+      if (!this.accept(',')) break;
+    }
+    this.expect(close);
+    return { args, kwargs, starstar };
+  }
+
+  private primary(): Expr {
+    const t = this.tok;
+    switch (t.kind) {
+      case 'int':
+        this.next();
+        return { kind: 'lit', value: Number(t.text), span: t.span };
+      case 'float':
+        this.next();
+        return { kind: 'lit', value: { float: Number(t.text) }, span: t.span };
+      case 'str':
+        this.next();
+        if (t.flavour === 'raw') return { kind: 'lit', value: t.text, span: t.span };
+        if (t.flavour === 'f') return formatted(t.text, t.span);
+        return interpolated(t.text, t.span);
+      case 'kw':
+        return this.keywordPrimary(t);
+      case 'id':
+      case 'cid':
+        return this.namePrimary(t.span);
+      case 'op':
+        if (t.text === '(') {
+          this.next();
+          const e = this.expr();
+          this.expect(')');
+          return e;
+        }
+        if (t.text === '[') return this.listOrComprehension();
+        if (t.text === '{') return this.dictLiteral();
+        break;
+      default:
+        break;
+    }
+    return this.fail();
+  }
+
+  private keywordPrimary(t: Token): Expr {
+    this.next();
+    if (t.text === 'true' || t.text === 'false') return { kind: 'lit', value: t.text === 'true', span: t.span };
+    if (t.text === 'null') return { kind: 'lit', value: null, span: t.span };
+    if (t.text === 'undef') return { kind: 'undef', span: t.span };
+    if (t.text === 'dict' && this.is('(')) return this.call('dict', t.span);
+    return this.fail(t);
+  }
+
+  private namePrimary(span: Span): Expr {
+    const { name, last } = this.qualified();
+    if (last.kind === 'cid') {
+      if (this.is('(') && this.sameLine()) {
+        this.next();
+        const { args, kwargs, starstar } = this.kwargsUntil(')');
+        if (args.length > 0) throw new InmantaError('ParserException', `Syntax error: constructor of ${name} takes keyword arguments only`, args[0]?.span ?? span);
+        return { kind: 'new', type: name, kwargs, starstar, span };
+      }
+      if (this.is('[') && this.sameLine()) {
+        this.next();
+        return { kind: 'query', type: name, args: this.kwargsUntil(']').kwargs, span };
+      }
+      // A type used as a value (e.g. in a relation annotation) is kept as a reference.
+      return { kind: 'ref', name, span };
+    }
+    if (this.is('(') && this.sameLine()) return this.call(name, span);
+    return { kind: 'ref', name, span };
+  }
+
+  private call(name: string, span: Span): Expr {
+    this.expect('(');
+    const { args, kwargs, starstar } = this.kwargsUntil(')');
+    return { kind: 'call', name, args, kwargs, starstar, span };
+  }
+
+  private listOrComprehension(): Expr {
+    const span = this.next().span;
+    if (this.accept(']')) return { kind: 'list', items: [], span };
+    const first = this.expr();
+    if (this.is('for')) {
+      const fors: { name: string; iter: Expr }[] = [];
+      const guards: Expr[] = [];
+      while (this.accept('for')) {
+        const name = this.ident().text;
+        this.expect('in');
+        fors.push({ name, iter: this.orExpr() });
+      }
+      while (this.accept('if')) guards.push(this.orExpr());
+      this.expect(']');
+      return { kind: 'comp', value: first, fors, guards, span };
+    }
+    const items = [first];
+    while (this.accept(',')) {
+      if (this.is(']')) break;
+      items.push(this.expr());
+    }
+    this.expect(']');
+    return { kind: 'list', items, span };
+  }
+
+  private dictLiteral(): Expr {
+    const span = this.next().span;
+    const entries: [string, Expr][] = [];
+    while (!this.is('}')) {
+      const k = this.tok;
+      if (k.kind !== 'str') this.fail();
+      this.next();
+      this.expect(':');
+      entries.push([k.text, this.expr()]);
+      if (!this.accept(',')) break;
+    }
+    this.expect('}');
+    return { kind: 'dict', entries, span };
+  }
+}

@@ -1,0 +1,167 @@
+/** The bundled std plugins and the primitive casts; module plugins written in Python are not supported. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Span } from '../../core/diag.js';
+import { PyFloat, renderTemplate } from '../../lang/jinja/index.js';
+import { InmantaError } from './errors.js';
+import type { Ctx } from './evaluate.js';
+import type { Instance } from './instance.js';
+import { Float, isDict, isFloat, isInstance, num, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
+import { ListVar, ResultVar, Wait } from './vars.js';
+
+type Plugin = (ctx: Ctx, args: Value[], kwargs: Map<string, Value>, span: Span) => Value;
+
+function params(name: string, names: readonly string[], args: Value[], kwargs: Map<string, Value>, span: Span, defaults: Record<string, Value> = {}): Value[] {
+  return names.map((n, i) => {
+    if (i < args.length) return args[i] as Value;
+    if (kwargs.has(n)) return kwargs.get(n) as Value;
+    if (n in defaults) return defaults[n] as Value;
+    throw new InmantaError('RuntimeException', `${name}() missing required argument: '${n}'`, span);
+  });
+}
+
+function str(v: Value, what: string, span: Span): string {
+  if (typeof v !== 'string') throw new InmantaError('RuntimeException', `${what} expects a string, got ${typeName(v)}`, span);
+  return v;
+}
+
+function int(v: Value, span: Span): number {
+  if (typeof v !== 'number') throw new InmantaError('RuntimeException', `expected an int, got ${pyRepr(v)}`, span);
+  return v;
+}
+
+function moduleFile(ctx: Ctx, path: string, folder: 'templates' | 'files', span: Span): { file: string; text: string } {
+  const [mod, ...rest] = path.split('/');
+  const dir = mod !== undefined ? ctx.c.dirs.modules.get(mod) : undefined;
+  const file = dir ? join(dir, folder, ...rest) : path;
+  try {
+    return { file, text: readFileSync(file, 'utf8') };
+  } catch {
+    throw new InmantaError('RuntimeException', `Unable to locate ${folder === 'templates' ? 'template' : 'file'} ${path}`, span);
+  }
+}
+
+/** An instance as a template sees it: its known attributes, nested a few levels for `host.name` style paths. */
+function templateValue(v: Value, depth: number): unknown {
+  if (isFloat(v)) return new PyFloat(v.v);
+  if (Array.isArray(v)) return v.map((x) => templateValue(x, depth));
+  if (isDict(v)) return new Map([...v].map(([k, x]) => [k, templateValue(x, depth)]));
+  if (!isInstance(v)) return v;
+  if (depth <= 0) return String(v);
+  const out = new Map<string, unknown>();
+  for (const [name, slot] of v.slots) {
+    if (slot instanceof ListVar) {
+      if (slot.frozen) out.set(name, slot.items.map((x) => templateValue(x, depth - 1)));
+    } else if ((slot as ResultVar).isSet) out.set(name, templateValue((slot as ResultVar).value, depth - 1));
+  }
+  return out;
+}
+
+function template(ctx: Ctx, path: string, span: Span): string {
+  const { file, text } = moduleFile(ctx, path, 'templates', span);
+  const context: Record<string, unknown> = {};
+  const unknown: ResultVar[] = [];
+  for (const [name, holder] of ctx.scope.visible()) {
+    if (holder instanceof ResultVar) {
+      if (holder.isSet) context[name] = templateValue(holder.value, 3);
+      else unknown.push(holder);
+    } else {
+      const slot = (holder as Instance).slots.get(name);
+      if (slot instanceof ListVar) {
+        if (slot.frozen) context[name] = templateValue(slot.items, 3);
+      } else if (slot instanceof ResultVar && slot.isSet) context[name] = templateValue(slot.value, 3);
+      else if (slot instanceof ResultVar) unknown.push(slot);
+    }
+  }
+  try {
+    return renderTemplate(text, context, { file, undefined: 'strict' });
+  } catch (e) {
+    // A name the template needs may simply not be known yet: wait for it rather than fail.
+    if (unknown[0]) throw new Wait(unknown[0]);
+    throw new InmantaError('RuntimeException', `Failed to render template ${path}: ${(e as Error).message}`, span);
+  }
+}
+
+const STD: Record<string, Plugin> = {
+  print: (ctx, args) => {
+    ctx.c.printed.push(args.map((a) => pyStr(a)).join(' '));
+    return null;
+  },
+  len: (_c, args, kw, span) => length(params('len', ['item'], args, kw, span)[0] as Value, span),
+  length: (_c, args, kw, span) => length(params('length', ['value'], args, kw, span)[0] as Value, span),
+  at: (_c, args, kw, span) => {
+    const [objects, index] = params('at', ['objects', 'index'], args, kw, span);
+    if (!Array.isArray(objects)) throw new InmantaError('RuntimeException', `at() expects a list, got ${typeName(objects ?? null)}`, span);
+    const v = objects[int(index ?? null, span)];
+    if (v === undefined) throw new InmantaError('RuntimeException', 'list index out of range', span);
+    return v;
+  },
+  sequence: (_c, args, kw, span) => {
+    const [i, start, offset] = params('sequence', ['i', 'start', 'offset'], args, kw, span, { start: 0, offset: 0 });
+    const out: number[] = [];
+    for (let n = int(start ?? null, span); n < int(start ?? null, span) + int(i ?? null, span); n++) out.push(n + int(offset ?? null, span));
+    return out;
+  },
+  replace: (_c, args, kw, span) => {
+    const [s, o, n] = params('replace', ['string', 'old', 'new'], args, kw, span);
+    return str(s ?? null, 'replace', span).split(str(o ?? null, 'replace', span)).join(str(n ?? null, 'replace', span));
+  },
+  template: (ctx, args, kw, span) => template(ctx, str(params('template', ['path'], args, kw, span)[0] ?? null, 'template', span), span),
+  file: (ctx, args, kw, span) => moduleFile(ctx, str(params('file', ['path'], args, kw, span)[0] ?? null, 'file', span), 'files', span).text,
+  is_instance: (ctx, args, kw, span) => {
+    const [obj, cls] = params('is_instance', ['obj', 'cls'], args, kw, span);
+    return isInstance(obj) && obj.entity.lineage().some((t) => t.fullName === cls);
+  },
+  unique: (_c, args, kw, span) => {
+    const [items] = params('unique', ['item_list'], args, kw, span);
+    return Array.isArray(items) && new Set(items.map((x) => pyRepr(x))).size === items.length;
+  },
+  count: (_c, args, kw, span) => length(params('count', ['item_list'], args, kw, span)[0] as Value, span),
+  flatten: (_c, args, kw, span) => {
+    const [items] = params('flatten', ['item_list'], args, kw, span);
+    return Array.isArray(items) ? items.flatMap((x) => (Array.isArray(x) ? x : [x])) : [];
+  },
+  dict_get: (_c, args, kw, span) => {
+    const [d, k] = params('dict_get', ['dct', 'key'], args, kw, span);
+    return isDict(d) && typeof k === 'string' ? (d.get(k) ?? null) : null;
+  },
+};
+
+function length(v: Value, span: Span): number {
+  if (typeof v === 'string' || Array.isArray(v)) return v.length;
+  if (isDict(v)) return v.size;
+  throw new InmantaError('RuntimeException', `object of type '${typeName(v)}' has no len()`, span);
+}
+
+const CASTS: Record<string, (v: Value, span: Span) => Value> = {
+  int: (v, span) => {
+    if (typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v)) return Number.parseInt(v, 10);
+    const n = num(v);
+    if (n === undefined || typeof v === 'string') throw new InmantaError('RuntimeException', `invalid literal for int(): ${pyRepr(v)}`, span);
+    return Math.trunc(n);
+  },
+  float: (v, span) => {
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : num(v);
+    if (n === undefined || Number.isNaN(n)) throw new InmantaError('RuntimeException', `could not convert string to float: ${pyRepr(v)}`, span);
+    return new Float(n);
+  },
+  bool: (v) => truthy(v),
+  // The real cast lower-cases booleans (`string(true)` is "true").
+  string: (v) => (typeof v === 'boolean' ? String(v) : pyStr(v)),
+};
+
+export function callPlugin(ctx: Ctx, name: string, args: Value[], kwargs: Map<string, Value>, span: Span): Value {
+  const cut = name.lastIndexOf('::');
+  if (cut < 0) {
+    const cast = CASTS[name];
+    if (cast) {
+      if (args.length !== 1) throw new InmantaError('RuntimeException', `${name}() takes exactly one argument`, span);
+      return cast(args[0] as Value, span);
+    }
+    if (name === 'dict') return new Map(kwargs);
+  }
+  const ns = cut < 0 ? 'std' : ctx.c.namespaceFor(name.slice(0, cut), ctx.scope.ns, span).name;
+  const fn = ns === 'std' ? STD[name.slice(cut + 2)] : undefined;
+  if (!fn) throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${ctx.scope.ns.name}`, span);
+  return fn(ctx, args, kwargs, span);
+}

@@ -1,0 +1,154 @@
+/**
+ * Assign-once variables of gradual execution. A reader that finds a value missing throws `Wait`; the
+ * scheduler parks its unit on the variable and runs it again when the value arrives or the variable freezes.
+ */
+import type { Span } from '../../core/diag.js';
+import { InmantaError, where } from './errors.js';
+import { pyEquals, pyStr, type Value } from './values.js';
+
+export interface Parked {
+  wake(): void;
+}
+
+export class Wait {
+  constructor(readonly on: Var) {}
+}
+
+export interface VarHost {
+  /** Called when a variable that can be frozen gets its first waiter. */
+  freezable(v: Var): void;
+}
+
+export abstract class Var {
+  waiters: Parked[] = [];
+  constructor(
+    readonly host: VarHost,
+    readonly label: string,
+  ) {}
+  park(p: Parked): void {
+    if (this.waiters.length === 0 && this.canFreeze()) this.host.freezable(this);
+    this.waiters.push(p);
+  }
+  protected wakeAll(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const p of w) p.wake();
+  }
+  canFreeze(): boolean {
+    return false;
+  }
+  freeze(): void {}
+  abstract get known(): boolean;
+  /** True when the variable holds a value other than null or an empty list (`is defined`). */
+  abstract isDefined(): boolean;
+}
+
+/** A variable, an attribute or a `[1]` relation end. */
+export class ResultVar extends Var {
+  value: Value = null;
+  isSet = false;
+  setAt: Span | undefined;
+  /** Checks a value before it is stored; returns why it does not fit. */
+  validate?: (v: Value) => string | undefined;
+
+  get known(): boolean {
+    return this.isSet;
+  }
+  set(v: Value, span: Span | undefined): void {
+    if (this.isSet) {
+      if (pyEquals(this.value, v)) return;
+      throw new InmantaError(
+        'DoubleSetException',
+        `value set twice:\n\told value: ${pyStr(this.value)}\n\t\tset at ${where(this.setAt)}\n\tnew value: ${pyStr(v)}\n\t\tset at ${where(span)}\n`,
+        span,
+      );
+    }
+    const why = this.validate?.(v);
+    if (why) throw new InmantaError('RuntimeException', why, span);
+    this.value = v;
+    this.isSet = true;
+    this.setAt = span;
+    this.wakeAll();
+  }
+  get(): Value {
+    if (!this.isSet) throw new Wait(this);
+    return this.value;
+  }
+  isDefined(): boolean {
+    if (!this.isSet) throw new Wait(this);
+    return this.value !== null;
+  }
+}
+
+/** A `[0:1]` relation end: unset at freeze time means null. */
+export class OptionVar extends ResultVar {
+  frozen = false;
+  /** Raised when an empty option is read. */
+  onEmpty: () => InmantaError = () => new InmantaError('OptionalValueException', `Optional variable accessed that has no value (${this.label})`);
+
+  override get known(): boolean {
+    return this.isSet || this.frozen;
+  }
+  override canFreeze(): boolean {
+    return !this.isSet && !this.frozen;
+  }
+  override freeze(): void {
+    this.frozen = true;
+    this.wakeAll();
+  }
+  override set(v: Value, span: Span | undefined): void {
+    if (this.frozen && !this.isSet) throw new InmantaError('RuntimeException', `Attempting to modify ${this.label} after it was frozen`, span);
+    super.set(v, span);
+  }
+  override get(): Value {
+    if (this.isSet && this.value !== null) return this.value;
+    if (this.isSet || this.frozen) throw this.onEmpty();
+    throw new Wait(this);
+  }
+  override isDefined(): boolean {
+    if (this.isSet) return this.value !== null;
+    if (this.frozen) return false;
+    throw new Wait(this);
+  }
+}
+
+/** A relation end with more than one possible value: a set that grows until it is frozen. */
+export class ListVar extends Var {
+  readonly items: Value[] = [];
+  frozen = false;
+  constructor(
+    host: VarHost,
+    label: string,
+    readonly upper: number | undefined,
+  ) {
+    super(host, label);
+  }
+  get known(): boolean {
+    return this.frozen;
+  }
+  override canFreeze(): boolean {
+    return !this.frozen;
+  }
+  override freeze(): void {
+    this.frozen = true;
+    this.wakeAll();
+  }
+  /** False when the value was already there. */
+  add(v: Value, span: Span | undefined): boolean {
+    if (this.items.includes(v)) return false;
+    if (this.frozen) throw new InmantaError('RuntimeException', `Attempting to modify ${this.label} after it was frozen`, span);
+    if (this.upper !== undefined && this.items.length >= this.upper) {
+      throw new InmantaError('RuntimeException', `Exceeded relation arity on attribute '${this.label}'`, span);
+    }
+    this.items.push(v);
+    return true;
+  }
+  get(): readonly Value[] {
+    if (!this.frozen) throw new Wait(this);
+    return this.items;
+  }
+  isDefined(): boolean {
+    if (!this.frozen) throw new Wait(this);
+    return this.items.length > 0;
+  }
+}
