@@ -1,0 +1,223 @@
+/** `cairn salt …`: render (or read) high data, compile, run with the run store, print as salt-call does. */
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { type Diagnostic, DiagnosticError } from '../core/diag.js';
+import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.js';
+import { formatData, formatRun, type OutputFormat } from '../frontends/salt/output/index.js';
+import * as render from '../frontends/salt/render/index.js';
+import { runChunks } from '../frontends/salt/run/index.js';
+import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
+import type { HighData, RenderResult, SaltOptions } from '../frontends/salt/types.js';
+import { LocalHost } from '../host/local.js';
+import { printDiagnostics, UserError } from './errors.js';
+import type { SaltCliOptions } from './salt-command.js';
+import { withRunStore } from './session.js';
+
+interface Call {
+  fun: string;
+  positional: string[];
+  kwargs: Record<string, string>;
+}
+
+function parseCall(fun: string, args: readonly string[]): Call {
+  const positional: string[] = [];
+  const kwargs: Record<string, string> = {};
+  for (const a of args) {
+    const m = /^([A-Za-z_][\w-]*)=([\s\S]*)$/.exec(a);
+    if (m && !(fun === 'state.low' && positional.length === 0 && a.trim().startsWith('{'))) kwargs[m[1] as string] = m[2] as string;
+    else positional.push(a);
+  }
+  return { fun, positional, kwargs };
+}
+
+function truthy(v: string | undefined): boolean {
+  return v !== undefined && ['true', 'yes', '1', 'on'].includes(v.toLowerCase());
+}
+
+/** A key=value given on the command line, as Salt's YAML-ish argument parser reads it. */
+function cliValue(v: string): unknown {
+  if (/^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
+  if (/^-?\d+$/.test(v)) return Number(v);
+  if (/^[[{]/.test(v.trim())) {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }
+  return v;
+}
+
+function saltOptions(opts: SaltCliOptions, call: Call): SaltOptions {
+  const o: SaltOptions = {
+    fileRoots: opts.fileRoot.map((d) => resolve(d)),
+    pillarRoots: opts.pillarRoot.map((d) => resolve(d)),
+    minionId: opts.id ?? hostname(),
+    test: truthy(call.kwargs.test) || call.fun === 'state.test',
+  };
+  if (call.kwargs.saltenv) o.saltenv = call.kwargs.saltenv;
+  if (call.kwargs.pillar !== undefined) {
+    let p: unknown;
+    try {
+      p = JSON.parse(call.kwargs.pillar);
+    } catch (e) {
+      throw new UserError(`pillar= is not valid JSON: ${(e as Error).message}`);
+    }
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new UserError('pillar= must be a JSON object, e.g. pillar=\'{"key": "value"}\'');
+    o.pillarOverride = p as Record<string, unknown>;
+  }
+  return o;
+}
+
+function mods(call: Call): string[] {
+  const list = [...call.positional, ...(call.kwargs.mods ? [call.kwargs.mods] : [])];
+  return list.flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
+}
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Salt's error list on stdout, the positioned diagnostics on stderr, exit 1. */
+function failCompile(errors: readonly string[], diagnostics: readonly Diagnostic[], out: OutputFormat): number {
+  print(formatRun([...errors], out));
+  if (diagnostics.length > 0) printDiagnostics(diagnostics);
+  return 1;
+}
+
+function readHighData(file: string): RenderResult {
+  let data: Partial<HighData>;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8')) as Partial<HighData>;
+  } catch (e) {
+    throw new UserError(`cannot read high data ${file}: ${(e as Error).message}`);
+  }
+  return { high: { states: data.states ?? {}, extend: data.extend ?? [], exclude: data.exclude ?? [], spans: data.spans ?? {}, files: data.files ?? {} }, errors: [], diagnostics: [] };
+}
+
+function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderResult {
+  if (opts.highData) return readHighData(opts.highData);
+  const m = mods(call);
+  const highstate = ['state.highstate', 'state.show_highstate', 'state.show_lowstate'].includes(call.fun) || (['state.apply', 'state.test'].includes(call.fun) && m.length === 0);
+  if (!highstate && m.length === 0) throw new UserError(`${call.fun} needs the SLS to apply, e.g. cairn salt ${call.fun} webserver`);
+  return highstate ? render.renderHighstate(so) : render.renderSls(m, so);
+}
+
+/** state.single / state.low: one chunk, no SLS. */
+function singleChunk(call: Call): Chunk {
+  let low: Record<string, unknown>;
+  if (call.fun === 'state.low') {
+    const text = call.positional[0];
+    if (!text) throw new UserError("state.low needs the low chunk as JSON, e.g. '{\"state\": \"test\", \"fun\": \"nop\", \"name\": \"x\"}'");
+    try {
+      low = JSON.parse(text) as Record<string, unknown>;
+    } catch (e) {
+      throw new UserError(`state.low: the low chunk is not valid JSON: ${(e as Error).message}`);
+    }
+  } else {
+    const [fn, name] = call.positional;
+    if (!fn || !fn.includes('.')) throw new UserError('state.single needs FUN NAME, e.g. cairn salt state.single pkg.installed vim');
+    const [state, fun] = [fn.slice(0, fn.indexOf('.')), fn.slice(fn.indexOf('.') + 1)];
+    low = { state, fun, name: name ?? call.kwargs.name };
+    for (const [k, v] of Object.entries(call.kwargs)) if (!['test', 'pillar', 'saltenv', 'name', 'failhard'].includes(k)) low[k] = cliValue(v);
+  }
+  if (typeof low.state !== 'string' || typeof low.fun !== 'string' || typeof low.name !== 'string') {
+    throw new UserError(`${call.fun}: the state needs "state", "fun" and "name"`);
+  }
+  return { __id__: low.name, __sls__: null, __env__: 'base', order: 10000, ...low } as unknown as Chunk;
+}
+
+function translateContext(so: SaltOptions): TranslateContext {
+  let pillar: Record<string, unknown> | undefined;
+  return {
+    opts: so,
+    pillar: () => (pillar ??= render.loadPillar(so)),
+    renderTemplate: (text, file, extra) => render.renderTemplateFile(text, file, extra, so),
+    resolveUrl: (url, saltenv) => {
+      const r = render.resolveSaltUrl(url, so, saltenv);
+      return typeof r === 'string' ? r : { error: r.message };
+    },
+    readText: (path) => readFileSync(path, 'utf8'),
+    isRoot: process.getuid?.() === 0,
+  };
+}
+
+async function runStates(chunks: Chunk[], call: Call, opts: SaltCliOptions, so: SaltOptions, spans: HighData['spans']): Promise<number> {
+  const test = so.test === true;
+  const mode = test ? 'check' : 'apply';
+  return withRunStore(
+    { stateDir: opts.stateDir, lockTimeout: opts.lockTimeout },
+    { mode, source: opts.highData ? [opts.highData] : so.fileRoots, frontEnd: 'salt' },
+    async (progress) => {
+      const run = await runChunks(chunks, {
+        test,
+        failhard: truthy(call.kwargs.failhard),
+        jobs: opts.jobs,
+        ctx: { host: new LocalHost(), baseDir: process.cwd() },
+        translate: translateContext(so),
+        spanOf: (id) => spans[id],
+        onStart: progress.onStart,
+        onResult: progress.onResult,
+      });
+      const failed = Object.values(run.running).some((r) => r.result === false);
+      return { results: run.results, exitCode: failed ? 1 : 0, print: () => print(formatRun(run.running, opts.out)) };
+    },
+  );
+}
+
+export async function runSaltCommand(fun: string, args: readonly string[], opts: SaltCliOptions): Promise<number> {
+  const call = parseCall(fun, args);
+  const so = saltOptions(opts, call);
+  const out = opts.out;
+  switch (fun) {
+    case 'state.show_top': {
+      const top = render.showTop(so);
+      if (top.errors.length > 0) return failCompile(top.errors, top.diagnostics, out);
+      print(formatData(top.top, out));
+      return 0;
+    }
+    case 'state.single':
+    case 'state.low': {
+      const chunk = singleChunk(call);
+      if (!knownFunction(chunk.state, chunk.fun)) {
+        const full = `${chunk.state}.${chunk.fun}`;
+        return failCompile([`Specified state '${full}' was not found`], [], out);
+      }
+      return runStates([chunk], call, opts, so, {});
+    }
+    case 'state.apply':
+    case 'state.sls':
+    case 'state.highstate':
+    case 'state.test':
+    case 'state.show_highstate':
+    case 'state.show_sls':
+    case 'state.show_lowstate':
+    case 'state.show_low_sls':
+      break;
+    default:
+      throw new UserError(`unknown function ${JSON.stringify(fun)} (known: state.apply, state.sls, state.highstate, state.test, state.show_highstate, state.show_lowstate, state.show_sls, state.show_low_sls, state.show_top, state.single, state.low)`);
+  }
+  const rendered = renderFor(call, opts, so);
+  if (rendered.errors.length > 0) return failCompile(rendered.errors, rendered.diagnostics, out);
+  if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
+    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out));
+    return 0;
+  }
+  const showing = fun === 'state.show_lowstate' || fun === 'state.show_low_sls';
+  const compiled = compile(rendered.high, {
+    requisiteIn: fun !== 'state.show_low_sls',
+    ...(showing ? {} : { knownFunction, checkRequisites: true }),
+  });
+  if (compiled.errors.length > 0) return failCompile(compiled.errors, compiled.diagnostics, out);
+  if (showing) {
+    print(formatData(compiled.chunks.map(showChunk), out));
+    return 0;
+  }
+  try {
+    return await runStates(compiled.chunks, call, opts, so, rendered.high.spans);
+  } catch (e) {
+    if (DiagnosticError.is(e)) return failCompile(e.diagnostics.map((d) => d.message), e.diagnostics, out);
+    throw e;
+  }
+}
