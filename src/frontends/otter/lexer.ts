@@ -51,24 +51,29 @@ export class Scanner {
 
   /** Skips whitespace and comments, keeping the comment text (editor `##AH:` headers are dropped). */
   skipTrivia(): void {
-    this.comments = [];
+    const start = this.pos;
+    const comments: string[] = [];
     for (;;) {
       this.skipSpaces();
       if (this.startsWith('#') || this.startsWith('//')) {
         const end = this.text.indexOf('\n', this.pos);
         const stop = end < 0 ? this.text.length : end;
         const raw = this.text.slice(this.pos, stop);
-        if (!raw.startsWith('##AH:')) this.comments.push(raw.replace(/^(#+|\/\/+)\s?/, '').trimEnd());
+        if (!raw.startsWith('##AH:')) comments.push(raw.replace(/^(#+|\/\/+)\s?/, '').trimEnd());
         this.pos = stop;
       } else if (this.startsWith('/*')) {
         const end = this.text.indexOf('*/', this.pos + 2);
         if (end < 0) this.fail('unterminated comment');
         for (const line of this.text.slice(this.pos + 2, end).split('\n')) {
           const t = line.replace(/^\s*\*?\s?/, '').trimEnd();
-          if (t !== '') this.comments.push(t);
+          if (t !== '') comments.push(t);
         }
         this.pos = end + 2;
-      } else return;
+      } else {
+        // Called again where nothing is left to skip, it keeps what the previous call found.
+        if (this.pos !== start) this.comments = comments;
+        return;
+      }
     }
   }
 

@@ -1,0 +1,39 @@
+/** The built-in operations, found by script name with or without their namespace (`Files::Ensure-File`). */
+import { exec, shCall, shExecOp, shellOp } from './exec.js';
+import { copyFiles, createFile, deleteFiles, ensureDirectory, ensureFile, renameFile, replaceText } from './files.js';
+import { applyTemplate, setVariable, sleep } from './general.js';
+import { ensurePackage, ensureUser } from './system.js';
+import type { Operation } from './types.js';
+
+const all: readonly Operation[] = [
+  ensureFile,
+  ensureDirectory,
+  createFile,
+  deleteFiles,
+  copyFiles,
+  renameFile,
+  replaceText,
+  exec,
+  shExecOp,
+  shellOp,
+  shCall,
+  sleep,
+  applyTemplate,
+  setVariable,
+  ensurePackage,
+  ensureUser,
+];
+
+const byName = new Map(all.map((op) => [op.name.toLowerCase(), op]));
+
+/** A namespace is accepted when it is the operation's own or one of the generic ones scripts use. */
+const GENERIC = new Set(['inedocore', 'inedo']);
+
+export function lookupOperation(name: string, namespace?: string): Operation | undefined {
+  const op = byName.get(name.toLowerCase());
+  if (!op || namespace === undefined) return op;
+  const ns = namespace.toLowerCase();
+  return ns === op.namespace.toLowerCase() || GENERIC.has(ns) ? op : undefined;
+}
+
+export type { Operation };

@@ -1,0 +1,77 @@
+/** What a built-in operation is: its script name, arguments, and how it collects, configures or executes. */
+import type { Span } from '../../../core/diag.js';
+import type { ResourceContext } from '../../../host/types.js';
+import type { LogLevel } from '../ast.js';
+import type { Value } from '../values.js';
+
+export type ArgType = 'scalar' | 'vector' | 'map' | 'bool' | 'int';
+
+export interface ArgSpec {
+  readonly name: string;
+  readonly type: ArgType;
+  readonly required?: boolean;
+  /** Other names scripts use for the same argument. */
+  readonly aliases?: readonly string[];
+}
+
+/** The evaluated arguments of one call, by canonical name. */
+export interface OpArgs {
+  has(name: string): boolean;
+  text(name: string, fallback?: string): string;
+  bool(name: string, fallback: boolean): boolean;
+  int(name: string, fallback: number): number;
+  list(name: string, fallback?: readonly string[]): string[];
+  map(name: string): ReadonlyMap<string, Value>;
+}
+
+export interface OpContext {
+  readonly resources: ResourceContext;
+  readonly cwd: string;
+  readonly simulation: boolean;
+  readonly raftDir: string;
+  readonly span: Span;
+  log(level: LogLevel, message: string): void;
+  /** An absolute path for a script path, relative to the working directory of the context. */
+  path(p: string): string;
+  /** Expands a template text with the script's variables plus `extra`. */
+  expand(text: string, extra: ReadonlyMap<string, Value>): Promise<string>;
+  setConfigVariable(name: string, value: string): void;
+}
+
+/** What an ensure operation's collection found: the drifted properties, in the script's names. */
+export interface Collected {
+  readonly key: string;
+  readonly drift: readonly string[];
+  readonly state?: unknown;
+}
+
+export interface OpOutcome {
+  readonly changed: boolean;
+  readonly outputs?: Readonly<Record<string, Value>>;
+}
+
+interface OperationBase {
+  readonly name: string;
+  readonly namespace: string;
+  /** The argument a positional value fills. */
+  readonly positional?: string;
+  readonly args: readonly ArgSpec[];
+  readonly outputs?: readonly string[];
+}
+
+/** Collect + Compare + Configure (seed: ensure operations are collecting, comparing and executing). */
+export interface EnsureOperation extends OperationBase {
+  readonly type: 'ensure';
+  collect(ctx: OpContext, args: OpArgs): Promise<Collected>;
+  configure(ctx: OpContext, args: OpArgs, collected: Collected): Promise<OpOutcome>;
+}
+
+/** Executing only: skipped in a collection pass. */
+export interface ExecuteOperation extends OperationBase {
+  readonly type: 'execute';
+  /** The key shown in results. */
+  key(args: OpArgs): string;
+  execute(ctx: OpContext, args: OpArgs): Promise<OpOutcome>;
+}
+
+export type Operation = EnsureOperation | ExecuteOperation;
