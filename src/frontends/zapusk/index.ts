@@ -134,6 +134,7 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   if (!nested) printer.info('', `zapusk: started. ${program.dir} :: ${o.command}`);
   for (const w of program.warnings) printer.warning(basePadding, w);
   let failure: Diagnostic | undefined;
+  let result: string = 'done';
   try {
     const root = await it.instantiate(program, {
       name: prepared.name,
@@ -141,7 +142,7 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
       stateDir,
       request: requestParams(o.request),
     });
-    await it.perform(root, o.command, true);
+    result = await it.perform(root, o.command, true);
     if (master) await runDeferred(it, root, it.deferredPath);
   } catch (e) {
     if (e instanceof ZapuskError) failure = error(e.code, e.message, { span: e.span });
@@ -150,7 +151,7 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   }
   const seconds = (o.now() - started) / 1000;
   printer.summary(seconds, failure?.message);
-  if (!nested && !failure) printer.info('', `zapusk: finished. ${program.dir} :: ${o.command} result=done`);
+  if (!nested && !failure) printer.info('', `zapusk: finished. ${program.dir} :: ${o.command} result=${result}`);
   return {
     exitCode: failure ? 1 : 0,
     results: it.results,

@@ -15,8 +15,11 @@ import { readLines, splitLines, type Value } from './reader.js';
 import { formatIni, globalNameOf } from './state-files.js';
 import { runStepType } from './steps.js';
 
-/** `stop` (an os step's exit 100) ends the current program's components; anything else goes on. */
-export type Outcome = 'done' | 'stop';
+/**
+ * What a step or program reports, in zapusk-tool's words (`done`, `ok_no_cmd_record`, …; the root's is
+ * printed as `result=`). `stop` (an os step's exit 100) ends the current program's components.
+ */
+export type Outcome = string;
 
 export interface InterpreterOptions {
   readonly host: Host;
@@ -144,30 +147,36 @@ export class Interpreter {
     await this.destroyRemovedComponents(inst);
     if (cmd === 'destroy') {
       // Nothing was ever applied here: nothing to undo.
-      if (!(await this.machine.isDirectory(inst.stateDir))) return 'done';
+      if (!(await this.machine.isDirectory(inst.stateDir))) return 'noneed_state_dir_not_exist';
       await this.components(inst, cmd, isRoot);
       if (!(isRoot && this.o.only !== undefined)) await this.archive(inst.stateDir);
-      return 'done';
+      return 'done_destroyed';
     }
     await this.prepareStateDir(inst);
     return this.components(inst, cmd, isRoot);
   }
 
   private async components(inst: Instance, cmd: string, isRoot: boolean): Promise<Outcome> {
+    let last: Outcome = 'done';
     for (const comp of inst.program.components) {
       if (isRoot && this.o.only !== undefined) {
         const pass = comp.name.includes(this.o.only);
         this.o.printer.info(inst.padding, `perform_component: ${pass ? 'passed' : 'skipped'} due to --only filter. only=${this.o.only}, name=${comp.name}`);
-        if (!pass) continue;
+        if (!pass) {
+          last = 'skipped_due_to_only_filter';
+          continue;
+        }
       }
-      if ((await this.runSteps(inst, comp, 0, cmd)) === 'stop') break;
+      last = await this.runSteps(inst, comp, 0, cmd);
+      // A stop ends this program only; its caller goes on.
+      if (last === 'stop') return 'done';
     }
-    return 'done';
+    return last;
   }
 
   async runSteps(inst: Instance, comp: Component, index: number, cmd: string): Promise<Outcome> {
     const step = comp.steps[index];
-    if (!step) return 'done';
+    if (!step) return 'skipped_expression_empty';
     const vars = await this.computeStep(inst, comp, step, cmd);
     const type = step.params.has('type') ? String(vars.get('type')) : String(step.type);
     return runStepType(this, {
@@ -222,9 +231,9 @@ export class Interpreter {
       await this.machine.mkdirp(join(inst.stateDir, '_zapusk.created'));
       await this.machine.writeMark(flag, `${new Date(this.o.now()).toISOString()}\n`);
     }
-    await this.perform(child, cmd);
+    const result = await this.perform(child, cmd);
     if (cmd === 'destroy' && (await this.machine.exists(flag))) await this.machine.remove(flag);
-    return 'done';
+    return result;
   }
 
   /** zdb type lookup: the program's folder, then prepend_zdb_dirs and --lib; then one level down in each. */

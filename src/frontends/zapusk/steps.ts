@@ -33,7 +33,7 @@ const os: Handler = async (it, call) => {
   let command = forCommand(call);
   if (command === undefined) {
     it.record(call, 'skipped', `no ${call.cmd} or default command`, started);
-    return 'done';
+    return 'ok_no_cmd_record';
   }
   // The first word may name a script of the program folder: run that file.
   const first = /^(\S+)/.exec(command)?.[1];
@@ -66,7 +66,7 @@ const info: Handler = async (it, call) => {
     it.o.printer.info(call.inst.padding, message);
     it.record(call, 'ok', message, it.o.now());
   }
-  return call.next();
+  return call.rest.length > 0 ? call.next() : 'done';
 };
 
 const commands: Handler = async (it, call) => {
@@ -75,11 +75,11 @@ const commands: Handler = async (it, call) => {
   const route = vars.get(cmd) ?? vars.get('default');
   if (route === undefined) {
     it.record(call, 'skipped', `no route for ${cmd}`, it.o.now());
-    return 'done';
+    return 'skipped_no_route';
   }
   const parts = route === true ? ['apply'] : route.split(/[\s,]/).filter((p) => p !== '');
   it.record(call, 'ok', `${cmd} -> ${parts.join(',')}`, it.o.now());
-  let result: Outcome = 'done';
+  let result: Outcome = 'pending';
   for (const part of parts) result = await call.next(part);
   return result;
 };
@@ -103,7 +103,7 @@ const once: Handler = async (it, call) => {
   if (await it.machine.exists(flag)) {
     it.o.printer.info(call.inst.padding, `ONCE filter: cmd=${cmd} skipped due to \`once\` setting in ${call.inst.globalName}/${comp.name}`);
     it.record(call, 'skipped', `${cmd} already done once`, it.o.now());
-    return 'done';
+    return 'skipped_due_to_once';
   }
   const result = await call.next();
   // Written only after the rest succeeded: a failed first run is retried next time.
@@ -128,7 +128,7 @@ const guard: Handler = async (it, call) => {
     if (others.length > 0) {
       it.o.printer.info(inst.padding, `GUARD: other user found. skipping destroy due to: ${join(keyDir, others[0] as string)}`);
       it.record(call, 'skipped', `other users of ${key} remain`, it.o.now());
-      return 'done';
+      return 'done_destroy_skipped_due_other_users';
     }
     await it.machine.remove(keyDir, true);
     return call.next();
@@ -162,12 +162,12 @@ const when: Handler = async (it, call) => {
   const today = String(new Date(it.o.now()).getDay());
   if (days.split(/[\s,]+/).includes(today)) return call.next();
   it.record(call, 'skipped', `day ${today} is not in day_of_week=${days}`, it.o.now());
-  return 'done';
+  return 'skipped_by_schedule';
 };
 
 const disabled: Handler = async (it, call) => {
   it.record(call, 'skipped', 'disabled', it.o.now());
-  return 'done';
+  return 'ok';
 };
 
 const zdb: Handler = async (it, call) => {
