@@ -1,0 +1,77 @@
+/** `cairn inmanta compile|export|deploy`: compile the project, print or deploy what it exports. */
+import { existsSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { DiagnosticError } from '../core/diag.js';
+import { checkGraph, preflightGraph, runGraph } from '../core/runtime.js';
+import { compileProject } from '../frontends/inmanta/compiler.js';
+import { type ExportedResource, exportResources, resourceJson, toGraph } from '../frontends/inmanta/exporter.js';
+import { InmantaError } from '../frontends/inmanta/errors.js';
+import { LocalHost } from '../host/local.js';
+import type { ResourceContext } from '../host/types.js';
+import { kinds } from '../resources/index.js';
+import { printDiagnostics, UserError } from './errors.js';
+import type { InmantaOptions } from './inmanta-command.js';
+import { printReport } from './report.js';
+import { exitCodeOf } from './run-graph.js';
+import { withRunStore } from './session.js';
+
+function errorJson(e: InmantaError, projectDir: string): Record<string, unknown> {
+  return { kind: e.kind, message: e.msg, file: e.span ? relative(projectDir, e.span.file) : null, line: e.span?.line ?? null };
+}
+
+function printText(resources: readonly ExportedResource[]): void {
+  const lines: string[] = [];
+  for (const r of resources) {
+    lines.push(r.id);
+    for (const [k, v] of Object.entries(resourceJson(r))) if (k !== 'id') lines.push(`    ${k}: ${JSON.stringify(v)}`);
+  }
+  process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+}
+
+export async function runInmanta(action: string, project: string, opts: InmantaOptions): Promise<number> {
+  if (!existsSync(project) || !statSync(project).isDirectory()) throw new UserError(`project directory ${project} does not exist`);
+  const projectDir = resolve(project);
+  const result = compileProject(project);
+  let resources: ExportedResource[] = [];
+  let error = result.error;
+  if (!error && result.compilation && action !== 'compile') {
+    try {
+      resources = exportResources(result.compilation);
+    } catch (e) {
+      if (!InmantaError.is(e)) throw e;
+      error = e;
+    }
+  }
+  if (action === 'compile' && opts.out === 'json') {
+    process.stdout.write(`${JSON.stringify({ ok: !error, printed: result.printed, error: error ? errorJson(error, projectDir) : null }, null, 2)}\n`);
+    return error ? 1 : 0;
+  }
+  if (opts.out === 'text' && result.printed.length > 0) process.stdout.write(`${result.printed.join('\n')}\n`);
+  if (error) {
+    if (opts.out === 'json') process.stdout.write(`${JSON.stringify({ ok: false, error: errorJson(error, projectDir) }, null, 2)}\n`);
+    printDiagnostics(error.toDiagnostics());
+    return 1;
+  }
+  if (action === 'compile') return 0;
+  if (action === 'export') {
+    if (opts.out === 'json') process.stdout.write(`${JSON.stringify(resources.map(resourceJson), null, 2)}\n`);
+    else printText(resources);
+    return 0;
+  }
+  const graph = toGraph(resources);
+  const checked = checkGraph(graph, kinds);
+  if (!checked.index) throw new DiagnosticError(checked.diagnostics);
+  const index = checked.index;
+  const ctx: ResourceContext = { host: new LocalHost(), baseDir: projectDir };
+  const pre = await preflightGraph(graph, kinds, ctx);
+  if (pre.length > 0) throw new DiagnosticError(pre);
+  const mode = opts.dryRun ? 'check' : 'apply';
+  return withRunStore(opts, { mode, source: [resolve(projectDir, 'main.cf')], frontEnd: 'inmanta' }, async (progress) => {
+    const report = await runGraph(graph, index, { mode, jobs: opts.jobs, kinds, ctx, onStart: progress.onStart, onResult: progress.onResult });
+    return {
+      results: report.results,
+      exitCode: exitCodeOf(report, opts.detailedExitcode),
+      print: (runId) => printReport(report, opts.out, runId, { project: projectDir }),
+    };
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * The exporter: instances of resource entities become resources with ids `type[agent,attr=value]`, their
+ * `requires` become resource ids, and each resource becomes a node of the core graph.
+ */
+import type { Graph } from '../../core/graph.js';
+import type { Edge, GraphNode } from '../../core/model.js';
+import type { Compilation } from './compilation.js';
+import { allInstances } from './compiler.js';
+import { InmantaError } from './errors.js';
+import type { Instance } from './instance.js';
+import { isInstance, toPlain, type Value } from './values.js';
+
+interface ResourceSpec {
+  /** The attribute that identifies the resource on its agent. */
+  readonly idAttribute: string;
+  readonly node: (a: Readonly<Record<string, unknown>>) => { type: string; params: Record<string, unknown> };
+}
+
+const ownership = (a: Readonly<Record<string, unknown>>): Record<string, unknown> => ({
+  ...(a.owner != null ? { owner: a.owner } : {}),
+  ...(a.group != null ? { group: a.group } : {}),
+});
+
+/** The real model writes modes as decimal digits that read as octal (644). */
+const mode = (m: unknown): string | undefined => (typeof m === 'number' ? `0${String(m).padStart(3, '0')}` : undefined);
+
+const SPECS: Readonly<Record<string, ResourceSpec>> = {
+  'std::File': {
+    idAttribute: 'path',
+    node: (a) =>
+      a.purged
+        ? { type: 'absent', params: { path: a.path } }
+        : { type: 'file', params: { path: a.path, content: a.content, ...(mode(a.mode) ? { mode: mode(a.mode) } : {}), ...ownership(a) } },
+  },
+  'std::Directory': {
+    idAttribute: 'path',
+    node: (a) => (a.purged ? { type: 'absent', params: { path: a.path } } : { type: 'directory', params: { path: a.path, ...(mode(a.mode) ? { mode: mode(a.mode) } : {}), ...ownership(a) } }),
+  },
+  'std::Symlink': {
+    idAttribute: 'target',
+    node: (a) => (a.purged ? { type: 'absent', params: { path: a.target } } : { type: 'symlink', params: { path: a.target, target: a.source } }),
+  },
+  'std::Package': {
+    idAttribute: 'name',
+    node: (a) => ({ type: 'package', params: { name: a.name, state: a.purged ? 'purged' : a.state } }),
+  },
+  'exec::Run': {
+    idAttribute: 'command',
+    node: (a) => ({
+      type: 'command',
+      params: {
+        cmd: a.command,
+        ...(a.cwd ? { cwd: a.cwd } : {}),
+        ...(a.environment && Object.keys(a.environment as object).length > 0 ? { env: a.environment } : {}),
+        ...(a.unless ? { unless: a.unless } : {}),
+        ...(a.onlyif ? { onlyif: a.onlyif } : {}),
+        ...(a.creates ? { creates: a.creates } : {}),
+        timeout: a.timeout,
+        success_codes: a.returns,
+      },
+    }),
+  },
+};
+
+export interface ExportedResource {
+  readonly id: string;
+  readonly type: string;
+  readonly agent: string;
+  readonly attributes: Record<string, unknown>;
+  readonly requires: string[];
+  readonly instance: Instance;
+}
+
+function specOf(inst: Instance): { type: string; spec: ResourceSpec } | undefined {
+  for (const t of inst.entity.lineage()) {
+    const spec = SPECS[t.fullName];
+    if (spec) return { type: t.fullName, spec };
+  }
+  return undefined;
+}
+
+function resourceId(type: string, agent: string, attr: string, value: unknown): string {
+  return `${type}[${agent},${attr}=${String(value)}]`;
+}
+
+export function exportResources(c: Compilation): ExportedResource[] {
+  const instances = allInstances(c);
+  const byInstance = new Map<Instance, ExportedResource>();
+  for (const inst of instances) {
+    const found = specOf(inst);
+    if (!found) continue;
+    const host = inst.value('host');
+    const agent = isInstance(host) ? String(host.value('name')) : 'internal';
+    const attributes: Record<string, unknown> = {};
+    for (const name of inst.entity.attributes().keys()) attributes[name] = toPlain(inst.value(name) ?? null);
+    const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
+    byInstance.set(inst, { id, type: found.type, agent, attributes, requires: [], instance: inst });
+  }
+  // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.
+  const built = new Map<Instance, Instance[]>();
+  for (const inst of instances) {
+    for (let p = inst.creator; p; p = p.creator) {
+      const list = built.get(p) ?? [];
+      list.push(inst);
+      built.set(p, list);
+    }
+  }
+  const expand = (v: Value): Instance[] => {
+    if (!isInstance(v)) return [];
+    if (byInstance.has(v)) return [v];
+    return (built.get(v) ?? []).filter((x) => byInstance.has(x));
+  };
+  for (const [inst, res] of byInstance) {
+    const reqs = (inst.value('requires') as readonly Value[] | undefined) ?? [];
+    const ids = new Set<string>();
+    for (const r of reqs) for (const x of expand(r)) ids.add((byInstance.get(x) as ExportedResource).id);
+    res.requires.push(...[...ids].sort());
+  }
+  const seen = new Map<string, ExportedResource>();
+  for (const r of byInstance.values()) {
+    const first = seen.get(r.id);
+    if (first && JSON.stringify(first.attributes) !== JSON.stringify(r.attributes)) {
+      throw new InmantaError('DuplicateException', `Resource ${r.id} is exported twice with different attributes (${first.instance} and ${r.instance})`, r.instance.span);
+    }
+    seen.set(r.id, r);
+  }
+  return [...seen.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The core graph of the exported resources; unmanaged resources are left out. */
+export function toGraph(resources: readonly ExportedResource[]): Graph {
+  const nodes: GraphNode[] = [];
+  const edges: Edge[] = [];
+  const managed = new Set<string>();
+  for (const r of resources) {
+    if (r.attributes.managed === false) continue;
+    const spec = SPECS[r.type] as ResourceSpec;
+    const { type, params } = spec.node(r.attributes);
+    nodes.push({ id: r.id, type, name: r.id, params, span: r.instance.span, meta: { inmantaType: r.type } });
+    managed.add(r.id);
+  }
+  for (const r of resources) {
+    if (!managed.has(r.id)) continue;
+    for (const dep of r.requires) if (managed.has(dep)) edges.push({ from: dep, to: r.id, kind: 'require', span: r.instance.span });
+  }
+  return { nodes, edges };
+}
+
+/** The JSON shape of `export --out json`: one object per resource with its id and exported fields. */
+export function resourceJson(r: ExportedResource): Record<string, unknown> {
+  return { id: r.id, ...r.attributes, requires: r.requires };
+}
