@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { register as registerSalt } from './salt-command.js';
+import { register as registerInmanta } from './inmanta-command.js';
 import { VERSION } from './version.js';
 import { register as registerZapusk } from './zapusk-command.js';
 
@@ -60,6 +61,8 @@ export function buildProgram(): Command {
     .action(async (file: string, opts: CommonOptions) => finish(await runGraphCommand('collect', file, opts)));
 
   registerSalt(program);
+
+  registerInmanta(program);
 
   program
     .command('history')
