@@ -83,7 +83,8 @@ function findSlsIds(sls: string, high: High): Array<[string, string]> {
 export function reconcileExtend(high: High, extend: readonly ExtendBlock[]): string[] {
   const errors: string[] = [];
   for (const block of extend) {
-    for (let [name, body] of Object.entries(block)) {
+    for (const [declared, body] of Object.entries(block)) {
+      let name = declared;
       const stateType = Object.keys(body).find(isModuleKey) ?? '';
       const existing = high.get(name);
       if (!existing || !(stateType in existing)) {

@@ -1,0 +1,62 @@
+/** Fixture trees under test/fixtures/salt/<case>/: high data in, Salt's results (as notes/salt.md records them) out. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { cairn, ROOT, tempDir } from '../../cli/cli-helpers.js';
+
+const FIX = join(ROOT, 'test/fixtures/salt');
+
+function expected(name: string): Record<string, Record<string, unknown>> {
+  return JSON.parse(readFileSync(join(FIX, name, 'expected.json'), 'utf8'));
+}
+
+function runJson(name: string, fun = 'state.apply', extra: string[] = []): { code: number | null; local: Record<string, Record<string, unknown>> } {
+  const r = cairn(['salt', fun, ...extra, '--high-data', join(FIX, name, 'high.json'), '--state-dir', tempDir(), '--out', 'json']);
+  assert.doesNotMatch(r.stderr, /internal error/, r.stderr);
+  return { code: r.code, local: JSON.parse(r.stdout).local };
+}
+
+/** Every expected key must match; times and pids are not compared. */
+function assertSubset(local: Record<string, Record<string, unknown>>, want: Record<string, Record<string, unknown>>): void {
+  assert.deepEqual(Object.keys(local).sort(), Object.keys(want).sort());
+  for (const [tag, fields] of Object.entries(want)) {
+    for (const [k, v] of Object.entries(fields)) assert.deepEqual(local[tag]?.[k], v, `${tag} ${k}`);
+  }
+}
+
+test('order: names get order + i/10000, first is 0, last is cap + 1000000', () => {
+  const r = cairn(['salt', 'state.show_lowstate', '--high-data', join(FIX, 'order/high.json'), '--out', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).local, JSON.parse(readFileSync(join(FIX, 'order/expected.json'), 'utf8')));
+});
+
+test('order: show_lowstate keys come in Salt order', () => {
+  const r = cairn(['salt', 'state.show_lowstate', '--high-data', join(FIX, 'order/high.json'), '--out', 'json']);
+  const first = JSON.parse(r.stdout).local[0];
+  assert.deepEqual(Object.keys(first), ['__env__', '__id__', '__sls__', 'state', 'fun', 'name', 'order']);
+});
+
+test('requisites: require, require_in, require_any, sls targets, onchanges, onfail', () => {
+  const { code, local } = runJson('requisites');
+  assert.equal(code, 1);
+  assertSubset(local, expected('requisites'));
+  assert.equal(local['test_|-on_quiet_|-on_quiet_|-succeed_without_changes']?.__state_ran__, false);
+});
+
+test('watch: cmd.wait and test mod_watch fire with a __run_num__ gap; a guard skips the watch', () => {
+  const { code, local } = runJson('watch');
+  assert.equal(code, 0);
+  assertSubset(local, expected('watch'));
+  const reload = local['cmd_|-reload_|-echo reloaded_|-wait'] as { changes: Record<string, unknown> };
+  assert.equal(reload.changes.stdout, 'reloaded');
+  assert.equal(reload.changes.retcode, 0);
+});
+
+test('result records carry Salt keys in raw order', () => {
+  const { local } = runJson('watch');
+  const r = local['test_|-conf_|-conf_|-succeed_with_changes'] as Record<string, unknown>;
+  assert.deepEqual(Object.keys(r), ['changes', 'comment', 'name', 'result', '__sls__', '__run_num__', 'start_time', 'duration', '__id__']);
+  assert.match(String(r.start_time), /^\d\d:\d\d:\d\d\.\d{6}$/);
+  assert.equal(typeof r.duration, 'number');
+});
