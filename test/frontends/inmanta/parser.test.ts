@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { InmantaError } from '../../../src/frontends/inmanta/errors.js';
+import { parseFile } from '../../../src/frontends/inmanta/parser.js';
+
+function parseError(src: string): InmantaError {
+  try {
+    parseFile('m.cf', src);
+  } catch (e) {
+    if (InmantaError.is(e)) return e;
+    throw e;
+  }
+  throw new Error('expected a parse error');
+}
+
+test('statements keep their positions', () => {
+  const stmts = parseFile('m.cf', 'import std\n\nentity A extends B:\n  string? x = null\n  int[] y = [1]\nend\nA.b [0:1] -- B.a [1:]\n');
+  assert.deepEqual(stmts.map((s) => [s.kind, s.span.line, s.span.col]), [['import', 1, 1], ['entity', 3, 1], ['relation', 7, 1]]);
+  const ent = stmts[1];
+  assert.ok(ent?.kind === 'entity');
+  assert.deepEqual(ent.attrs.map((a) => [a.name, a.type.name, a.type.list, a.type.nullable]), [['x', 'string', false, true], ['y', 'int', true, false]]);
+  const rel = stmts[2];
+  assert.ok(rel?.kind === 'relation');
+  assert.deepEqual([rel.left.lower, rel.left.upper, rel.right.lower, rel.right.upper], [0, 1, 1, undefined]);
+});
+
+test('precedence: not binds tighter than comparison, in tighter than not', () => {
+  const [s] = parseFile('m.cf', 'x = not a in b\ny = 1 + 2 * 3 ** 2\n');
+  assert.ok(s?.kind === 'assign' && s.value.kind === 'not' && s.value.operand.kind === 'bin' && s.value.operand.op === 'in');
+});
+
+test('interpolation keeps only name paths; f-string fields must be paths', () => {
+  const [s] = parseFile('m.cf', 'x = "a {{ h.name }} {{std::x}}"\n');
+  assert.ok(s?.kind === 'assign' && s.value.kind === 'fmt');
+  assert.deepEqual(s.value.parts, ['a ', { path: ['h', 'name'], spec: [] }, ' {{std::x}}']);
+  const e = parseError('x = f"{a + 1}"\n');
+  assert.equal(e.kind, 'NotFoundException');
+});
+
+test('syntax errors carry file, line and column', () => {
+  const e = parseError('entity A:\n  string n\n\nimplement A using std::none\n');
+  assert.equal(e.kind, 'ParserException');
+  assert.deepEqual([e.span?.file, e.span?.line, e.span?.col], ['m.cf', 4, 1]);
+  assert.match(e.msg, /implement is a reserved keyword/);
+  assert.equal(parseError('a-b = 1\n').kind, 'HyphenException');
+  assert.equal(parseError('x = "open\n').kind, 'ParserException');
+});
