@@ -1,0 +1,76 @@
+/**
+ * `cairn converge ...`: compiles every file first (so bad input anywhere changes nothing), then runs each
+ * file as Converge does, one after another, each run recorded in the run store.
+ */
+import { dirname, resolve } from 'node:path';
+import { DiagnosticError } from '../core/diag.js';
+import { checkGraph, preflightGraph, runGraph } from '../core/runtime.js';
+import { type ConvergeProgram, compileConverge, formatDot, formatHealth, formatRun, graphView } from '../frontends/converge/index.js';
+import { LocalHost } from '../host/local.js';
+import type { ResourceContext } from '../host/types.js';
+import { kinds } from '../resources/index.js';
+import type { ConvergeOptions } from './converge-command.js';
+import { reportJson } from './report.js';
+import { withRunStore } from './session.js';
+
+type Command = 'plan' | 'apply' | 'healthcheck' | 'graph';
+
+function parseParams(list: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of list) {
+    const i = p.indexOf('=');
+    out.set(p.slice(0, i), p.slice(i + 1));
+  }
+  return out;
+}
+
+export async function runConverge(command: Command, files: readonly string[], opts: ConvergeOptions): Promise<number> {
+  const params = parseParams(opts.params);
+  const programs: Array<{ file: string; program: ConvergeProgram; index: NonNullable<ReturnType<typeof checkGraph>['index']> }> = [];
+  for (const file of files) {
+    const program = compileConverge(file, params);
+    const checked = checkGraph(program.graph, kinds);
+    if (!checked.index) throw new DiagnosticError(checked.diagnostics);
+    programs.push({ file, program, index: checked.index });
+  }
+  if (command === 'graph') {
+    for (const { program } of programs) {
+      process.stdout.write(opts.out === 'json' ? `${JSON.stringify(graphView(program), null, 2)}\n` : formatDot(program));
+    }
+    return 0;
+  }
+  const host = new LocalHost();
+  for (const { file, program } of programs) {
+    const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
+    const problems = await preflightGraph(program.graph, kinds, ctx);
+    if (problems.length > 0) throw new DiagnosticError(problems);
+  }
+  let code = 0;
+  for (const { file, program, index } of programs) {
+    const mode = command === 'apply' ? 'apply' : 'check';
+    const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
+    code = await withRunStore(opts, { mode, source: [file], frontEnd: 'converge' }, async (progress) => {
+      const report = await runGraph(program.graph, index, { mode, jobs: opts.jobs, kinds, ctx, onStart: progress.onStart, onResult: progress.onResult });
+      const failed = report.results.some((r) => r.result === false);
+      let text: string;
+      let exitCode: number;
+      if (command === 'healthcheck') {
+        const health = formatHealth(program.graph.nodes, report.results, index.before);
+        text = health.text;
+        exitCode = failed ? 1 : opts.detailedExitcode && health.unhealthy > 0 ? 2 : 0;
+      } else {
+        text = formatRun(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges });
+        const changed = report.counts.changed + report.counts.pending + report.counts.unresolvable > 0;
+        exitCode = failed ? 1 : opts.detailedExitcode && changed ? 2 : 0;
+      }
+      return {
+        results: report.results,
+        exitCode,
+        print: (runId) => process.stdout.write(opts.out === 'json' ? `${JSON.stringify(reportJson(report, runId, { command, source: file }), null, 2)}\n` : text),
+      };
+    });
+    // Converge stops at the first file whose run has errors.
+    if (code === 1) break;
+  }
+  return code;
+}

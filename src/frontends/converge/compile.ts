@@ -1,0 +1,232 @@
+/**
+ * Converge modules → core graph: one node per resource block (ids `root/module.m/kind.name`), params of a
+ * shared kind, and `depends` edges from `depends = [...]`, from lookups, and from `group` chains.
+ */
+import { resolve } from 'node:path';
+import { type Diagnostic, DiagnosticError, error, type Span } from '../../core/diag.js';
+import type { Graph } from '../../core/graph.js';
+import { type Edge, type GraphNode, hasDeferred } from '../../core/model.js';
+import type { HclValue } from '../../lang/hcl1/index.js';
+import { allowedFields, FIELDS, isTask, UNSUPPORTED } from './fields.js';
+import { Loader } from './load.js';
+import { Renderer } from './render.js';
+import type { ModuleInfo, RawNode, Scope } from './types.js';
+
+export interface ConvergeProgram {
+  readonly graph: Graph;
+  readonly modules: readonly ModuleInfo[];
+  readonly root: Scope;
+  /** Converge type of each node id. */
+  readonly types: ReadonlyMap<string, string>;
+}
+
+const CORE_TYPE: Readonly<Record<string, string>> = {
+  task: 'task',
+  'task.query': 'task',
+  'healthcheck.task': 'task',
+  'file.content': 'file',
+  'file.directory': 'directory',
+  'file.mode': 'file',
+  'file.owner': 'file',
+  'package.apt': 'package',
+  'user.user': 'user',
+  'user.group': 'group',
+};
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+
+/** Go's duration text ("10s", "1m30s") or a number of seconds. */
+function seconds(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string') return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v);
+  const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((m) => m[0]).join('') !== v) return undefined;
+  return parts.reduce((sum, m) => sum + Number(m[1]) * (DURATION_UNITS[m[2] as string] ?? 0), 0);
+}
+
+/** Converge resolves a relative destination against the directory it runs in. */
+function abs(v: unknown): unknown {
+  return typeof v === 'string' && v !== '' && !v.startsWith('/') ? resolve(v) : v;
+}
+
+function bool(v: unknown): unknown {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return v;
+}
+
+function num(v: unknown): unknown {
+  return typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+}
+
+function defined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+class Compiler {
+  readonly diags: Diagnostic[] = [];
+  readonly renderer = new Renderer();
+
+  params(node: RawNode, field: (name: string) => unknown): Record<string, unknown> | undefined {
+    const f = field;
+    switch (node.ctype) {
+      case 'task':
+      case 'healthcheck.task':
+      case 'task.query': {
+        const timeoutRaw = f('timeout');
+        const timeout = timeoutRaw === undefined ? undefined : seconds(timeoutRaw);
+        if (timeoutRaw !== undefined && timeout === undefined) {
+          this.diags.push(error('CV040', `timeout must be a duration such as "30s", got ${JSON.stringify(timeoutRaw)}`, { span: node.fields.get('timeout')?.span }));
+        }
+        const env = f('env');
+        const p = {
+          check: node.ctype === 'task.query' ? (f('query') ?? '') : (f('check') ?? ''),
+          apply: f('apply'),
+          interpreter: f('interpreter'),
+          check_flags: f('check_flags'),
+          exec_flags: f('exec_flags'),
+          dir: f('dir'),
+          timeout,
+        };
+        return { ...defined(p), ...(env !== undefined ? { env } : {}), ...(node.ctype === 'task.query' ? { query: true } : {}) };
+      }
+      case 'file.content':
+        return { path: abs(f('destination')), content: f('content') ?? '', new_mode: '0600' };
+      case 'file.directory':
+        return defined({ path: abs(f('destination')), makedirs: bool(f('create_all')) });
+      case 'file.mode':
+        return defined({ path: abs(f('destination')), mode: f('mode') });
+      case 'file.owner':
+        if (f('recursive') !== undefined && bool(f('recursive')) !== false) this.diags.push(error('CV041', 'file.owner: recursive is not supported yet', { span: node.fields.get('recursive')?.span }));
+        return defined({ path: abs(f('destination')), owner: num(f('user') ?? f('uid')), group: num(f('group') ?? f('gid')) });
+      case 'package.apt': {
+        const state = f('state');
+        return defined({ name: f('name'), state: state === 'absent' ? 'removed' : state === 'present' || state === undefined ? 'installed' : state });
+      }
+      case 'user.user':
+        return defined({
+          name: f('username'),
+          uid: num(f('uid')),
+          gid: num(f('groupname') ?? f('gid')),
+          home: f('home_dir'),
+          createhome: bool(f('create_home')),
+          state: f('state'),
+        });
+      case 'user.group':
+        return defined({ name: f('name'), gid: num(f('gid')), state: f('state') });
+      default:
+        return undefined;
+    }
+  }
+
+  node(raw: RawNode): GraphNode | undefined {
+    const unsupported = UNSUPPORTED[raw.ctype];
+    if (unsupported !== undefined) {
+      this.diags.push(error('CV030', `${raw.ctype} ${JSON.stringify(raw.name)}: ${unsupported}`, { span: raw.span }));
+      return undefined;
+    }
+    const allowed = allowedFields(raw.ctype);
+    if (!allowed) {
+      const known = Object.keys(FIELDS).join(', ');
+      this.diags.push(error('CV031', `unknown resource type ${JSON.stringify(raw.ctype)} (known: ${known}, module, param)`, { span: raw.span }));
+      return undefined;
+    }
+    for (const [name, v] of raw.fields) {
+      if (!allowed.includes(name)) this.diags.push(error('CV032', `${raw.ctype} has no field ${JSON.stringify(name)} (fields: ${allowed.join(', ')})`, { span: v.span }));
+    }
+    const params = this.params(raw, (name) => this.renderer.field(raw, name));
+    if (!params) return undefined;
+    const paramSpans: Record<string, Span> = {};
+    for (const [name, v] of raw.fields) paramSpans[name === 'destination' ? 'path' : name] = v.span;
+    return {
+      id: raw.id,
+      type: CORE_TYPE[raw.ctype] as string,
+      name: raw.id,
+      params,
+      span: raw.span,
+      paramSpans,
+      meta: { converge: raw.ctype, ...(isTask(raw.ctype) ? { task: true } : {}) },
+    };
+  }
+
+  /** The ids `depends` names: siblings, or every resource inside a sibling module. */
+  dependsTargets(raw: RawNode, all: readonly RawNode[]): Array<{ id: string; span: Span }> {
+    const v = raw.fields.get('depends');
+    if (!v) return [];
+    const items: HclValue[] = v.kind === 'list' ? [...v.items] : [v];
+    const out: Array<{ id: string; span: Span }> = [];
+    for (const item of items) {
+      if (item.kind !== 'string') {
+        this.diags.push(error('CV050', 'depends must be a list of node names such as "task.name"', { span: item.span }));
+        continue;
+      }
+      const target = raw.scope.nodes.get(item.value);
+      if (!target) {
+        this.diags.push(error('CV051', `depends on unknown node ${JSON.stringify(item.value)} in ${raw.scope.id}`, { span: item.span }));
+        continue;
+      }
+      if (target.ctype === 'module') {
+        for (const n of all) if (n.id.startsWith(`${target.id}/`)) out.push({ id: n.id, span: item.span });
+      } else out.push({ id: target.id, span: item.span });
+    }
+    return out;
+  }
+}
+
+function addEdge(edges: Edge[], seen: Set<string>, from: string, to: string, span?: Span): void {
+  const key = `${from}\u0000${to}`;
+  if (from === to || seen.has(key)) return;
+  seen.add(key);
+  edges.push({ from, to, kind: 'depends', ...(span ? { span } : {}) });
+}
+
+/** Loads, renders and links a Converge file; every problem is a positioned diagnostic. */
+export function compileConverge(file: string, params: ReadonlyMap<string, string>): ConvergeProgram {
+  const compiler = new Compiler();
+  const loader = new Loader(compiler.renderer);
+  const root = loader.load(file, 'root', params, true);
+  const nodes: GraphNode[] = [];
+  const types = new Map<string, string>();
+  for (const raw of loader.nodes) {
+    const n = compiler.node(raw);
+    if (n) {
+      nodes.push(n);
+      types.set(n.id, raw.ctype);
+    }
+  }
+  const edges: Edge[] = [];
+  const seen = new Set<string>();
+  const groups = new Map<string, string[]>();
+  const ids = new Set(nodes.map((n) => n.id));
+  for (const raw of loader.nodes) {
+    if (!ids.has(raw.id)) continue;
+    for (const t of compiler.dependsTargets(raw, loader.nodes)) addEdge(edges, seen, t.id, raw.id, t.span);
+    for (const t of compiler.renderer.lookups.get(raw.id) ?? []) if (ids.has(t)) addEdge(edges, seen, t, raw.id, raw.span);
+    const group = raw.fields.get('group');
+    if (group) {
+      const name = compiler.renderer.field(raw, 'group');
+      if (typeof name !== 'string' || hasDeferred(name)) compiler.diags.push(error('CV052', 'group must be a string', { span: group.span }));
+      else {
+        let members = groups.get(name);
+        if (!members) groups.set(name, (members = []));
+        members.push(raw.id);
+      }
+    }
+  }
+  // Members of a group run one at a time, in file order.
+  for (const members of groups.values()) for (let i = 1; i < members.length; i++) addEdge(edges, seen, members[i - 1] as string, members[i] as string);
+  const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags];
+  if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
+  return { graph: { nodes, edges }, modules: loader.modules, root, types };
+}
+
+function dedupe(diags: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diags.filter((d) => {
+    const key = `${d.span?.file}:${d.span?.line}:${d.span?.col}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * Plan, apply and healthcheck results as Converge prints them: one block per node (id, Error, Messages,
+ * Has Changes, Changes as "before" => "after"), laid out by a tabwriter, then the error sections and the
+ * Summary. Blocks come in graph order (Converge's order is random). Plan shows a node whose values wait
+ * for an apply as `ID output:  Unresolvable`, as the value-passing design has it.
+ */
+import type { GraphNode, NodeResult } from '../../core/model.js';
+import { tabwrite } from './tabwriter.js';
+
+export type ConvergeMode = 'plan' | 'apply' | 'healthcheck';
+
+interface Printable {
+  readonly id: string;
+  readonly error?: string;
+  readonly warning?: string;
+  readonly messages: readonly string[];
+  readonly hasChanges: boolean;
+  readonly changes: ReadonlyArray<readonly [string, string, string]>;
+}
+
+function str(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'string' ? v : String(v);
+}
+
+function indent(s: string): string {
+  return `\t${s.replace(/\n/g, '\n\t')}`;
+}
+
+function diff(before: string, after: string): string {
+  const b = before.trim();
+  const a = after.trim();
+  if (!b.includes('\n') && !a.includes('\n')) return `${JSON.stringify(b)}\t=>\t${JSON.stringify(a)}`;
+  return `\n${indent(indent(`before:\n${before}\nafter:\n${after}`))}`;
+}
+
+function summarize(op: string, out: Record<string, unknown>, prefix: string): string | undefined {
+  if (out[`${prefix}exitstatus`] === undefined) return undefined;
+  return `${op} (returned: ${str(out[`${prefix}exitstatus`])})\n\t${str(out[`${prefix}stdout`])}\n\t${str(out[`${prefix}stderr`])}`;
+}
+
+function taskMessages(node: GraphNode, r: NodeResult): string[] {
+  const out = r.outputs ?? {};
+  const messages: string[] = [];
+  const dir = node.params.dir;
+  if (typeof dir === 'string' && dir !== '') messages.push(`dir (${dir})`);
+  const env = node.params.env;
+  if (env && typeof env === 'object' && Object.keys(env).length > 0) {
+    const pairs = Object.entries(env as Record<string, unknown>).map(([k, v]) => `${k}=${str(v)}`);
+    messages.push(`env (${pairs.sort().join(' ')})`);
+  }
+  for (const m of [summarize('check', out, 'check.'), summarize('apply', out, 'apply.')]) if (m !== undefined) messages.push(m);
+  return messages;
+}
+
+function printable(node: GraphNode, r: NodeResult, ctype: string, mode: ConvergeMode): Printable {
+  const base = { id: r.id, ...(r.result === false ? { error: r.comment } : {}) };
+  const hasChanges = r.status === 'pending' || r.status === 'changed' || (r.result === false && mode !== 'plan');
+  const out = r.outputs ?? {};
+  if (node.type === 'task') return { ...base, messages: taskMessages(node, r), hasChanges, changes: [] };
+  if (ctype === 'file.content') {
+    const path = str(node.params.path);
+    const created = out.previous_content === undefined && (r.changes.newfile !== undefined || r.changes.diff === 'New file');
+    const changes: Array<[string, string, string]> = [];
+    if (hasChanges) changes.push([path, created ? '<file-missing>' : str(out.previous_content), str(out.content)]);
+    if (mode === 'apply' && created && hasChanges) changes.push(['mode', 'not set', str(out.mode)]);
+    let messages: string[] = [];
+    if (mode !== 'apply') messages = [!hasChanges ? 'OK' : created ? `${path}: File is missing` : 'contents differ'];
+    return { ...base, messages, hasChanges, changes };
+  }
+  if (ctype === 'file.directory') {
+    const path = str(node.params.path);
+    const messages = hasChanges ? (mode === 'apply' ? [`${JSON.stringify(path)} exists`] : []) : [`${JSON.stringify(path)} already exists`];
+    return { ...base, messages, hasChanges, changes: hasChanges && mode !== 'apply' ? [[path, '<absent>', '<present>']] : [] };
+  }
+  const changes = Object.entries(r.changes).map(([k, v]): [string, string, string] => [k, '', typeof v === 'string' ? v : JSON.stringify(v)]);
+  return { ...base, messages: r.comment ? [r.comment] : [], hasChanges, changes };
+}
+
+function drawNode(p: Printable): string {
+  let s = `${p.id}:`;
+  if (p.error) s += `\n\tError: ${p.error}`;
+  if (p.warning) s += `\n\tWarning: ${p.warning}`;
+  s += '\n\tMessages:';
+  for (const m of p.messages) s += `\n\t${indent(m)}`;
+  s += `\n\tHas Changes: ${p.hasChanges ? 'yes' : 'no'}\n\tChanges:`;
+  if (p.changes.length === 0) s += ' No changes';
+  for (const [k, before, after] of p.changes) s += `\n\t\t${k}:\t${diff(before, after)}`;
+  return tabwrite(`${s}\n\n`);
+}
+
+/** The requisite that made the runtime skip a node, from its comment. */
+function failedDependency(r: NodeResult): string {
+  const m = /requisite failed: (.*)$/.exec(r.comment);
+  return (m?.[1] ?? '').split(', ')[0] ?? '';
+}
+
+export interface FormatOptions {
+  readonly onlyShowChanges?: boolean;
+}
+
+/** Plan or apply output, from the leading empty line through the Summary. */
+export function formatRun(nodes: readonly GraphNode[], results: readonly NodeResult[], types: ReadonlyMap<string, string>, mode: ConvergeMode, options: FormatOptions = {}): string {
+  const byId = new Map(results.map((r) => [r.id, r]));
+  let body = '';
+  const errors: string[] = [];
+  const depErrors: string[] = [];
+  let changes = 0;
+  let unresolvable = 0;
+  for (const node of nodes) {
+    const r = byId.get(node.id);
+    if (!r) continue;
+    if (r.status === 'skipped' && r.result === false) {
+      depErrors.push(`${r.id}: error in dependency ${JSON.stringify(failedDependency(r))}`);
+      continue;
+    }
+    if (r.status === 'unresolvable') {
+      unresolvable++;
+      changes++;
+      body += `${r.id} output:  Unresolvable\n\n`;
+      continue;
+    }
+    const p = printable(node, r, types.get(node.id) ?? '', mode);
+    if (p.error !== undefined) errors.push(`${r.id}: ${p.error}`);
+    else if (p.hasChanges) changes++;
+    if (options.onlyShowChanges && !p.hasChanges) continue;
+    body += drawNode(p);
+  }
+  let tail = '';
+  if (errors.length > 0) tail += `Errors:\n${errors.map((e) => ` * ${e}\n`).join('')}\n`;
+  if (depErrors.length > 0) tail += `Failed due to failing dependency:\n${depErrors.map((e) => ` * ${e}\n`).join('')}\n`;
+  tail += `Summary: ${errors.length} errors, ${changes} changes${depErrors.length > 0 ? `, ${depErrors.length} dependency errors` : ''}\n`;
+  if (unresolvable > 0) tail += `${unresolvable} node(s) depend on effectful results and may change\n`;
+  return `\n${body}${tail}`;
+}
+
+export { drawNode, type Printable };

@@ -1,0 +1,155 @@
+/**
+ * Reads a Converge module tree: each file's blocks become nodes of its scope, `module` blocks load their
+ * source (relative to the including file) as a child scope with the params the block passes, and `param`
+ * blocks take their value from the caller, the command line (root only) or their default.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { type Diagnostic, DiagnosticError, error, type Span } from '../../core/diag.js';
+import { type HclItem, type HclValue, parseHcl, plainValue } from '../../lang/hcl1/index.js';
+import { checkParamType } from './param-types.js';
+import type { Renderer } from './render.js';
+import type { ModuleInfo, RawNode, Scope } from './types.js';
+
+export interface LoadResult {
+  readonly root: Scope;
+  /** Resource nodes in file order, modules expanded where their block stands. */
+  readonly nodes: RawNode[];
+  readonly modules: ModuleInfo[];
+}
+
+/** Blocks that are not resources. */
+const META = new Set(['param', 'module']);
+
+function readSource(file: string, span: Span | undefined): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String((e as Error).message);
+    throw new DiagnosticError([error('CV001', `cannot read module ${file}: ${why}`, { span })]);
+  }
+}
+
+function fieldsOf(item: HclItem, diags: Diagnostic[]): Map<string, HclValue> {
+  const fields = new Map<string, HclValue>();
+  if (item.value.kind !== 'object') return fields;
+  for (const f of item.value.items) {
+    const name = f.keys.map((k) => k.name).join('.');
+    if (fields.has(name)) diags.push(error('CV002', `field ${JSON.stringify(name)} is given twice`, { span: f.span }));
+    fields.set(name, f.value);
+  }
+  return fields;
+}
+
+export class Loader {
+  readonly nodes: RawNode[] = [];
+  readonly modules: ModuleInfo[] = [];
+  readonly diags: Diagnostic[] = [];
+  private readonly loading: string[] = [];
+
+  constructor(private readonly renderer: Renderer) {}
+
+  /** Loads `file` as scope `id`; `given` are the caller's param values (already rendered). */
+  load(file: string, id: string, given: ReadonlyMap<string, unknown>, fromCommandLine: boolean, parent?: Scope, callSpan?: Span): Scope {
+    const path = resolve(file);
+    if (this.loading.includes(path)) throw new DiagnosticError([error('CV003', `module ${file} includes itself`, { span: callSpan })]);
+    const text = readSource(file, callSpan);
+    const hcl = parseHcl(file, text);
+    const scope: Scope = { id, file, params: new Map(), nodes: new Map(), ...(parent ? { parent } : {}), ...(callSpan ? { span: callSpan } : {}) };
+    this.modules.push({ id, source: file, ...(callSpan ? { span: callSpan } : {}) });
+    this.loading.push(path);
+    try {
+      for (const item of hcl.body.items) if (item.keys[0]?.name === 'param') this.declareParam(scope, item, given, fromCommandLine);
+      for (const item of hcl.body.items) {
+        const type = item.keys[0]?.name ?? '';
+        if (type === 'param') continue;
+        if (type === 'module') this.loadModule(scope, item);
+        else this.addNode(scope, item);
+      }
+    } finally {
+      this.loading.pop();
+    }
+    return scope;
+  }
+
+  private blockName(item: HclItem, want: number): string | undefined {
+    const type = item.keys[0]?.name ?? '';
+    if (item.assign || item.value.kind !== 'object') {
+      this.diags.push(error('CV004', `${type} must be a block: ${type} "name" { ... }`, { span: item.span }));
+      return undefined;
+    }
+    if (item.keys.length !== want) {
+      const shape = want === 3 ? 'module "SOURCE" "NAME" { ... }' : `${type} "NAME" { ... }`;
+      this.diags.push(error('CV005', `${type} needs ${want === 3 ? 'a source and a name' : 'a name'}: ${shape}`, { span: item.span }));
+      return undefined;
+    }
+    return item.keys[want - 1]?.name;
+  }
+
+  private declareParam(scope: Scope, item: HclItem, given: ReadonlyMap<string, unknown>, fromCommandLine: boolean): void {
+    const name = this.blockName(item, 2);
+    if (name === undefined) return;
+    const fields = fieldsOf(item, this.diags);
+    for (const [k, v] of fields) {
+      if (k !== 'default' && k !== 'type') this.diags.push(error('CV006', `unknown field ${JSON.stringify(k)} in param ${JSON.stringify(name)}`, { span: v.span }));
+    }
+    const def = fields.get('default');
+    const typeField = fields.get('type');
+    const type = typeField?.kind === 'string' ? typeField.value : undefined;
+    if (typeField && type === undefined) this.diags.push(error('CV007', 'param type must be a string', { span: typeField.span }));
+    let value: unknown;
+    let span: Span = def?.span ?? item.span;
+    if (given.has(name)) {
+      value = given.get(name);
+      span = item.span;
+    } else if (def) value = plainValue(def);
+    else {
+      const how = fromCommandLine ? ` (give it with -p ${name}=VALUE)` : ' (pass it in the module block params)';
+      this.diags.push(error('CV008', `required param ${JSON.stringify(name)} has no value${how}`, { span: item.span }));
+      return;
+    }
+    const checked = checkParamType(name, type, value, fromCommandLine && given.has(name));
+    if (typeof checked === 'object' && checked !== null && 'problem' in checked) {
+      this.diags.push(error('CV009', String(checked.problem), { span }));
+      return;
+    }
+    scope.params.set(name, checked);
+  }
+
+  private loadModule(scope: Scope, item: HclItem): void {
+    const name = this.blockName(item, 3);
+    if (name === undefined) return;
+    const source = item.keys[1]?.name ?? '';
+    const fields = fieldsOf(item, this.diags);
+    const given = new Map<string, unknown>();
+    for (const [k, v] of fields) {
+      if (k === 'params' && v.kind === 'object') {
+        for (const p of v.items) given.set(p.keys.map((key) => key.name).join('.'), this.renderer.renderStatic(p.value, scope, `module.${name}`));
+      } else if (k !== 'depends' && k !== 'group') this.diags.push(error('CV006', `unknown field ${JSON.stringify(k)} in module ${JSON.stringify(name)}`, { span: v.span }));
+    }
+    const file = resolve(dirname(scope.file), source);
+    const id = `${scope.id}/module.${name}`;
+    const key = `module.${name}`;
+    if (scope.nodes.has(key)) {
+      this.diags.push(error('CV010', `duplicate node ${JSON.stringify(key)} in ${scope.id}`, { span: item.span }));
+      return;
+    }
+    scope.nodes.set(key, { id, ctype: 'module', name, scope, fields, span: item.span });
+    this.load(file, id, given, false, scope, item.keys[1]?.span ?? item.span);
+  }
+
+  private addNode(scope: Scope, item: HclItem): void {
+    const type = item.keys[0]?.name ?? '';
+    const name = this.blockName(item, 2);
+    if (name === undefined) return;
+    const key = `${type}.${name}`;
+    if (scope.nodes.has(key)) {
+      this.diags.push(error('CV010', `duplicate node ${JSON.stringify(key)} in ${scope.id}`, { span: item.span }));
+      return;
+    }
+    const node: RawNode = { id: `${scope.id}/${key}`, ctype: type, name, scope, fields: fieldsOf(item, this.diags), span: item.keys[0]?.span ?? item.span };
+    scope.nodes.set(key, node);
+    if (!META.has(type)) this.nodes.push(node);
+  }
+}

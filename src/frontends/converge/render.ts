@@ -1,0 +1,185 @@
+/**
+ * Converge's Renderer: every string field is a Go template over `param`, `lookup` and friends. A lookup of
+ * a field fixed in the HCL (a destination, a check script) resolves now (prepare time); a lookup of a
+ * field known only after the target ran (a task's stdout) makes the field a core deferred value, rendered
+ * again by the runtime once the target's outputs exist, and unresolvable until then.
+ */
+import { arch, platform } from 'node:os';
+import { type Diagnostic, error, type Span } from '../../core/diag.js';
+import { type DeferredRef, deferred, hasDeferred } from '../../core/model.js';
+import { executeTemplate, literalCalls, type PassThrough, parseTemplate, printValue, type TemplateFunc, TemplateError, type TNode } from '../../lang/gotemplate/index.js';
+import type { HclString, HclValue } from '../../lang/hcl1/index.js';
+import { lookupField } from './fields.js';
+import type { RawNode, Scope } from './types.js';
+
+type Runtime = (ref: DeferredRef) => unknown;
+
+class LoadProblem extends Error implements PassThrough {
+  readonly passThrough = true;
+}
+
+/** Where in the file an offset into a string value is, when the string is on one line. */
+function spanAt(v: HclString, text: string, offset: number): Span {
+  if (v.heredoc || text.slice(0, offset).includes('\n')) return v.span;
+  return { ...v.span, col: v.span.col + 1 + offset };
+}
+
+export class Renderer {
+  readonly diags: Diagnostic[] = [];
+  /** For each node id, the ids of the nodes its templates look up (implicit dependencies). */
+  readonly lookups = new Map<string, Set<string>>();
+  private readonly cache = new Map<string, unknown>();
+  private readonly active: string[] = [];
+
+  /** A module's params: rendered in the calling scope, and known before anything runs. */
+  renderStatic(v: HclValue, scope: Scope, owner: string): unknown {
+    const value = this.value(v, scope, `${scope.id}/${owner}`);
+    if (hasDeferred(value)) {
+      this.diags.push(error('CV021', `${owner}: module params cannot use values known only after other nodes ran`, { span: v.span }));
+      return '';
+    }
+    return value;
+  }
+
+  /** A node's field, rendered once; may hold deferred values. */
+  field(node: RawNode, name: string): unknown {
+    const key = `${node.id}\u0000${name}`;
+    if (this.cache.has(key)) return this.cache.get(key);
+    const v = node.fields.get(name);
+    if (v === undefined) return undefined;
+    if (this.active.includes(key)) throw new LoadProblem(`lookup cycle through ${node.id} field ${name}`);
+    this.active.push(key);
+    try {
+      const out = this.value(v, node.scope, node.id);
+      this.cache.set(key, out);
+      return out;
+    } finally {
+      this.active.pop();
+    }
+  }
+
+  private value(v: HclValue, scope: Scope, owner: string): unknown {
+    switch (v.kind) {
+      case 'string':
+        return this.string(v, scope, owner);
+      case 'number':
+      case 'bool':
+        return v.value;
+      case 'list':
+        return v.items.map((x) => this.value(x, scope, owner));
+      case 'object': {
+        const out: Record<string, unknown> = {};
+        for (const item of v.items) out[item.keys.map((k) => k.name).join('.')] = this.value(item.value, scope, owner);
+        return out;
+      }
+    }
+  }
+
+  private string(v: HclString, scope: Scope, owner: string): unknown {
+    const text = v.value;
+    if (!text.includes('{{')) return text;
+    let nodes: TNode[];
+    try {
+      nodes = parseTemplate(text);
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      this.diags.push(error('CV020', `template: ${e.message}`, { span: spanAt(v, text, e.offset) }));
+      return '';
+    }
+    for (const call of literalCalls(nodes, 'lookup')) {
+      if (call.arg === undefined) {
+        this.diags.push(error('CV022', 'lookup needs a literal node path such as `task.name.status.stdout`', { span: spanAt(v, text, call.offset) }));
+        continue;
+      }
+      const target = this.resolveTarget(scope, call.arg);
+      if (target) {
+        let set = this.lookups.get(owner);
+        if (!set) this.lookups.set(owner, (set = new Set()));
+        set.add(target.id);
+      }
+    }
+    const refs: DeferredRef[] = [];
+    const seen = new Set<string>();
+    let first: string;
+    try {
+      first = executeTemplate(
+        nodes,
+        this.funcs(scope, (ref) => {
+          const k = `${ref.node}\u0000${ref.field}`;
+          if (!seen.has(k)) {
+            seen.add(k);
+            refs.push(ref);
+          }
+          return '';
+        }),
+      );
+    } catch (e) {
+      if (e instanceof TemplateError) this.diags.push(error('CV023', `template: ${e.message}`, { span: spanAt(v, text, e.offset) }));
+      else if (e instanceof LoadProblem) this.diags.push(error('CV024', e.message, { span: v.span }));
+      else throw e;
+      return '';
+    }
+    if (refs.length === 0) return first;
+    const render = (values: readonly unknown[]): unknown => {
+      const known = new Map(refs.map((r, i) => [`${r.node}\u0000${r.field}`, values[i]]));
+      try {
+        return executeTemplate(
+          nodes,
+          this.funcs(scope, (ref) => known.get(`${ref.node}\u0000${ref.field}`) ?? ''),
+        );
+      } catch (e) {
+        return `<render error: ${e instanceof Error ? e.message : String(e)}>`;
+      }
+    };
+    return deferred(refs, render, text);
+  }
+
+  /** The sibling node a lookup path starts with (the longest `kind.name` prefix), or a diagnostic. */
+  private resolveTarget(scope: Scope, path: string): RawNode | undefined {
+    let best: RawNode | undefined;
+    for (const [key, node] of scope.nodes) {
+      if ((path === key || path.startsWith(`${key}.`)) && (!best || key.length > `${best.ctype}.${best.name}`.length)) best = node;
+    }
+    return best;
+  }
+
+  private lookup(scope: Scope, path: string, runtime: Runtime): unknown {
+    const target = this.resolveTarget(scope, path);
+    if (!target) throw new LoadProblem(`lookup ${JSON.stringify(path)}: no node in ${scope.id} matches`);
+    const fieldPath = path.slice(`${target.ctype}.${target.name}`.length + 1);
+    const f = lookupField(target, fieldPath);
+    if (!f) throw new LoadProblem(`lookup ${JSON.stringify(path)}: ${target.ctype} has no field ${JSON.stringify(fieldPath)}`);
+    if (f.kind === 'runtime') return runtime({ node: target.id, field: f.output });
+    const value = target.fields.has(f.field) ? this.field(target, f.field) : f.fallback;
+    if (!hasDeferred(value)) return value;
+    if (f.output === undefined) throw new LoadProblem(`lookup ${JSON.stringify(path)}: the field is known only after other nodes ran`);
+    return runtime({ node: target.id, field: f.output });
+  }
+
+  private funcs(scope: Scope, runtime: Runtime): Record<string, TemplateFunc> {
+    const param = (name: unknown): unknown => {
+      const key = String(name);
+      if (!scope.params.has(key)) throw new LoadProblem(`param ${JSON.stringify(key)} is not declared in ${scope.id}`);
+      return scope.params.get(key);
+    };
+    return {
+      param,
+      paramList: (name) => {
+        const v = param(name);
+        if (!Array.isArray(v)) throw new LoadProblem(`paramList: param ${JSON.stringify(String(name))} is not a list`);
+        return v;
+      },
+      paramMap: (name) => {
+        const v = param(name);
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new LoadProblem(`paramMap: param ${JSON.stringify(String(name))} is not a map`);
+        return v;
+      },
+      lookup: (path) => this.lookup(scope, String(path), runtime),
+      env: (name) => process.env[String(name)] ?? '',
+      split: (sep, s) => String(s).split(String(sep)),
+      join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(String(sep)) : printValue(list)),
+      jsonify: (v) => JSON.stringify(v ?? null),
+      platform: () => ({ OS: platform(), Arch: arch() }),
+    };
+  }
+}

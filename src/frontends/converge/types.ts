@@ -1,0 +1,32 @@
+/** Converge's own model between the HCL and the core graph: modules (scopes) and their nodes. */
+import type { Span } from '../../core/diag.js';
+import type { HclValue } from '../../lang/hcl1/index.js';
+
+/** A module instance: the root file or one `module` block, with its params and its nodes by `kind.name`. */
+export interface Scope {
+  /** `root` or `root/module.NAME/...`. */
+  readonly id: string;
+  readonly file: string;
+  readonly params: Map<string, unknown>;
+  readonly nodes: Map<string, RawNode>;
+  readonly parent?: Scope;
+  readonly span?: Span;
+}
+
+/** One resource block (`task "x" {...}`) before rendering. */
+export interface RawNode {
+  readonly id: string;
+  /** Converge's resource type, e.g. `file.content`. */
+  readonly ctype: string;
+  readonly name: string;
+  readonly scope: Scope;
+  readonly fields: ReadonlyMap<string, HclValue>;
+  readonly span: Span;
+}
+
+/** How nodes show in `graph`: the module tree next to the resources. */
+export interface ModuleInfo {
+  readonly id: string;
+  readonly source: string;
+  readonly span?: Span;
+}
