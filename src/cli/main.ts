@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { register as registerSalt } from './salt-command.js';
 import { register as registerInmanta } from './inmanta-command.js';
+import { register as registerConverge } from './converge-command.js';
 import { VERSION } from './version.js';
 import { register as registerZapusk } from './zapusk-command.js';
 
@@ -63,6 +64,8 @@ export function buildProgram(): Command {
   registerSalt(program);
 
   registerInmanta(program);
+
+  registerConverge(program);
 
   program
     .command('history')
