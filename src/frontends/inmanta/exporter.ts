@@ -111,7 +111,9 @@ export function exportResources(c: Compilation): ExportedResource[] {
     return (built.get(v) ?? []).filter((x) => byInstance.has(x));
   };
   for (const [inst, res] of byInstance) {
-    const reqs = (inst.value('requires') as readonly Value[] | undefined) ?? [];
+    // What an enclosing abstract entity requires, every resource its implementations built requires too.
+    const reqs: Value[] = [];
+    for (let p: Instance | undefined = inst; p; p = p.creator) reqs.push(...((p.value('requires') as readonly Value[] | undefined) ?? []));
     const ids = new Set<string>();
     for (const r of reqs) for (const x of expand(r)) ids.add((byInstance.get(x) as ExportedResource).id);
     res.requires.push(...[...ids].sort());
