@@ -45,6 +45,8 @@ export interface HighData {
   spans: Record<string, Span>;
   /** `saltenv:sls` → the file it was read from (absolute path). */
   files: Record<string, string>;
+  /** Salt's top-level key order including where `__extend__` / `__exclude__` sit (for show_highstate). */
+  keyOrder?: string[];
 }
 
 export interface SaltOptions {
@@ -91,4 +93,9 @@ export interface SaltRenderApi {
   renderTemplateFile(text: string, file: string, ctxExtra: Record<string, unknown>, opts: SaltOptions): string;
   /** `salt://a/b` → an existing path inside the file roots of `saltenv`; a Diagnostic when missing or escaping. */
   resolveSaltUrl(url: string, opts: SaltOptions, saltenv: string): string | Diagnostic;
+  /** Salt's verify_high on (extended) high data: structure errors ("State 'x' in SLS 'y' is not formed as a
+   *  list", "No function declared ...", requisite shapes), positioned at the ID. Call after reconciling extend. */
+  verifyHigh(high: HighData): { errors: string[]; diagnostics: Diagnostic[] };
+  /** The single dict `state.show_highstate --out json` prints under "local". */
+  showHighstateData(high: HighData): Record<string, unknown>;
 }

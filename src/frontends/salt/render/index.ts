@@ -1,34 +1,140 @@
-/** The render half of the Salt front end: top file, SLS, pillar and grains → high data. */
+/**
+ * The render half of the Salt front end: top file, SLS, pillar and grains → high data. Everything here is
+ * synchronous; one session (grains, pillar, Jinja environment) is kept per options object, so a compile that
+ * renders the highstate and then 1,000 file templates builds the context once.
+ */
 
-import type { Diagnostic } from '../../../core/diag.js';
+import { relative, sep } from 'node:path';
+import { type Diagnostic, DiagnosticError, error } from '../../../core/diag.js';
 import type { HighData, RenderResult, SaltOptions, ShowTopResult } from '../types.js';
+import { SALT_MISSING_SLS } from './codes.js';
+import { FileRoots, parseSaltUrl } from './file-roots.js';
+import { grainsFor } from './grains.js';
+import { HighRenderer } from './high-render.js';
+import { JinjaSession, TemplateError } from './jinja-session.js';
+import { compilePillar, type PillarResult } from './pillar.js';
+import { readTop, topMatches, type Problems } from './top.js';
 
-const notYet = (what: string): never => {
-  throw new Error(`salt render: ${what} is not implemented yet`);
-};
+export { showHighstateData } from './show.js';
+export { verifyHigh } from './validate.js';
 
-export function renderHighstate(_opts: SaltOptions): RenderResult {
-  return notYet('renderHighstate');
+interface Session {
+  roots: FileRoots;
+  grains: Record<string, unknown>;
+  saltOpts: Record<string, unknown>;
+  pillar: PillarResult;
+  jinja: JinjaSession;
 }
-export function renderSls(_mods: string[], _opts: SaltOptions): RenderResult {
-  return notYet('renderSls');
+
+const sessions = new WeakMap<SaltOptions, Session>();
+
+function session(opts: SaltOptions): Session {
+  const hit = sessions.get(opts);
+  if (hit) return hit;
+  const roots = FileRoots.fromOptions(opts);
+  const grains = grainsFor(opts.minionId);
+  const saltOpts: Record<string, unknown> = {
+    id: grains.id,
+    file_client: 'local',
+    file_roots: roots.envs,
+    pillar_roots: { [opts.saltenv ?? 'base']: opts.pillarRoots },
+    saltenv: opts.saltenv ?? null,
+    pillarenv: null,
+    test: opts.test === true,
+    renderer: 'jinja|yaml',
+    state_top: 'top.sls',
+    state_auto_order: true,
+    grains,
+  };
+  const pillar = compilePillar(opts, grains, saltOpts);
+  saltOpts.pillar = pillar.pillar;
+  const jinja = new JinjaSession(roots, { pillar: pillar.pillar, grains, opts: saltOpts });
+  const s: Session = { roots, grains, saltOpts, pillar, jinja };
+  sessions.set(opts, s);
+  return s;
 }
-export function showTop(_opts: SaltOptions): ShowTopResult {
-  return notYet('showTop');
+
+const emptyHigh = (): HighData => ({ states: {}, extend: [], exclude: [], spans: {}, files: {}, keyOrder: [] });
+
+function pillarFailure(s: Session): RenderResult | undefined {
+  if (s.pillar.errors.length === 0) return undefined;
+  return {
+    high: emptyHigh(),
+    errors: ['Pillar failed to render with the following messages:', ...s.pillar.errors],
+    diagnostics: s.pillar.diagnostics,
+  };
 }
-export function loadPillar(_opts: SaltOptions): Record<string, unknown> {
-  return notYet('loadPillar');
+
+function matchTop(s: Session, opts: SaltOptions, p: Problems): Record<string, string[]> {
+  const top = readTop(s.roots, s.jinja, opts.saltenv, p);
+  return topMatches(top, { minionId: String(s.grains.id), grains: s.grains, pillar: s.pillar.pillar }, opts.saltenv, (e) => s.roots.hasEnv(e), p);
 }
+
+/** state.highstate / state.apply without mods / show_highstate. No matches gives empty high data. */
+export function renderHighstate(opts: SaltOptions): RenderResult {
+  const s = session(opts);
+  const failed = pillarFailure(s);
+  if (failed) return failed;
+  const p: Problems = { errors: [], diagnostics: [] };
+  const matches = matchTop(s, opts, p);
+  const r = new HighRenderer(s.roots, s.jinja);
+  const high = r.renderMatches(matches);
+  return { high, errors: [...p.errors, ...r.errors], diagnostics: [...p.diagnostics, ...r.diagnostics] };
+}
+
+/** state.sls / show_sls: the named SLS (comma-separated names allowed) in `saltenv` (base by default). */
+export function renderSls(mods: string[], opts: SaltOptions): RenderResult {
+  const s = session(opts);
+  const failed = pillarFailure(s);
+  if (failed) return failed;
+  const names = mods.flatMap((m) => m.split(',')).map((m) => m.trim()).filter((m) => m !== '');
+  const r = new HighRenderer(s.roots, s.jinja);
+  const high = r.renderMatches({ [opts.saltenv ?? 'base']: names });
+  return { high, errors: r.errors, diagnostics: r.diagnostics };
+}
+
+export function showTop(opts: SaltOptions): ShowTopResult {
+  const s = session(opts);
+  const p: Problems = { errors: [], diagnostics: [] };
+  const top = matchTop(s, opts, p);
+  return { top, errors: p.errors, diagnostics: p.diagnostics };
+}
+
+/** Pillar with `_errors` when something failed to render (as Salt keeps it). */
+export function loadPillar(opts: SaltOptions): Record<string, unknown> {
+  return session(opts).pillar.pillar;
+}
+
 export function grains(): Record<string, unknown> {
-  return notYet('grains');
+  return grainsFor('');
 }
-export function renderTemplateFile(_text: string, _file: string, _ctxExtra: Record<string, unknown>, _opts: SaltOptions): string {
-  return notYet('renderTemplateFile');
+
+/** A file.managed `template: jinja` source. Throws DiagnosticError (positioned in `file`) on a template error. */
+export function renderTemplateFile(text: string, file: string, ctxExtra: Record<string, unknown>, opts: SaltOptions): string {
+  const s = session(opts);
+  const saltenv = typeof ctxExtra.saltenv === 'string' ? ctxExtra.saltenv : (opts.saltenv ?? 'base');
+  let tplfile = '';
+  for (const root of s.roots.envs[saltenv] ?? []) {
+    const rel = relative(root, file);
+    if (!rel.startsWith('..') && !rel.startsWith(sep)) {
+      tplfile = rel.split(sep).join('/');
+      break;
+    }
+  }
+  try {
+    return s.jinja.render(text, file, saltenv, { tplfile, tplpath: file, ...ctxExtra });
+  } catch (e) {
+    if (e instanceof TemplateError) throw new DiagnosticError([e.failure.diagnostic]);
+    throw e;
+  }
 }
-export function resolveSaltUrl(_url: string, _opts: SaltOptions, _saltenv: string): string | Diagnostic {
-  return notYet('resolveSaltUrl');
-}
-/** The single dict `state.show_highstate --out json` prints under "local". */
-export function showHighstateData(_high: HighData): Record<string, unknown> {
-  return notYet('showHighstateData');
+
+/** `salt://a/b` → an existing file inside the roots of `saltenv` (or of `?saltenv=`). */
+export function resolveSaltUrl(url: string, opts: SaltOptions, saltenv: string): string | Diagnostic {
+  const parsed = parseSaltUrl(url, saltenv);
+  if (!parsed) return error(SALT_MISSING_SLS, `'${url}' is not a salt:// URL`);
+  const found = session(opts).roots.find(parsed.env, parsed.path, `source '${url}'`);
+  if (found === undefined) return error(SALT_MISSING_SLS, `Source file ${url} not found in saltenv '${parsed.env}'`);
+  if ('code' in found) return found;
+  return found.path;
 }

@@ -1,0 +1,326 @@
+/**
+ * SLS files → high data, following Salt's render stage: each SLS is rendered once; `include` is resolved
+ * depth first (absolute, relative `.x`/`..x`, `{env: sls}`, globs); `extend` and `exclude` are stashed in
+ * `__extend__` / `__exclude__`; short declarations `file.managed` become `file: [..., 'managed']`;
+ * `__sls__` / `__env__` are injected; every state declaration without an `order` gets the next auto order
+ * after its includes were rendered, so the deepest include is numbered first.
+ */
+
+import { readFileSync } from 'node:fs';
+import { type Diagnostic, error, type Span } from '../../../core/diag.js';
+import type { ExcludeEntry, ExtendBlock, HighData, IdDecl, StateArg } from '../types.js';
+import { SALT_CONFLICT, SALT_INCLUDE, SALT_MISSING_SLS, SALT_STRUCTURE } from './codes.js';
+import { isPlainObject } from './data-path.js';
+import { deepEqual } from './deep-equal.js';
+import type { FileRoots } from './file-roots.js';
+import { type JinjaSession, slsContext } from './jinja-session.js';
+import { fnmatch, hasGlob } from './match.js';
+import { renderFile } from './renderer.js';
+
+/** Salt's per-render dict: IDs plus the stashed `__extend__` / `__exclude__` lists, in insertion order. */
+type SlsState = Map<string, unknown>;
+
+const EXTEND = '__extend__';
+const EXCLUDE = '__exclude__';
+
+export class HighRenderer {
+  readonly errors: string[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly mods = new Set<string>();
+  private iorder = 10000;
+  private readonly spans: Record<string, Span> = {};
+  private readonly files: Record<string, string> = {};
+  private readonly listings = new Map<string, string[]>();
+
+  constructor(private readonly roots: FileRoots, private readonly jinja: JinjaSession) {}
+
+  private problem(text: string, diag: Diagnostic): void {
+    this.errors.push(text);
+    this.diagnostics.push(diag);
+  }
+
+  private list(env: string): string[] {
+    let l = this.listings.get(env);
+    if (!l) this.listings.set(env, (l = this.roots.listSls(env)));
+    return l;
+  }
+
+  /** Salt's render_highstate over `env → [sls or glob]`. */
+  renderMatches(matches: Record<string, string[]>): HighData {
+    const high: SlsState = new Map();
+    for (const [env, list] of Object.entries(matches)) {
+      for (const slsMatch of list) {
+        let targets = [slsMatch];
+        if (!this.roots.hasEnv(env)) {
+          this.problem(`No matching salt environment for environment '${env}' found`, error(SALT_MISSING_SLS, `No matching salt environment for environment '${env}' found`));
+        } else if (hasGlob(slsMatch)) {
+          const found = this.list(env).filter((s) => fnmatch(s, slsMatch));
+          if (found.length > 0) targets = found;
+        }
+        for (const sls of targets) {
+          if (this.mods.has(`${env}:${sls}`)) continue;
+          const before = this.errors.length;
+          const state = this.renderState(sls, env, matches, undefined);
+          if (state.size > 0) this.mergeIncluded(high, state);
+          for (let i = before; i < this.errors.length; i++) {
+            const e = this.errors[i] as string;
+            if (e.includes('is not available') && e.includes(`SLS ${slsMatch} in saltenv`)) {
+              this.errors[i] = `No matching sls found for '${slsMatch}' in env '${env}'`;
+            }
+          }
+        }
+      }
+    }
+    return this.toHighData(high);
+  }
+
+  private renderState(sls: string, env: string, matches: Record<string, string[]>, from: Span | undefined): SlsState {
+    const state: SlsState = new Map();
+    const found = this.roots.findSls(env, sls);
+    if (found === undefined) {
+      const msg = `Specified SLS ${sls} in saltenv ${env} is not available on the salt master or through a configured fileserver`;
+      this.problem(msg, error(SALT_MISSING_SLS, msg, { span: from }));
+      return state;
+    }
+    if ('code' in found) {
+      this.problem(found.message, { ...found, ...(from ? { span: from } : {}) });
+      return state;
+    }
+    const text = readFileSync(found.path, 'utf8');
+    const names = slsContext(sls, found.rel);
+    const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`);
+    this.mods.add(`${env}:${sls}`);
+    this.files[`${env}:${sls}`] = found.path;
+    if (!out.ok) {
+      this.problem(`Rendering SLS '${env}:${sls}' failed: ${out.saltMessage}`, out.diagnostic);
+      return state;
+    }
+    const data = out.value.data;
+    const at = (line: number, col: number): Span => ({ file: found.path, line, col });
+    if (data === null || data === undefined || data === false || data === '' || data === 0) return state;
+    if (!isPlainObject(data)) {
+      this.problem(`SLS ${sls} does not render to a dictionary`, error(SALT_STRUCTURE, `SLS ${sls} does not render to a dictionary`, { span: at(1, 1) }));
+      return state;
+    }
+    const keyPos = new Map(out.value.keys.map((k) => [k.key, at(k.line, k.col)]));
+    const order = out.value.keys.length === Object.keys(data).length ? out.value.keys.map((k) => k.key) : Object.keys(data);
+    for (const k of order) state.set(k, data[k]);
+    const posOf = (k: string): Span => keyPos.get(k) ?? at(1, 1);
+
+    let include: unknown[] = [];
+    if (state.has('include')) {
+      const inc = state.get('include');
+      if (!Array.isArray(inc)) {
+        const msg = `Include Declaration in SLS ${sls} is not formed as a list`;
+        this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf('include') }));
+      } else {
+        include = inc;
+        state.delete('include');
+      }
+    }
+    this.handleExtend(state, sls, env, posOf('extend'));
+    this.handleExclude(state, sls, posOf('exclude'));
+    this.handleStateDecls(state, sls, env, posOf);
+    for (const k of state.keys()) if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
+
+    const incSpan = posOf('include');
+    for (const entry of include) this.include(entry, state, sls, env, found.rel, matches, incSpan);
+    this.handleIorder(state);
+    return state;
+  }
+
+  private include(entry: unknown, state: SlsState, sls: string, env: string, rel: string, matches: Record<string, string[]>, span: Span): void {
+    let envKey = env;
+    let inc: string;
+    if (isPlainObject(entry)) {
+      const pairs = Object.entries(entry);
+      const last = pairs[pairs.length - 1];
+      if (!last) return;
+      envKey = last[0];
+      inc = String(last[1]);
+    } else inc = String(entry);
+    if (envKey !== '_xenv' && !this.roots.hasEnv(envKey)) {
+      const msg = `Nonexistent saltenv '${envKey}' found in include of '${inc}' within SLS '${env}:${sls}'`;
+      this.problem(msg, error(SALT_INCLUDE, msg, { span }));
+      return;
+    }
+    if (inc.startsWith('.')) {
+      const m = /^(\.+)(.*)$/.exec(inc) as RegExpExecArray;
+      const levels = (m[1] ?? '').length;
+      const parts = sls.split('.');
+      if (rel.endsWith('init.sls')) parts.push('init');
+      if (levels > parts.length) {
+        const msg = `Attempted relative include of '${inc}' within SLS '${env}:${sls}' goes beyond top level package `;
+        this.problem(msg, error(SALT_INCLUDE, msg.trimEnd(), { span }));
+        return;
+      }
+      inc = [...parts.slice(0, parts.length - levels), m[2] ?? ''].join('.');
+    }
+    const exists = (e: string): boolean => (hasGlob(inc) ? this.list(e).some((s) => fnmatch(s, inc)) : this.roots.findSls(e, inc) !== undefined);
+    const resolved = envKey === '_xenv' ? Object.keys(matches).filter((e) => this.roots.hasEnv(e) && exists(e)) : Object.hasOwn(matches, envKey) || exists(envKey) ? [envKey] : [];
+    if (resolved.length === 1 || resolved.includes(env)) {
+      const rEnv = resolved.length === 1 ? (resolved[0] as string) : env;
+      const targets = hasGlob(inc) ? this.list(env).filter((s) => fnmatch(s, inc)) : [];
+      for (const target of targets.length > 0 ? targets : [inc]) {
+        if (this.mods.has(`${rEnv}:${target}`)) continue;
+        const nstate = this.renderState(target, rEnv, matches, span);
+        if (nstate.size > 0) this.mergeIncluded(state, nstate);
+      }
+      return;
+    }
+    const msg =
+      resolved.length === 0
+        ? `Unknown include: Specified SLS ${envKey}: ${inc} is not available on the salt master in saltenv(s): ${envKey === '_xenv' ? Object.keys(matches).join(', ') : envKey} `
+        : `Ambiguous include: Specified SLS ${envKey}: ${inc} is available on the salt master in multiple available saltenvs: ${resolved.join(', ')}`;
+    this.problem(msg, error(SALT_INCLUDE, msg.trimEnd(), { span }));
+  }
+
+  private handleExtend(state: SlsState, sls: string, env: string, span: Span): void {
+    if (!state.has('extend')) return;
+    const ext = state.get('extend');
+    state.delete('extend');
+    if (!isPlainObject(ext)) {
+      this.problem(`Extension value in SLS '${sls}' is not a dictionary`, error(SALT_STRUCTURE, `Extension value in SLS '${sls}' is not a dictionary`, { span }));
+      return;
+    }
+    const block: ExtendBlock = {};
+    for (const [name, body] of Object.entries(ext)) {
+      if (!isPlainObject(body)) {
+        const msg = `Extension name '${name}' in SLS '${sls}' is not a dictionary`;
+        this.problem(msg, error(SALT_STRUCTURE, msg, { span }));
+        continue;
+      }
+      const out: Record<string, string | StateArg[]> = { __sls__: sls };
+      for (const [key, value] of Object.entries(body)) {
+        if (key === '__sls__') continue;
+        const dot = key.indexOf('.');
+        if (dot > 0 && Array.isArray(value)) out[key.slice(0, dot)] = [...(value as StateArg[]), key.slice(dot + 1)];
+        else out[key] = value as string | StateArg[];
+      }
+      void env;
+      block[name] = out;
+    }
+    const list = (state.get(EXTEND) as ExtendBlock[] | undefined) ?? [];
+    list.push(block);
+    state.set(EXTEND, list);
+  }
+
+  private handleExclude(state: SlsState, sls: string, span: Span): void {
+    if (!state.has('exclude')) return;
+    const exc = state.get('exclude');
+    state.delete('exclude');
+    if (!Array.isArray(exc)) {
+      const msg = `Exclude Declaration in SLS ${sls} is not formed as a list`;
+      this.problem(msg, error(SALT_STRUCTURE, msg, { span }));
+      return;
+    }
+    const list = (state.get(EXCLUDE) as unknown[] | undefined) ?? [];
+    list.push(...exc.map((e) => (typeof e === 'string' ? { sls: e } : e)));
+    state.set(EXCLUDE, list);
+  }
+
+  private handleStateDecls(state: SlsState, sls: string, env: string, posOf: (k: string) => Span): void {
+    for (const [name, body] of state) {
+      if (name === EXTEND || name === EXCLUDE) continue;
+      if (!isPlainObject(body)) {
+        if (typeof body === 'string' && body.includes('.')) {
+          const [mod, fun] = body.split('.');
+          state.set(name, { __env__: env, __sls__: sls, [mod as string]: [fun as string] });
+          continue;
+        }
+        const msg = `ID ${name} in SLS ${sls} is not a dictionary`;
+        this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf(name) }));
+        continue;
+      }
+      const kept: [string, unknown][] = [];
+      const moved: [string, unknown][] = [];
+      const seen = new Set<string>();
+      for (const [key, value] of Object.entries(body)) {
+        if (key.startsWith('_') || !Array.isArray(value)) {
+          kept.push([key, value]);
+          continue;
+        }
+        const dot = key.indexOf('.');
+        if (dot < 0) {
+          seen.add(key);
+          kept.push([key, value]);
+          continue;
+        }
+        const mod = key.slice(0, dot);
+        if (seen.has(mod)) {
+          const msg = `ID '${name}' in SLS '${sls}' contains multiple state declarations of the same type`;
+          this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf(name) }));
+          kept.push([key, value]);
+          continue;
+        }
+        seen.add(mod);
+        moved.push([mod, [...value, key.slice(dot + 1)]]);
+      }
+      const decl: Record<string, unknown> = {
+        __env__: typeof body.__env__ === 'string' ? body.__env__ : env,
+        __sls__: typeof body.__sls__ === 'string' ? body.__sls__ : sls,
+      };
+      for (const [k, v] of [...kept, ...moved]) if (k !== '__env__' && k !== '__sls__') decl[k] = v;
+      state.set(name, decl);
+    }
+  }
+
+  private handleIorder(state: SlsState): void {
+    for (const body of state.values()) {
+      if (!isPlainObject(body)) continue;
+      for (const [key, decl] of Object.entries(body)) {
+        if (key.startsWith('_') || !Array.isArray(decl)) continue;
+        const hasOrder = decl.some((a) => isPlainObject(a) && Object.keys(a)[0] === 'order');
+        if (!hasOrder) decl.push({ order: this.iorder++ });
+      }
+    }
+  }
+
+  /** Salt's merge_included_states: stash lists move up; an ID seen twice with different bodies conflicts. */
+  private mergeIncluded(high: SlsState, state: SlsState): void {
+    for (const key of [EXTEND, EXCLUDE]) {
+      const moving = state.get(key) as unknown[] | undefined;
+      if (!moving) continue;
+      state.delete(key);
+      const list = (high.get(key) as unknown[] | undefined) ?? [];
+      list.push(...moving);
+      high.set(key, list);
+    }
+    for (const [id, body] of state) {
+      const prev = high.get(id);
+      if (prev !== undefined && !deepEqual(prev, body)) {
+        const a = prev as IdDecl;
+        const b = body as IdDecl;
+        const msg = `Detected conflicting IDs, SLS IDs need to be globally unique.\n    The conflicting ID is '${id}' and is found in SLS '${a.__env__}:${a.__sls__}' and SLS '${b.__env__}:${b.__sls__}'`;
+        const where = this.files[`${b.__env__}:${b.__sls__}`];
+        this.problem(msg, error(SALT_CONFLICT, `ID '${id}' is declared in SLS '${a.__env__}:${a.__sls__}' and again in SLS '${b.__env__}:${b.__sls__}'; SLS IDs must be globally unique`, { span: where ? { file: where, line: 1, col: 1 } : this.spans[id] }));
+      }
+      high.set(id, body);
+    }
+  }
+
+  private toHighData(high: SlsState): HighData {
+    const states: Record<string, IdDecl> = {};
+    const keyOrder: string[] = [];
+    let extend: ExtendBlock[] = [];
+    let exclude: ExcludeEntry[] = [];
+    for (const [k, v] of high) {
+      keyOrder.push(k);
+      if (k === EXTEND) extend = dedupeExtends(v as ExtendBlock[]);
+      else if (k === EXCLUDE) exclude = v as ExcludeEntry[];
+      else states[k] = v as IdDecl;
+    }
+    return { states, extend, exclude, spans: this.spans, files: this.files, keyOrder };
+  }
+}
+
+/** Salt's clean_duplicate_extends: one `{id: body}` per distinct pair. */
+function dedupeExtends(list: ExtendBlock[]): ExtendBlock[] {
+  const out: [string, ExtendBlock[string]][] = [];
+  for (const block of list) {
+    for (const [id, body] of Object.entries(block)) {
+      if (!out.some(([i, b]) => i === id && deepEqual(b, body))) out.push([id, body as ExtendBlock[string]]);
+    }
+  }
+  return out.map(([id, body]) => ({ [id]: body }) as ExtendBlock);
+}

@@ -1,0 +1,87 @@
+/**
+ * The renderer pipeline of one file, chosen by its first line as Salt does (`#!jinja|yaml` when absent):
+ * jinja (text → text) then yaml or json (text → data). Renderers cairn does not have (py, pydsl, mako,
+ * gpg, ...) are refused by name instead of being skipped silently.
+ */
+
+import { type Diagnostic, error } from '../../../core/diag.js';
+import { SALT_RENDERER, SALT_YAML } from './codes.js';
+import { type JinjaSession, TemplateError } from './jinja-session.js';
+import { mapRenderedLine } from './source-map.js';
+import { loadSaltYaml, type TopKey } from './yaml-load.js';
+
+export interface Rendered {
+  readonly data: unknown;
+  /** Top-level keys with their 1-based line and column in the source file. */
+  readonly keys: ReadonlyArray<TopKey & { line: number; col: number }>;
+}
+
+export type RenderOutcome = { ok: true; value: Rendered } | { ok: false; saltMessage: string; diagnostic: Diagnostic };
+
+const KNOWN = new Set(['jinja', 'yaml', 'json']);
+
+/** The renderer names of a file: its shebang split on '|', or the default pipe. */
+export function pipelineOf(text: string): string[] {
+  if (!text.startsWith('#!')) return ['jinja', 'yaml'];
+  const first = text.slice(2, text.indexOf('\n') < 0 ? undefined : text.indexOf('\n')).trim();
+  return first.split('|').map((r) => r.trim().split(/\s+/)[0] ?? '').filter((r) => r !== '');
+}
+
+function lineColOf(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, col: offset - start + 1 };
+}
+
+export function renderFile(text: string, file: string, saltenv: string, names: Record<string, unknown>, jinja: JinjaSession, what: string): RenderOutcome {
+  const pipe = pipelineOf(text);
+  const refused = pipe.find((r) => !KNOWN.has(r));
+  if (refused !== undefined) {
+    const msg = `The renderer '${refused}' of ${what} (${pipe.join('|')}) is not supported; use jinja|yaml, yaml or json`;
+    return { ok: false, saltMessage: msg, diagnostic: error(SALT_RENDERER, msg, { span: { file, line: 1, col: 1 } }) };
+  }
+  const jinjaAt = pipe.indexOf('jinja');
+  const dataAt = pipe.findIndex((r) => r === 'yaml' || r === 'json');
+  if (pipe.length > 2 || (jinjaAt >= 0 && dataAt >= 0 && jinjaAt > dataAt) || pipe.filter((r) => r !== 'jinja').length > 1) {
+    const msg = `The renderer pipe '${pipe.join('|')}' of ${what} cannot work: Jinja renders text, so it must come before yaml or json`;
+    return { ok: false, saltMessage: msg, diagnostic: error(SALT_RENDERER, msg, { span: { file, line: 1, col: 1 } }) };
+  }
+  let rendered = text;
+  if (jinjaAt >= 0) {
+    try {
+      rendered = jinja.render(text, file, saltenv, names);
+    } catch (e) {
+      if (e instanceof TemplateError) return { ok: false, saltMessage: e.failure.saltMessage, diagnostic: e.failure.diagnostic };
+      throw e;
+    }
+  }
+  if (dataAt < 0) return { ok: true, value: { data: rendered, keys: [] } };
+  if (pipe[dataAt] === 'json') {
+    try {
+      return { ok: true, value: { data: JSON.parse(rendered), keys: [] } };
+    } catch (e) {
+      const msg = (e as Error).message;
+      return { ok: false, saltMessage: msg, diagnostic: error(SALT_YAML, msg, { span: { file, line: 1, col: 1 } }) };
+    }
+  }
+  const loaded = loadSaltYaml(rendered);
+  if (!loaded.ok) {
+    const at = lineColOf(rendered, loaded.failure.offset);
+    const line = rendered === text ? at.line : mapRenderedLine(text, rendered, at.line);
+    const suffix = rendered === text ? '' : ` (line ${at.line} of the Jinja output: ${JSON.stringify(rendered.split('\n')[at.line - 1] ?? '')})`;
+    return {
+      ok: false,
+      saltMessage: loaded.failure.saltMessage,
+      diagnostic: error(SALT_YAML, `${loaded.failure.message}${suffix}`, { span: { file, line, col: rendered === text ? at.col : 1 } }),
+    };
+  }
+  const keys = loaded.topKeys.map((k) => {
+    const at = lineColOf(rendered, k.offset);
+    return rendered === text ? { ...k, ...at } : { ...k, line: mapRenderedLine(text, rendered, at.line), col: 1 };
+  });
+  return { ok: true, value: { data: loaded.data, keys } };
+}
