@@ -62,7 +62,9 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
   if (dataAt < 0) return { ok: true, value: { data: rendered, keys: [] } };
   if (pipe[dataAt] === 'json') {
     try {
-      return { ok: true, value: { data: JSON.parse(rendered), keys: [] } };
+      // Salt's json renderer drops a shebang line itself (YAML reads it as a comment).
+      const json = rendered.startsWith('#!') ? rendered.slice(rendered.indexOf('\n') + 1) : rendered;
+      return { ok: true, value: { data: JSON.parse(json), keys: [] } };
     } catch (e) {
       const msg = (e as Error).message;
       return { ok: false, saltMessage: msg, diagnostic: error(SALT_YAML, msg, { span: { file, line: 1, col: 1 } }) };

@@ -1,0 +1,137 @@
+// Render and validation errors: Salt's text in `errors`, and a file:line:col diagnostic for each.
+import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { renderSls, resolveSaltUrl, verifyHigh } from '../../../src/frontends/salt/render/index.js';
+import { loadSaltYaml } from '../../../src/frontends/salt/render/yaml-load.js';
+import { tree } from './render-helpers.js';
+
+test('YAML is read as Salt reads it: 1.1 booleans, leading-zero ints decimal, timestamps as strings', () => {
+  const r = loadSaltYaml('a: yes\nb: off\nc: y\nd: 0644\ne: 1e3\nf: 2024-01-02\ng: 0x1F\nh: 1.5\ni: ~\nj: "0644"\nk: 08\n');
+  assert.ok(r.ok);
+  assert.deepEqual(r.data, { a: true, b: false, c: 'y', d: 644, e: '1e3', f: '2024-01-02', g: 31, h: 1.5, i: null, j: '0644', k: '08' });
+});
+
+test('a repeated key is "found conflicting ID", with both positions', () => {
+  const t = tree({ 'salt/dup.sls': 'a:\n  test.nop: []\nb:\n  test.nop: []\na:\n  test.nop: []\n' });
+  const r = renderSls(['dup'], t.opts);
+  assert.deepEqual(r.errors, [
+    'Rendering SLS \'base:dup\' failed: while constructing a mapping\n  in "<unicode string>", line 1, column 1\nfound conflicting ID \'a\'\n  in "<unicode string>", line 5, column 1',
+  ]);
+  assert.deepEqual(r.diagnostics[0]?.span, { file: join(t.dir, 'salt/dup.sls'), line: 5, col: 1 });
+});
+
+test('a YAML syntax error gives Salt\'s message with context, and the source line after Jinja', () => {
+  const t = tree({ 'salt/bad.sls': '{% set x = 1 %}\nok:\n  test.nop: []\nbroken:\n  test.nop: x: y\n' });
+  const r = renderSls(['bad'], t.opts);
+  assert.equal(r.errors.length, 1);
+  assert.match(r.errors[0] ?? '', /^Rendering SLS 'base:bad' failed: mapping values are not allowed here; line 5\n\n---\n/);
+  assert.match(r.errors[0] ?? '', / {2}test\.nop: x: y {4}<======================\n---$/);
+  assert.equal(r.diagnostics[0]?.code, 'SALTR001');
+  assert.equal(r.diagnostics[0]?.span?.line, 5);
+});
+
+test('a tab is an "Illegal tab character"', () => {
+  const t = tree({ 'salt/tab.sls': 'a:\n\ttest.nop: []\n' });
+  assert.match(renderSls(['tab'], t.opts).errors[0] ?? '', /^Rendering SLS 'base:tab' failed: Illegal tab character; line 2/);
+});
+
+test('Jinja errors: an undefined variable and a syntax error, with the template line', () => {
+  const t = tree({ 'salt/u.sls': 'a:\n  test.nop:\n    - name: {{ nope.x }}\n', 'salt/s.sls': 'a:\n{% if %}\n' });
+  const u = renderSls(['u'], t.opts);
+  assert.match(u.errors[0] ?? '', /^Rendering SLS 'base:u' failed: Jinja variable 'nope' is undefined; line 3\n\n---\n/);
+  assert.equal(u.diagnostics[0]?.span?.line, 3);
+  assert.equal(u.diagnostics[0]?.code, 'SALTR002');
+  const s = renderSls(['s'], t.opts);
+  assert.match(s.errors[0] ?? '', /^Rendering SLS 'base:s' failed: Jinja syntax error: .*; line 2/);
+});
+
+test('renderers are chosen by the shebang; py, gpg and yaml|jinja are refused by name', () => {
+  const t = tree({
+    'salt/y.sls': '#!yaml\na:\n  test.nop:\n    - name: "{{ not_rendered }}"\n',
+    'salt/p.sls': '#!py\ndef run():\n  return {}\n',
+    'salt/g.sls': '#!jinja|yaml|gpg\na: {}\n',
+    'salt/r.sls': '#!yaml|jinja\na: {}\n',
+    'salt/j.sls': '#!jinja|json\n{"a": {"test.nop": []}}\n',
+  });
+  assert.deepEqual(renderSls(['y'], t.opts).high.states.a?.test, [{ name: '{{ not_rendered }}' }, 'nop', { order: 10000 }]);
+  assert.deepEqual(renderSls(['p'], t.opts).errors, ["Rendering SLS 'base:p' failed: The renderer 'py' of SLS base:p (py) is not supported; use jinja|yaml, yaml or json"]);
+  assert.match(renderSls(['g'], t.opts).errors[0] ?? '', /The renderer 'gpg' of SLS base:g/);
+  assert.match(renderSls(['r'], t.opts).errors[0] ?? '', /Jinja renders text, so it must come before yaml or json/);
+  assert.deepEqual(renderSls(['j'], t.opts).high.states.a?.test, ['nop', { order: 10000 }]);
+});
+
+test('verify_high: list shape, function count, whitespace, requisites; positioned at the ID', () => {
+  const t = tree({
+    'salt/v.sls': [
+      'notlist:',
+      '  file.managed: /etc/x',
+      'nofun:',
+      '  file:',
+      '    - name: /x',
+      'twofun:',
+      '  file.managed:',
+      '    - absent',
+      'space:',
+      '  cmd:',
+      '    - run now',
+      'req:',
+      '  cmd.run:',
+      '    - require: other',
+      'reqdict:',
+      '  cmd.run:',
+      '    - require:',
+      '      - [a]',
+      '      - file.managed: x',
+      'badorder:',
+      '  cmd.run:',
+      '    - order: soon',
+      '',
+    ].join('\n'),
+  });
+  const r = renderSls(['v'], t.opts);
+  assert.deepEqual(r.errors, []);
+  const v = verifyHigh(r.high);
+  assert.deepEqual(v.errors, [
+    "State 'notlist' in SLS 'v' is not formed as a list",
+    "No function declared in state 'file' in SLS 'v'",
+    "Too many functions declared in state 'file' in SLS 'v'",
+    'The function "run now" in state "space" in SLS "v" has whitespace, a function with whitespace is not supported, perhaps this is an argument that is missing a ":"',
+    "The require statement in state 'req' in SLS 'v' needs to be formed as a list",
+    "Requisite declaration ['a'] in SLS v is not formed as a single key dictionary",
+    "Invalid requisite type 'file.managed' in state 'reqdict', in SLS 'v'. Requisite types must not contain dots, did you mean 'file'?",
+  ]);
+  assert.deepEqual(v.diagnostics.filter((d) => d.severity === 'error').map((d) => d.span?.line), [1, 3, 6, 9, 12, 15, 15]);
+  assert.equal(v.diagnostics.find((d) => d.severity === 'warning')?.span?.line, 20);
+});
+
+test('salt:// URLs, includes and imports never leave the file roots', () => {
+  const t = tree({
+    'salt/ok/f.txt': 'x',
+    'outside/secret.sls': 'stolen:\n  test.nop: []\n',
+    'outside/secret.txt': 'secret',
+    'salt/imp.sls': "{% from '../outside/m.jinja' import x %}\n",
+    'salt/rel.sls': "{% from './../../outside/m.jinja' import x %}\n",
+  });
+  mkdirSync(join(t.dir, 'salt/links'));
+  symlinkSync(join(t.dir, 'outside/secret.sls'), join(t.dir, 'salt/links/evil.sls'));
+  symlinkSync(join(t.dir, 'outside'), join(t.dir, 'salt/linkdir'));
+  writeFileSync(join(t.dir, 'salt/inc.sls'), 'include:\n  - links.evil\n');
+  assert.equal(resolveSaltUrl('salt://ok/f.txt', t.opts, 'base'), join(t.dir, 'salt/ok/f.txt'));
+  const up = resolveSaltUrl('salt://../outside/secret.txt', t.opts, 'base');
+  assert.ok(typeof up !== 'string' && up.code === 'SALTR004');
+  const viaLink = resolveSaltUrl('salt://linkdir/secret.txt', t.opts, 'base');
+  assert.ok(typeof viaLink !== 'string' && /symlink/.test(viaLink.message));
+  const missing = resolveSaltUrl('salt://ok/nope.txt', t.opts, 'base');
+  assert.ok(typeof missing !== 'string' && missing.message === "Source file salt://ok/nope.txt not found in saltenv 'base'");
+  const inc = renderSls(['inc'], t.opts);
+  assert.equal(inc.diagnostics[0]?.code, 'SALTR004');
+  assert.equal(inc.diagnostics[0]?.span?.line, 1);
+  assert.deepEqual(inc.high.states, {});
+  for (const sls of ['imp', 'rel']) {
+    const r = renderSls([sls], t.opts);
+    assert.equal(r.diagnostics[0]?.code, 'SALTR004', sls);
+    assert.match(r.errors[0] ?? '', /leaves the file roots/);
+  }
+});
