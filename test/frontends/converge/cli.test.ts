@@ -1,0 +1,122 @@
+/** Runs `cairn converge` on the fixtures as a user would and compares with the expected Converge text. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { assertNoStack, cairn } from '../../cli/cli-helpers.js';
+
+const FIX = resolve(import.meta.dirname, '../../fixtures/converge');
+// Fixed-length temp dirs: the expected text is tabwriter-aligned around the path.
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync('/tmp/cairn-cv-');
+  dirs.push(d);
+  return d;
+}
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function expected(name: string, dir: string): string {
+  return readFileSync(join(FIX, name), 'utf8').replaceAll('@DIR@', dir);
+}
+
+function run(args: string[], dir: string) {
+  return cairn(['converge', ...args, '-p', `dir=${dir}`, '--state-dir', join(dir, '.state')]);
+}
+
+for (const fixture of ['values', 'modules']) {
+  describe(`converge fixture ${fixture}`, () => {
+    const dir = tempDir();
+    const main = join(FIX, fixture, 'main.hcl');
+    test('graph prints DOT', () => {
+      const r = run(['graph', main], dir);
+      assert.equal(r.stderr, '');
+      assert.equal(r.stdout, expected(`${fixture}/graph.dot`, dir));
+      assert.equal(r.code, 0);
+    });
+    test('plan shows what would change and changes nothing', () => {
+      const r = run(['plan', main], dir);
+      assert.equal(r.stdout, expected(`${fixture}/plan.txt`, dir));
+      assert.equal(r.code, 0);
+      assert.equal(existsSync(join(dir, 'effect')), false);
+      assert.equal(run(['plan', main, '--detailed-exitcode'], dir).code, 2);
+    });
+    test('apply makes the changes', () => {
+      const r = run(['apply', main], dir);
+      assert.equal(r.stdout, expected(`${fixture}/apply.txt`, dir));
+      assert.equal(r.code, 0);
+    });
+    test('a plan after apply has no changes', () => {
+      const r = run(['plan', main, '--only-show-changes'], dir);
+      assert.equal(r.stdout, expected(`${fixture}/replan.txt`, dir));
+      assert.equal(run(['apply', main, '--detailed-exitcode'], dir).code, 0);
+    });
+    test('healthcheck reports every node healthy', () => {
+      const r = run(['healthcheck', main], dir);
+      assert.equal(r.stdout, expected(`${fixture}/health.txt`, dir));
+      assert.equal(r.code, 0);
+    });
+  });
+}
+
+describe('converge value passing', () => {
+  test('a task output flows through lookup into a file', () => {
+    const dir = tempDir();
+    run(['apply', join(FIX, 'values/main.hcl')], dir);
+    assert.equal(readFileSync(join(dir, 'effect.txt'), 'utf8'), `sum=42 from ${dir}/static.txt`);
+    assert.equal(readFileSync(join(dir, 'static.txt'), 'utf8'), 'hello cairn\n');
+  });
+  test('-p overrides a default; JSON output has the results', () => {
+    const dir = tempDir();
+    const r = cairn(['converge', 'plan', join(FIX, 'values/main.hcl'), '-p', `dir=${dir}`, '-p', 'greeting=hi', '--out', 'json', '--state-dir', join(dir, '.state')]);
+    const json = JSON.parse(r.stdout);
+    const effect = json.results.find((x: { id: string }) => x.id === 'root/file.content.effect');
+    assert.equal(effect.status, 'unresolvable');
+    const stat = json.results.find((x: { id: string }) => x.id === 'root/file.content.static');
+    assert.equal(stat.status, 'pending');
+    assert.equal(typeof json.run, 'number');
+  });
+});
+
+describe('converge failures', () => {
+  test('a failing task: Errors section, dependency errors, exit 1', () => {
+    const dir = tempDir();
+    const file = join(dir, 'fail.hcl');
+    writeFileSync(file, `task "fails" {\n  check = "exit 1"\n  apply = "echo no"\n}\n\nfile.content "dependent" {\n  destination = "${dir}/x"\n  depends = ["task.fails"]\n}\n`);
+    const r = cairn(['converge', 'apply', file, '--state-dir', join(dir, '.state')]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /Errors:\n \* root\/task\.fails: still has changes after apply/);
+    assert.match(r.stdout, /Failed due to failing dependency:\n \* root\/file\.content\.dependent: error in dependency "root\/task\.fails"\n/);
+    assert.match(r.stdout, /Summary: 1 errors, 0 changes, 1 dependency errors\n$/);
+    assert.equal(existsSync(join(dir, 'x')), false);
+  });
+});
+
+describe('converge bad input: positioned diagnostic, exit 1, nothing applied', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['syntax', 'task "a" {\n  check = "true"\n  apply = \n}\n', /bad\.hcl:4:1: HCL010 expected a value/],
+    ['unknown type', 'task "a" {\n  check = "true"\n}\n\nbogus.thing "b" {\n}\n', /bad\.hcl:5:1: CV031 unknown resource type "bogus\.thing"/],
+    ['unsupported type', 'docker.image "b" {\n  name = "x"\n}\n', /bad\.hcl:1:1: CV030 docker\.image "b": docker resources are not supported/],
+    ['missing param', 'param "needed" {}\n\ntask "a" {\n  check = "echo {{param `needed`}}"\n}\n', /bad\.hcl:1:1: CV008 required param "needed" has no value \(give it with -p needed=VALUE\)/],
+    ['wrong param type', 'param "n" {\n  default = "x"\n  type = "int"\n}\n', /bad\.hcl:2:13: CV009 param "n" must be of type int/],
+    ['unknown module', 'module "nowhere.hcl" "m" {}\n', /bad\.hcl:1:8: CV001 cannot read module .*nowhere\.hcl: no such file/],
+    ['unknown lookup', 'task "a" {\n  check = "echo {{lookup `task.zz.status.stdout`}}"\n}\n', /bad\.hcl:2:11: CV024 lookup "task\.zz\.status\.stdout": no node in root matches/],
+    ['unknown field', 'task "a" {\n  check = "true"\n  chekc = "x"\n}\n', /bad\.hcl:3:11: CV032 task has no field "chekc"/],
+    ['unknown depends', 'task "a" {\n  check = "true"\n  depends = ["task.b"]\n}\n', /bad\.hcl:3:14: CV051 depends on unknown node "task\.b" in root/],
+    ['cycle', 'task "a" {\n  check = "exit 1"\n  apply = "touch @/a"\n  depends = ["task.b"]\n}\n\ntask "b" {\n  check = "exit 1"\n  apply = "touch @/b"\n  depends = ["task.a"]\n}\n', /bad\.hcl:1:1: G006 dependency cycle/],
+  ];
+  for (const [name, text, want] of cases) {
+    test(name, () => {
+      const dir = tempDir();
+      const file = join(dir, 'bad.hcl');
+      writeFileSync(file, text.replaceAll('@', dir));
+      const r = cairn(['converge', 'apply', file, '--state-dir', join(dir, '.state')]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, want);
+      assertNoStack(r.stderr);
+      assert.equal(existsSync(join(dir, 'a')) || existsSync(join(dir, 'b')), false);
+    });
+  }
+});
