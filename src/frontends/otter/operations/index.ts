@@ -3,7 +3,7 @@ import { exec, shCall, shExecOp, shellOp } from './exec.js';
 import { copyFiles, createFile, deleteFiles, ensureDirectory, ensureFile, renameFile, replaceText } from './files.js';
 import { applyTemplate, setVariable, sleep } from './general.js';
 import { ensurePackage, ensureUser } from './system.js';
-import type { Operation } from './types.js';
+import type { ArgSpec, Operation } from './types.js';
 
 const all: readonly Operation[] = [
   ensureFile,
@@ -37,3 +37,9 @@ export function lookupOperation(name: string, namespace?: string): Operation | u
 }
 
 export type { Operation };
+
+/** The spec of a named argument, by name or alias, in any case. */
+export function findArg(op: Operation, name: string): ArgSpec | undefined {
+  const n = name.toLowerCase();
+  return op.args.find((a) => a.name.toLowerCase() === n || a.aliases?.some((x) => x.toLowerCase() === n));
+}

@@ -1,0 +1,255 @@
+/**
+ * Checks a script before anything runs, so that wrong input changes nothing: unknown operations,
+ * functions, modules and arguments, variables never declared anywhere, and values of the wrong type.
+ */
+import { type Diagnostic, error } from '../../core/diag.js';
+import type { Block, Expr, ModuleDecl, NamedArg, OutputArg, Predicate, Script, Statement, TextPart, VarTarget } from './ast.js';
+import { lookupFunction } from './functions.js';
+import { findArg, lookupOperation } from './operations/index.js';
+import type { RaftLoader } from './raft.js';
+import { varKey } from './scope.js';
+import { typeName } from './values.js';
+
+export const UNKNOWN_OPERATION = 'OTTER002';
+export const UNKNOWN_FUNCTION = 'OTTER003';
+export const UNDEFINED_VARIABLE = 'OTTER004';
+export const UNKNOWN_MODULE = 'OTTER005';
+export const MODULE_ARGUMENT = 'OTTER006';
+export const OPERATION_ARGUMENT = 'OTTER007';
+export const WRONG_TYPE = 'OTTER008';
+
+class Checker {
+  readonly diags: Diagnostic[] = [];
+  readonly declared = new Set<string>();
+  readonly modules = new Map<string, ModuleDecl>();
+  private readonly seenRaft = new Set<string>();
+  readonly raftModules: ModuleDecl[] = [];
+
+  constructor(
+    private readonly raft: RaftLoader,
+    private readonly config: ReadonlySet<string>,
+  ) {}
+
+  /** Pass 1: every variable any statement declares and every module any block declares, raft modules included. */
+  async declare(block: Block): Promise<void> {
+    for (const m of block.modules) {
+      this.modules.set(m.name.toLowerCase(), m);
+      for (const p of m.params) this.declared.add(varKey(p.sigil, p.name));
+      await this.declare(m.body);
+    }
+    for (const s of block.body) await this.declareIn(s);
+  }
+
+  private async declareIn(s: Statement): Promise<void> {
+    const add = (t: VarTarget): void => {
+      this.declared.add(varKey(t.sigil, t.name));
+    };
+    switch (s.kind) {
+      case 'set':
+      case 'global':
+        add(s.target);
+        break;
+      case 'foreach':
+        if (s.variable) add(s.variable);
+        break;
+      case 'action':
+        for (const o of s.outputs) add(o.target);
+        break;
+      case 'call': {
+        for (const o of s.outputs) add(o.target);
+        const key = s.name.toLowerCase();
+        if (!this.modules.has(key) && !this.seenRaft.has(key)) {
+          this.seenRaft.add(key);
+          const m = await this.raft.find(s.name);
+          if (m) {
+            this.modules.set(key, m);
+            this.raftModules.push(m);
+            for (const p of m.params) this.declared.add(varKey(p.sigil, p.name));
+            await this.declare(m.body);
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    for (const b of blocksOf(s)) await this.declare(b);
+  }
+
+  block(block: Block): void {
+    for (const m of block.modules) {
+      for (const p of m.params) if (p.default) this.expr(p.default);
+      this.block(m.body);
+    }
+    for (const s of block.body) this.statement(s);
+  }
+
+  private statement(s: Statement): void {
+    switch (s.kind) {
+      case 'action':
+        this.action(s);
+        break;
+      case 'log':
+        this.expr(s.message);
+        break;
+      case 'set':
+      case 'global':
+        this.target(s.target);
+        if (s.value) {
+          this.expr(s.value);
+          if (s.target.accessors.length === 0) this.sameType(s.target, s.value);
+        }
+        break;
+      case 'if':
+        this.predicate(s.predicate);
+        break;
+      case 'foreach':
+        this.expr(s.source);
+        break;
+      case 'context':
+        this.expr(s.value);
+        break;
+      case 'throw':
+        if (s.message) this.expr(s.message);
+        break;
+      case 'call':
+        this.call(s);
+        break;
+      default:
+        break;
+    }
+    for (const b of blocksOf(s)) this.block(b);
+  }
+
+  private sameType(target: VarTarget, value: Expr): void {
+    const sigil = value.kind === 'vector' ? '@' : value.kind === 'map' ? '%' : value.kind === 'ref' ? value.sigil : '$';
+    if (sigil !== target.sigil) {
+      this.diags.push(error(WRONG_TYPE, `cannot assign a ${typeName(sigil)} to the ${typeName(target.sigil)} variable ${target.sigil}${target.name}`, { span: value.span }));
+    }
+  }
+
+  private action(s: Extract<Statement, { kind: 'action' }>): void {
+    if (s.positional) this.expr(s.positional);
+    for (const a of s.args) this.expr(a.value);
+    this.outputs(s.outputs);
+    const op = lookupOperation(s.name, s.namespace);
+    const shown = `${s.namespace ? `${s.namespace}::` : ''}${s.name}`;
+    if (!op) {
+      this.diags.push(error(UNKNOWN_OPERATION, `unknown operation ${shown}`, { span: s.nameSpan }));
+      return;
+    }
+    if (s.positional && !op.positional) this.diags.push(error(OPERATION_ARGUMENT, `${op.name} takes no positional argument`, { span: s.positional.span }));
+    const given = new Set<string>();
+    if (s.positional && op.positional) given.add(op.positional.toLowerCase());
+    for (const a of s.args) {
+      const spec = findArg(op, a.name);
+      if (!spec) this.diags.push(error(OPERATION_ARGUMENT, `${op.name} has no argument ${a.name}`, { span: a.span }));
+      else given.add(spec.name.toLowerCase());
+    }
+    for (const o of s.outputs) {
+      if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) this.diags.push(error(OPERATION_ARGUMENT, `${op.name} has no output ${o.name}`, { span: o.span }));
+    }
+    for (const spec of op.args) {
+      if (spec.required && !given.has(spec.name.toLowerCase())) this.diags.push(error(OPERATION_ARGUMENT, `${op.name} needs the argument ${spec.name}`, { span: s.span }));
+    }
+  }
+
+  private call(s: Extract<Statement, { kind: 'call' }>): void {
+    for (const a of s.args) this.expr(a.value);
+    this.outputs(s.outputs);
+    const m = this.modules.get(s.name.toLowerCase());
+    if (!m) {
+      this.diags.push(error(UNKNOWN_MODULE, `module ${s.raft ? `${s.raft}::` : ''}${s.name} was not found (declare it, or put ${s.name}.otter in the raft)`, { span: s.span }));
+      return;
+    }
+    const named = new Set([...s.args, ...s.outputs].map((a: NamedArg | OutputArg) => a.name.toLowerCase()));
+    for (const a of [...s.args, ...s.outputs]) {
+      if (!m.params.some((p) => p.name.toLowerCase() === a.name.toLowerCase())) this.diags.push(error(MODULE_ARGUMENT, `module ${m.name} has no parameter ${a.name}`, { span: a.span }));
+    }
+    for (const p of m.params) {
+      if (!p.default && !p.out && !named.has(p.name.toLowerCase())) this.diags.push(error(MODULE_ARGUMENT, `module ${m.name} needs the argument ${p.name}`, { span: s.span }));
+    }
+  }
+
+  private outputs(outputs: readonly OutputArg[]): void {
+    for (const o of outputs) this.target(o.target);
+  }
+
+  private target(t: VarTarget): void {
+    for (const a of t.accessors) if (a.kind === 'index') this.expr(a.expr);
+  }
+
+  private predicate(p: Predicate): void {
+    switch (p.kind) {
+      case 'and':
+      case 'or':
+        for (const x of p.items) this.predicate(x);
+        return;
+      case 'not':
+        return this.predicate(p.pred);
+      case 'true':
+        return this.expr(p.expr);
+      default:
+        this.expr(p.left);
+        this.expr(p.right);
+    }
+  }
+
+  private part(p: TextPart): void {
+    if (typeof p === 'string') return;
+    if (p.kind === 'sub') this.expr(p.expr);
+    else this.expr(p);
+  }
+
+  expr(e: Expr): void {
+    switch (e.kind) {
+      case 'text':
+        for (const p of e.parts) this.part(p);
+        return;
+      case 'vector':
+        for (const i of e.items) this.expr(i);
+        return;
+      case 'map':
+        for (const x of e.entries) this.expr(x.value);
+        return;
+      case 'ref': {
+        for (const a of e.args ?? []) this.expr(a);
+        for (const a of e.accessors) if (a.kind === 'index') this.expr(a.expr);
+        const fn = lookupFunction(e.name);
+        if (e.args !== undefined) {
+          if (!fn) this.diags.push(error(UNKNOWN_FUNCTION, `unknown function ${e.sigil}${e.name}`, { span: e.span }));
+          return;
+        }
+        const known = this.declared.has(varKey(e.sigil, e.name)) || (e.sigil === '$' && this.config.has(e.name.toLowerCase())) || fn !== undefined;
+        if (!known) this.diags.push(error(UNDEFINED_VARIABLE, `variable ${e.sigil}${e.name} is not defined`, { span: e.span }));
+      }
+    }
+  }
+}
+
+function blocksOf(s: Statement): Block[] {
+  switch (s.kind) {
+    case 'anonymous':
+      return [s.body];
+    case 'if':
+      return s.else ? [s.then, s.else] : [s.then];
+    case 'foreach':
+    case 'context':
+    case 'with':
+      return [s.body];
+    case 'try':
+      return [s.body, s.handler];
+    default:
+      return [];
+  }
+}
+
+export async function checkScript(script: Script, raft: RaftLoader, configNames: ReadonlySet<string>): Promise<Diagnostic[]> {
+  const c = new Checker(raft, new Set([...configNames].map((n) => n.toLowerCase())));
+  for (const g of script.globals) c.declared.add(varKey(g.target.sigil, g.target.name));
+  await c.declare(script.body);
+  for (const g of script.globals) if (g.value) c.expr(g.value);
+  c.block(script.body);
+  for (const m of c.raftModules) c.block(m.body);
+  return c.diags;
+}

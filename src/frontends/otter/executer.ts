@@ -1,0 +1,340 @@
+/**
+ * The OtterScript executer: runs statements in order, keeps the execution status (Normal, Warning,
+ * Error), halts on a raised error unless a `try` catches it, and scopes variables block by block.
+ */
+import { posix } from 'node:path';
+import type { Span } from '../../core/diag.js';
+import type { Block, ContextType, Expr, LogLevel, ModuleDecl, Script, Statement, VarTarget } from './ast.js';
+import { runAction } from './action.js';
+import { runAwait, runWith } from './directives.js';
+import type { Frame, Shared, Status } from './engine-types.js';
+import { at, ControlSignal, OtterError } from './errors.js';
+import { type EvalEnv, evaluate, test } from './evaluate.js';
+import { ExecutionLog } from './log.js';
+import { parseTemplateText } from './parse-expr.js';
+import { Scope } from './scope.js';
+import { isMap, isVector, mapGet, mapWith, sigilOf, toText, typeName, type Value } from './values.js';
+
+export interface Child {
+  readonly token: string | undefined;
+  readonly engine: Engine;
+  done: Promise<void>;
+  error?: OtterError | ControlSignal;
+}
+
+const NO_OP = (): void => {};
+
+export class Engine {
+  status: Status = 'normal';
+  readonly log = new ExecutionLog();
+  readonly children: Child[] = [];
+
+  constructor(readonly shared: Shared) {}
+
+  write(level: LogLevel, text: string): void {
+    this.log.write(level, text);
+    if (level === 'ERROR') this.status = 'error';
+    else if (level === 'WARN' && this.status === 'normal') this.status = 'warning';
+  }
+
+  /** Opens a log scope when there is a description. */
+  scope(description: string | undefined): () => void {
+    return description === undefined ? NO_OP : this.log.open(description);
+  }
+
+  rootFrame(): Frame {
+    return { scope: this.shared.global, blockId: '', cwd: this.shared.options.root, role: '', policyAlways: false, locked: false, inLoop: false, cancels: [] };
+  }
+
+  env(frame: Frame): EvalEnv {
+    const o = this.shared.options;
+    const env: EvalEnv = {
+      scope: frame.scope,
+      config: this.shared.config,
+      host: o.host,
+      cwd: frame.cwd,
+      simulation: o.simulation,
+      serverName: o.serverName,
+      roleName: frame.role,
+      environmentName: o.environmentName,
+      executionState: () => this.status,
+      evalText: async (text: string, span: Span) => toText(await evaluate(parseTemplateText(span.file, text), env)),
+      isDefined: (name, sigil) =>
+        (sigil ? [sigil] : (['$', '@', '%'] as const)).some((s) => frame.scope.get(s, name) !== undefined || (s === '$' && this.shared.config.has(name.toLowerCase()))),
+    };
+    return env;
+  }
+
+  eval(expr: Expr, frame: Frame): Promise<Value> {
+    return evaluate(expr, this.env(frame));
+  }
+
+  /** Runs the whole script; errors end up in the log and the status, never thrown. */
+  async runScript(script: Script): Promise<void> {
+    const frame = this.rootFrame();
+    try {
+      for (const g of script.globals) {
+        const value = g.value ? await this.eval(g.value, frame) : g.target.sigil === '$' ? '' : g.target.sigil === '@' ? [] : new Map();
+        this.assign(g.target, value, frame, 'global');
+      }
+      await this.block(script.body, frame, this.shared.global);
+    } catch (e) {
+      this.settle(e);
+    } finally {
+      // The end of a script awaits every asynchronous block still running.
+      try {
+        await runAwait(this, undefined, undefined, true);
+      } catch (e) {
+        this.settle(e);
+      }
+    }
+  }
+
+  /** What ends an execution early: a raised error was already logged; `return` is a normal end. */
+  private settle(e: unknown): void {
+    if (e instanceof ControlSignal) {
+      if (e.kind === 'fail') this.status = 'error';
+      return;
+    }
+    if (e instanceof OtterError) {
+      if (!e.logged) this.write('ERROR', `${at(e.span)}${e.message}`);
+      this.status = 'error';
+      return;
+    }
+    throw e;
+  }
+
+  async block(block: Block, frame: Frame, scope: Scope = new Scope(frame.scope)): Promise<void> {
+    for (const m of block.modules) scope.modules.set(m.name.toLowerCase(), m);
+    const inner: Frame = { ...frame, scope, blockId: block.id };
+    for (const s of block.body) await this.statement(s, inner);
+  }
+
+  async statement(stmt: Statement, frame: Frame): Promise<void> {
+    const expired = frame.cancels.find((c) => c.reason !== undefined);
+    if (expired) throw new OtterError(expired.reason ?? 'timed out', stmt.span);
+    const before = this.status;
+    try {
+      await this.dispatch(stmt, frame);
+    } catch (e) {
+      if (e instanceof OtterError && !e.logged) {
+        (e as OtterError & { statusBefore?: Status }).statusBefore = before;
+        this.write('ERROR', `${at(e.span)}${e.message}`);
+        e.logged = true;
+      }
+      throw e;
+    }
+  }
+
+  private async dispatch(stmt: Statement, frame: Frame): Promise<void> {
+    switch (stmt.kind) {
+      case 'action':
+        return runAction(this, stmt, frame);
+      case 'log':
+        this.write(stmt.level, toText(await this.eval(stmt.message, frame)));
+        return;
+      case 'set':
+        this.assign(stmt.target, await this.eval(stmt.value, frame), frame, stmt.modifier);
+        return;
+      case 'global':
+        throw new OtterError('global declarations must come first', stmt.span, true);
+      case 'anonymous': {
+        const close = this.scope(stmt.description);
+        try {
+          return await this.block(stmt.body, frame);
+        } finally {
+          close();
+        }
+      }
+      case 'if': {
+        const close = this.scope(stmt.description);
+        try {
+          if (await test(stmt.predicate, this.env(frame))) await this.block(stmt.then, frame);
+          else if (stmt.else) await this.block(stmt.else, frame);
+        } finally {
+          close();
+        }
+        return;
+      }
+      case 'foreach':
+        return this.foreach(stmt, frame);
+      case 'context': {
+        const close = this.scope(stmt.description);
+        try {
+          const inner = await this.enterContext(stmt.contextType, toText(await this.eval(stmt.value, frame)), frame, stmt.span);
+          if (inner) await this.block(stmt.body, inner);
+        } finally {
+          close();
+        }
+        return;
+      }
+      case 'with':
+        return runWith(this, stmt, frame);
+      case 'await':
+        return runAwait(this, stmt.token, stmt.span, false);
+      case 'try':
+        return this.tryStatement(stmt.body, stmt.handler, stmt.description, frame);
+      case 'call':
+        return this.call(stmt, frame);
+      case 'throw':
+        if (stmt.message) this.write('ERROR', toText(await this.eval(stmt.message, frame)));
+        else this.status = 'error';
+        throw Object.assign(new OtterError('error thrown', stmt.span), { logged: stmt.message !== undefined });
+      case 'error':
+        this.status = 'error';
+        return;
+      case 'fail':
+        this.status = 'error';
+        throw new ControlSignal('fail');
+      case 'warn':
+        if (this.status !== 'error') this.status = 'warning';
+        return;
+      case 'force-warn':
+        this.status = 'warning';
+        return;
+      case 'force-normal':
+        this.status = 'normal';
+        return;
+      case 'break':
+      case 'continue':
+        if (!frame.inLoop) {
+          this.write('WARN', `${stmt.kind} outside of a loop has no effect.`);
+          return;
+        }
+        throw new ControlSignal(stmt.kind);
+      case 'return':
+        throw new ControlSignal('return');
+    }
+  }
+
+  private async tryStatement(body: Block, handler: Block, description: string | undefined, frame: Frame): Promise<void> {
+    const close = this.scope(description);
+    try {
+      await this.block(body, frame);
+    } catch (e) {
+      if (!(e instanceof OtterError) || e.fatal) throw e;
+      // Seed: the handler runs "instead of reporting an error and changing the execution state".
+      const before = (e as OtterError & { statusBefore?: Status }).statusBefore;
+      if (before !== undefined) this.status = before;
+      await this.block(handler, frame);
+    } finally {
+      close();
+    }
+  }
+
+  private async foreach(stmt: Extract<Statement, { kind: 'foreach' }>, frame: Frame): Promise<void> {
+    const close = this.scope(stmt.description);
+    try {
+      const source = await this.eval(stmt.source, frame);
+      if (!isVector(source)) throw new OtterError(`foreach needs a vector to iterate, got a ${typeName(sigilOf(source))}`, stmt.source.span);
+      for (const item of source) {
+        const scope = new Scope(frame.scope);
+        let inner: Frame | undefined = { ...frame, scope, inLoop: true };
+        if (stmt.variable) scope.set(sigilOf(item), stmt.variable.name, item);
+        else if (stmt.contextType) inner = await this.enterContext(stmt.contextType, toText(item), inner, stmt.span);
+        if (!inner) continue;
+        const closeItem = this.scope(stmt.description === undefined ? undefined : toText(item));
+        try {
+          await this.block(stmt.body, inner, new Scope(scope));
+        } catch (e) {
+          if (e instanceof ControlSignal && e.kind === 'break') break;
+          if (e instanceof ControlSignal && e.kind === 'continue') continue;
+          throw e;
+        } finally {
+          closeItem();
+        }
+      }
+    } finally {
+      close();
+    }
+  }
+
+  /** A new context for `for`/context iteration; undefined when the block is skipped (a role the server lacks). */
+  private async enterContext(type: ContextType, value: string, frame: Frame, span: Span): Promise<Frame | undefined> {
+    const o = this.shared.options;
+    switch (type) {
+      case 'directory':
+        return { ...frame, cwd: posix.resolve(frame.cwd, value) };
+      case 'role':
+        if (!o.roles.some((r) => r.toLowerCase() === value.toLowerCase())) {
+          this.write('DEBUG', `Server ${o.serverName} does not have the role ${value}; block skipped.`);
+          return undefined;
+        }
+        return { ...frame, role: value };
+      case 'server':
+        if (value.toLowerCase() !== o.serverName.toLowerCase() && value.toLowerCase() !== 'localhost') {
+          throw new OtterError(`cannot switch to server ${value}: this execution runs on ${o.serverName} only`, span);
+        }
+        return frame;
+    }
+  }
+
+  /** `set`: the nearest existing variable, else a new one in the current scope (seed), or as the modifier says. */
+  assign(target: VarTarget, value: Value, frame: Frame, modifier?: 'local' | 'global'): void {
+    const scope =
+      modifier === 'local'
+        ? frame.scope
+        : modifier === 'global'
+          ? this.shared.global
+          : (frame.scope.holder(target.sigil, target.name) ?? (target.accessors.length > 0 ? undefined : frame.scope));
+    if (target.accessors.length === 0) {
+      if (sigilOf(value) !== target.sigil) {
+        throw new OtterError(`cannot assign a ${typeName(sigilOf(value))} to the ${typeName(target.sigil)} variable ${target.sigil}${target.name}`, target.span);
+      }
+      scope?.set(target.sigil, target.name, value);
+      return;
+    }
+    const current = scope?.get(target.sigil, target.name);
+    if (!scope || current === undefined) throw new OtterError(`variable ${target.sigil}${target.name} is not defined`, target.span);
+    scope.set(target.sigil, target.name, this.setPath(current, target, 0, value));
+  }
+
+  private setPath(container: Value, target: VarTarget, i: number, value: Value): Value {
+    const acc = target.accessors[i];
+    if (!acc) return value;
+    if (acc.kind === 'index' && acc.expr.kind !== 'text') throw new OtterError('an index in an assignment must be a text', target.span);
+    const key = acc.kind === 'prop' ? acc.name : acc.expr.kind === 'text' ? acc.expr.parts.map((p) => (typeof p === 'string' ? p : '')).join('') : '';
+    if (isVector(container)) {
+      const idx = Number(key);
+      if (!Number.isInteger(idx) || idx < 0 || idx >= container.length) throw new OtterError(`index ${key} is outside the vector`, target.span);
+      const copy = [...container];
+      copy[idx] = this.setPath(container[idx] as Value, target, i + 1, value);
+      return copy;
+    }
+    if (isMap(container)) return mapWith(container, key, this.setPath(mapGet(container, key) ?? new Map(), target, i + 1, value));
+    throw new OtterError(`cannot index the scalar ${target.sigil}${target.name}`, target.span);
+  }
+
+  private async call(stmt: Extract<Statement, { kind: 'call' }>, frame: Frame): Promise<void> {
+    const found: ModuleDecl | undefined = (stmt.raft === undefined ? frame.scope.module(stmt.name) : undefined) ?? (await this.shared.raft.find(stmt.name));
+    if (!found) throw new OtterError(`module ${stmt.raft ? `${stmt.raft}::` : ''}${stmt.name} was not found`, stmt.span);
+    const scope = new Scope(frame.scope);
+    const given = new Map(stmt.args.map((a) => [a.name.toLowerCase(), a]));
+    for (const p of found.params) {
+      const arg = given.get(p.name.toLowerCase());
+      given.delete(p.name.toLowerCase());
+      let value: Value;
+      if (arg) value = await this.eval(arg.value, frame);
+      else if (p.default) value = await this.eval(p.default, { ...frame, scope });
+      else if (p.out || stmt.outputs.some((o) => o.name.toLowerCase() === p.name.toLowerCase())) value = p.sigil === '$' ? '' : p.sigil === '@' ? [] : new Map();
+      else throw new OtterError(`module ${found.name} needs the argument ${p.name}`, stmt.span);
+      if (sigilOf(value) !== p.sigil) throw new OtterError(`argument ${p.name} of ${found.name} must be a ${typeName(p.sigil)}`, arg?.span ?? stmt.span);
+      scope.set(p.sigil, p.name, value);
+    }
+    const extra = [...given.values()][0];
+    if (extra) throw new OtterError(`module ${found.name} has no parameter ${extra.name}`, extra.span);
+    const close = this.scope(stmt.description);
+    try {
+      await this.block(found.body, { ...frame, scope, inLoop: false });
+    } catch (e) {
+      if (!(e instanceof ControlSignal && e.kind === 'return')) throw e;
+    } finally {
+      close();
+    }
+    for (const o of stmt.outputs) {
+      const p = found.params.find((x) => x.name.toLowerCase() === o.name.toLowerCase());
+      if (!p) throw new OtterError(`module ${found.name} has no parameter ${o.name}`, o.span);
+      this.assign(o.target, scope.get(p.sigil, p.name) ?? '', frame);
+    }
+  }
+}
