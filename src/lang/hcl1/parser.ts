@@ -130,6 +130,7 @@ class Parser {
       this.skipNewlines();
       const after = this.peek();
       if (this.isPunct(after, ',')) this.pos++;
+      else if (after.type === 'eof') fail(this.lines, open.offset, 'HCL011', 'unclosed "[": expected "]" before the end of the file');
       else if (!this.isPunct(after, ']')) this.unexpected(after, '"," or "]" in the list');
     }
     return { kind: 'list', items, span: this.lines.span(open.offset) };

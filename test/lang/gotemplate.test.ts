@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { literalCalls, parseTemplate, renderTemplate, TemplateError } from '../../src/lang/gotemplate/index.js';
+
+const funcs = {
+  param: (n: unknown) => ({ name: 'web', port: 8080, list: ['a', 'b'], map: { y: 2, x: 1 } })[String(n) as 'name'],
+  upper: (s: unknown) => String(s).toUpperCase(),
+};
+const r = (src: string, dot: unknown = null) => renderTemplate(src, funcs, dot);
+
+test('text, actions, raw and quoted strings, pipelines', () => {
+  assert.equal(r('plain'), 'plain');
+  assert.equal(r('{{param `name`}}:{{param "port"}}'), 'web:8080');
+  assert.equal(r('{{param `name` | upper}}'), 'WEB');
+  assert.equal(r('{{printf "%s-%d-%q" "a" 3 "b"}}'), 'a-3-"b"');
+  assert.equal(r('{{(param `name`) | len}}'), '3');
+  assert.equal(r('{{param `list`}} {{param `map`}}'), '[a b] map[x:1 y:2]');
+});
+
+test('trim markers and comments', () => {
+  assert.equal(r('a  {{- "b" -}}  c{{/* gone */}}'), 'abc');
+});
+
+test('if / else if / else, with, range, variables, comparisons', () => {
+  assert.equal(r('{{if eq (param `port`) 80}}a{{else if gt (param `port`) 1000}}b{{else}}c{{end}}'), 'b');
+  assert.equal(r('{{if and true (not false)}}y{{end}}{{if ""}}n{{end}}'), 'y');
+  assert.equal(r('{{range $i, $v := param `list`}}{{$i}}={{$v}};{{end}}'), '0=a;1=b;');
+  assert.equal(r('{{range $k, $v := param `map`}}{{$k}}{{$v}}{{end}}'), 'x1y2');
+  assert.equal(r('{{range .}}x{{else}}empty{{end}}', []), 'empty');
+  assert.equal(r('{{$x := param `name`}}{{$x}}{{with param `port`}}:{{.}}{{end}}'), 'web:8080');
+  assert.equal(r('{{.a.b}} {{index . "a" "b"}}', { a: { b: 'deep' } }), 'deep deep');
+});
+
+test('errors carry an offset', () => {
+  const offsetOf = (src: string) => {
+    try {
+      r(src);
+    } catch (e) {
+      if (e instanceof TemplateError) return e.offset;
+      throw e;
+    }
+    return -1;
+  };
+  assert.equal(offsetOf('abc {{nope 1}}'), 6);
+  assert.equal(offsetOf('{{if true}}x'), 2);
+  assert.equal(offsetOf('ab {{"open'), 3);
+  assert.throws(() => r('{{end}}'), /unexpected \{\{end\}\}/);
+});
+
+test('literalCalls finds lookups in every branch', () => {
+  const calls = literalCalls(parseTemplate('{{if false}}{{lookup `a.b.c`}}{{else}}{{lookup "d.e.f" | printf "%s"}}{{end}}'), 'lookup');
+  assert.deepEqual(calls.map((c) => c.arg), ['a.b.c', 'd.e.f']);
+});

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DiagnosticError } from '../../src/core/diag.js';
+import { parseHcl, plainValue } from '../../src/lang/hcl1/index.js';
+
+const value = (text: string) => plainValue(parseHcl('t.hcl', text).body);
+
+test('blocks with labels, nested blocks, assignments and every value type', () => {
+  const text = `# hash\n// slashes\n/* block\n comment */\ntask "a" {\n  n = 42\n  f = -1.5\n  b = true\n  l = ["x", 2, false,]\n  m = { k = "v", "q" = 1 }\n  inner { x = "y" }\n}\nparam "p" { default = "d" }\n`;
+  assert.deepEqual(value(text), {
+    task: { a: { n: 42, f: -1.5, b: true, l: ['x', 2, false], m: { k: 'v', q: 1 }, inner: { x: 'y' } } },
+    param: { p: { default: 'd' } },
+  });
+});
+
+test('string escapes and templates with backticks are kept', () => {
+  assert.deepEqual(value('a = "x\\ty\\n\\"q\\" \\u00e9 {{lookup `task.a.status`}}"'), { a: 'x\ty\n"q" é {{lookup `task.a.status`}}' });
+});
+
+test('heredocs, plain and indented', () => {
+  assert.deepEqual(value('a = <<EOF\nline 1\n  line 2\nEOF\nb = <<-EOT\n    x\n      y\n    EOT\n'), { a: 'line 1\n  line 2\n', b: 'x\n  y\n' });
+});
+
+test('positions of items, keys and values', () => {
+  const f = parseHcl('t.hcl', '\n  task "a" {\n    check = "x"\n  }\n');
+  const item = f.body.items[0];
+  assert.deepEqual(item?.span, { file: 't.hcl', line: 2, col: 3 });
+  assert.deepEqual(item?.keys[1]?.span, { file: 't.hcl', line: 2, col: 8 });
+  const inner = item?.value.kind === 'object' ? item.value.items[0] : undefined;
+  assert.deepEqual(inner?.value.span, { file: 't.hcl', line: 3, col: 13 });
+});
+
+test('syntax errors are file:line:col diagnostics', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['task "a" {\n  check = "x"\n', /^t\.hcl:1:10: HCL011 unclosed "\{"/],
+    ['a = "open\n', /^t\.hcl:1:5: HCL002 unterminated string/],
+    ['a = [1, 2\n', /^t\.hcl:1:5: HCL011 unclosed "\["/],
+    ['a = <<EOF\nno end\n', /^t\.hcl:1:5: HCL004 unterminated heredoc/],
+    ['a = "\\q"', /^t\.hcl:1:6: HCL003 unknown escape/],
+    ['a b = 1', /^t\.hcl:1:5: HCL012/],
+    ['a = 1 b = 2', /^t\.hcl:1:7: HCL010 expected a new line/],
+    ['/* open', /^t\.hcl:1:1: HCL005 unterminated comment/],
+    ['a = @', /^t\.hcl:1:5: HCL001 unexpected character "@"/],
+  ];
+  for (const [text, want] of cases) {
+    assert.throws(
+      () => parseHcl('t.hcl', text),
+      (e: unknown) => DiagnosticError.is(e) && want.test(e.message),
+      text,
+    );
+  }
+});
