@@ -122,7 +122,9 @@ export function renderTemplateFile(text: string, file: string, ctxExtra: Record<
     }
   }
   try {
-    return s.jinja.render(text, file, saltenv, { tplfile, tplpath: file, ...ctxExtra });
+    const tpldir = tplfile.includes('/') ? tplfile.slice(0, tplfile.lastIndexOf('/')) : '.';
+    const names = { tplfile, tplpath: file, tpldir, tpldot: tpldir === '.' ? '' : tpldir.replace(/\//g, '.') };
+    return s.jinja.render(text, file, saltenv, { ...names, ...ctxExtra });
   } catch (e) {
     if (e instanceof TemplateError) throw new DiagnosticError([e.failure.diagnostic]);
     throw e;
