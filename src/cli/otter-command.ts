@@ -1,0 +1,46 @@
+/** `cairn otter run SCRIPT`: options here; the implementation loads lazily. */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+
+export interface OtterOptions {
+  mode: 'collect' | 'collect-execute' | 'execute';
+  simulation: boolean;
+  var: string[];
+  root?: string;
+  raft?: string;
+  out: 'text' | 'json';
+  stateDir?: string;
+  detailedExitcode: boolean;
+  lockTimeout: number;
+}
+
+function collectVar(value: string, previous: string[]): string[] {
+  if (!/^[$]?[A-Za-z][A-Za-z0-9_-]*=/.test(value)) throw new InvalidArgumentError('expected name=value');
+  return [...previous, value];
+}
+
+function seconds(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of seconds');
+  return n;
+}
+
+export function register(program: Command): void {
+  const otter = program.command('otter').description('OtterScript: run plans that configure this machine or report drift from them');
+  otter
+    .command('run')
+    .argument('<script>', 'OtterScript file (.otter)')
+    .description('run a script: collect (report drift, change nothing), collect-execute (fix drift), or execute')
+    .addOption(new Option('--mode <mode>', 'execution mode').choices(['collect', 'collect-execute', 'execute']).default('execute'))
+    .option('--simulation', 'run without changing anything; operations log what they would do', false)
+    .option('--var <name=value>', 'a configuration variable (repeatable)', collectVar, [])
+    .option('--root <dir>', 'working directory of the run (default: the current directory)')
+    .option('--raft <dir>', "folder of modules (NAME.otter), scripts and templates (default: the script's folder)")
+    .addOption(new Option('--out <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--state-dir <dir>', 'state directory for run history and locks')
+    .option('--detailed-exitcode', 'exit 2 when drift was found or changes were made', false)
+    .option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir', seconds, 10)
+    .action(async (script: string, opts: OtterOptions) => {
+      const { runOtterCommand } = await import('./otter.js');
+      process.exitCode = await runOtterCommand(script, opts);
+    });
+}
