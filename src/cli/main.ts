@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { register as registerSalt } from './salt-command.js';
 import { register as registerInmanta } from './inmanta-command.js';
 import { register as registerConverge } from './converge-command.js';
+import { register as registerOtter } from './otter-command.js';
 import { VERSION } from './version.js';
 import { register as registerZapusk } from './zapusk-command.js';
 
