@@ -68,6 +68,8 @@ export function buildProgram(): Command {
 
   registerConverge(program);
 
+  registerOtter(program);
+
   program
     .command('history')
     .argument('[run]', 'run id to show in full')
