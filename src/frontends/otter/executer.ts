@@ -117,9 +117,10 @@ export class Engine {
     try {
       await this.dispatch(stmt, frame);
     } catch (e) {
-      if (e instanceof OtterError && !e.logged) {
-        (e as OtterError & { statusBefore?: Status }).statusBefore = before;
-        this.write('ERROR', `${at(e.span)}${e.message}`);
+      if (e instanceof OtterError) {
+        const raised = e as OtterError & { statusBefore?: Status };
+        raised.statusBefore ??= before;
+        if (!e.logged) this.write('ERROR', `${at(e.span)}${e.message}`);
         e.logged = true;
       }
       throw e;
