@@ -4,7 +4,7 @@
  * gpg, ...) are refused by name instead of being skipped silently.
  */
 
-import { type Diagnostic, error } from '../../../core/diag.js';
+import { type Diagnostic, error, LineMap } from '../../../core/diag.js';
 import { SALT_RENDERER, SALT_YAML } from './codes.js';
 import { type JinjaSession, TemplateError } from './jinja-session.js';
 import { mapRenderedLine } from './source-map.js';
@@ -81,8 +81,10 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
       diagnostic: error(SALT_YAML, `${loaded.failure.message}${suffix}`, { span: { file, line, col: rendered === text ? at.col : 1 } }),
     };
   }
+  const lines = new LineMap(file, rendered);
   const keys = loaded.topKeys.map((k) => {
-    const at = lineColOf(rendered, k.offset);
+    const { line, col } = lines.span(k.offset);
+    const at = { line, col };
     return rendered === text ? { ...k, ...at } : { ...k, line: mapRenderedLine(text, rendered, at.line), col: 1 };
   });
   return { ok: true, value: { data: loaded.data, keys } };

@@ -5,6 +5,7 @@
  * ("found conflicting ID"). Errors carry Salt's wording and the position in the rendered text.
  */
 
+import { fastLoad } from './yaml-fast.js';
 import { isAlias, isMap, isScalar, isSeq, type Node, parseDocument, type ScalarTag, type Tags } from 'yaml';
 
 export interface YamlFailure {
@@ -166,8 +167,24 @@ function findDuplicate(node: Node | null, text: string): YamlFailure | undefined
   return undefined;
 }
 
+const NULL_RE = /^(?:~|null|Null|NULL)$/;
+
+/** A plain scalar as the Salt loader resolves it (the same rules as SALT_TAGS). */
+export function resolvePlain(s: string): unknown {
+  if (NULL_RE.test(s)) return null;
+  for (const t of SALT_TAGS) if (t.test?.test(s)) return (t.resolve as (v: string) => unknown)(s);
+  return s;
+}
+
 /** Loads one YAML document the way Salt's yaml renderer does; an empty document is `{}`. */
 export function loadSaltYaml(text: string): YamlLoad {
+  const fast = fastLoad(text, resolvePlain);
+  if (fast) return { ok: true, data: fast.data === null || fast.data === '' ? {} : fast.data, topKeys: fast.topKeys };
+  return loadSlow(text);
+}
+
+/** The full parser: every YAML feature, and the error messages. */
+export function loadSlow(text: string): YamlLoad {
   const doc = parseDocument(text, { version: '1.1', customTags: saltTags, uniqueKeys: false, merge: true, prettyErrors: false, keepSourceTokens: false });
   const err = doc.errors[0];
   if (err) {

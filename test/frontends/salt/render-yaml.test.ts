@@ -1,0 +1,30 @@
+// The fast SLS YAML reader agrees with the full parser wherever it answers, and gives up elsewhere.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fastLoad } from '../../../src/frontends/salt/render/yaml-fast.js';
+import { loadSlow, resolvePlain } from '../../../src/frontends/salt/render/yaml-load.js';
+
+const ANSWERED = [
+  'a:\n  file.managed:\n    - name: /etc/x\n    - mode: 0644\n    - makedirs: yes\n    - contents: "a \\"q\\" b"\n',
+  'pkgs:\n  pkg.installed:\n    - names:\n      - vim\n      - curl\n    - require:\n      - file: a\n',
+  'x:\n  test.nop: []\ny: {}\nz: ~\nw: [a, 1, on]\n',
+  "k:\n- 1\n- 'it''s'\n- 1.5\n- -3\n",
+  '/etc/motd:\n  file.managed:\n  - contents: hello world\n',
+  '',
+];
+const REFUSED = ['a: &x 1\nb: *x\n', 'a: |\n  text\n', 'a: 1 # c\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n', 'a: b: c\n', 'a:\n  - - 1\n', 'a: "\\x41"\n'];
+
+test('fast and full YAML readers give the same data and top keys', () => {
+  for (const text of ANSWERED) {
+    const fast = fastLoad(text, resolvePlain);
+    assert.ok(fast, `fast reader answered: ${JSON.stringify(text)}`);
+    const slow = loadSlow(text);
+    assert.ok(slow.ok);
+    assert.deepEqual(fast.data ?? {}, slow.data, text);
+    assert.deepEqual(fast.topKeys, slow.topKeys, text);
+  }
+});
+
+test('the fast reader gives up on anything it does not fully handle', () => {
+  for (const text of REFUSED) assert.equal(fastLoad(text, resolvePlain), undefined, JSON.stringify(text));
+});
