@@ -77,7 +77,8 @@ export class Engine {
         const value = g.value ? await this.eval(g.value, frame) : g.target.sigil === '$' ? '' : g.target.sigil === '@' ? [] : new Map();
         this.assign(g.target, value, frame, 'global');
       }
-      await this.block(script.body, frame, this.shared.global);
+      // The script's own block is a scope below the global one: only `global` declarations are shared with async blocks.
+      await this.block(script.body, frame);
     } catch (e) {
       this.settle(e);
     } finally {

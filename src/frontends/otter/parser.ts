@@ -94,8 +94,12 @@ class Parser {
 
   private end(): void {
     const s: Scanner = this.s;
+    s.skipSpaces(true);
+    const lineEnd = s.pos;
+    const found = s.peek();
     s.skipSpaces();
-    if (s.peek() !== ';') s.fail(`expected ";" at the end of the statement, found ${describe(s.peek())}`);
+    // A missing ";" is reported where the line ends, not where the next statement starts.
+    if (s.peek() !== ';') s.fail(`expected ";" at the end of the statement, found ${describe(found)}`, lineEnd);
     s.pos++;
   }
 
@@ -379,7 +383,9 @@ class Parser {
       if (s.peek() === '\n' || s.done) s.fail(`expected ";" at the end of the statement, found ${describe(s.peek())}`);
       positional = parseValue(s, 'positional');
     }
+    const afterPositional = s.pos;
     s.skipTrivia();
+    if (s.peek() !== '(') s.pos = afterPositional;
     const { args, outputs } = s.peek() === '(' ? this.argList() : { args: [], outputs: [] };
     this.end();
     const level = namespace === undefined ? LOG_LEVELS[name.toLowerCase()] : undefined;
