@@ -118,7 +118,7 @@ export class HighRenderer {
         state.delete('include');
       }
     }
-    this.handleExtend(state, sls, env, posOf('extend'));
+    this.handleExtend(state, sls, posOf('extend'));
     this.handleExclude(state, sls, posOf('exclude'));
     this.handleStateDecls(state, sls, env, posOf);
     for (const k of state.keys()) if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
@@ -175,7 +175,7 @@ export class HighRenderer {
     this.problem(msg, error(SALT_INCLUDE, msg.trimEnd(), { span }));
   }
 
-  private handleExtend(state: SlsState, sls: string, env: string, span: Span): void {
+  private handleExtend(state: SlsState, sls: string, span: Span): void {
     if (!state.has('extend')) return;
     const ext = state.get('extend');
     state.delete('extend');
@@ -197,7 +197,6 @@ export class HighRenderer {
         if (dot > 0 && Array.isArray(value)) out[key.slice(0, dot)] = [...(value as StateArg[]), key.slice(dot + 1)];
         else out[key] = value as string | StateArg[];
       }
-      void env;
       block[name] = out;
     }
     const list = (state.get(EXTEND) as ExtendBlock[] | undefined) ?? [];
