@@ -41,7 +41,8 @@ export const fileFunctions: Record<string, [number, number, Impl]> = {
     if ((await ctx.host.stat(dir))?.type !== 'directory') return [];
     return listFiles(ctx, dir, scalar(a[1] ?? '', span).toLowerCase() === 'true');
   }],
-  PathCombine: [1, 99, (a, _c, span) => posix.join(...a.map((x) => scalar(x, span)))],
+  // A rooted part starts the path over, as .NET's Path.Combine does.
+  PathCombine: [1, 99, (a, _c, span) => a.map((x) => scalar(x, span)).reduce((acc, p) => (p.startsWith('/') ? p : posix.join(acc, p)))],
   ResolvePath: [1, 1, (a, ctx, span) => resolve(ctx, scalar(a[0], span))],
   WorkingDirectory: [0, 0, (_a, ctx) => (ctx.cwd.endsWith('/') ? ctx.cwd : `${ctx.cwd}/`)],
 };
