@@ -33,6 +33,18 @@ function json(outcome: ZapuskOutcome, runId: number): string {
   return `${JSON.stringify(record, null, 2)}\n`;
 }
 
+/** Writes to stdout until its reader goes away (`| head`); the run itself goes on to the end. */
+function stdoutWriter(): (text: string) => void {
+  let closed = false;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') closed = true;
+    else throw e;
+  });
+  return (text) => {
+    if (!closed) process.stdout.write(text);
+  };
+}
+
 export async function runZapuskCommand(dir: string, commandArg: string, rest: string[], opts: ZapuskCliOptions): Promise<number> {
   // `cairn zapusk x.zdb a=1` has no command: it is apply, as with zapusk-tool.
   const [command, params] = commandArg.includes('=') ? ['apply', [commandArg, ...rest]] : [commandArg, rest];
@@ -47,6 +59,7 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   };
   const prepared = prepare(base);
   const quiet = opts.out === 'json';
+  const write = stdoutWriter();
   return withRunStore({ stateDir: cairnState, lockTimeout: opts.lockTimeout }, { mode: 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
     const outcome = await runZapusk(
       {
@@ -56,7 +69,7 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
         only: opts.only,
         toolPath: resolve(process.argv[1] ?? 'cairn'),
         host: new LocalHost(),
-        write: (t) => process.stdout.write(t),
+        write,
         writeErr: (t) => process.stderr.write(t),
         color: !quiet && useColor(),
         quiet,
@@ -70,7 +83,7 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
       exitCode: outcome.exitCode,
       print: (runId) => {
         if (outcome.error) printDiagnostics([outcome.error]);
-        if (opts.out === 'json') process.stdout.write(json(outcome, runId));
+        if (opts.out === 'json') write(json(outcome, runId));
       },
     };
   });
