@@ -32,3 +32,21 @@ test('two runs on one state dir never interleave: the second waits, then fails c
   assert.equal(readFileSync(join(dir, 'q'), 'utf8'), 'q');
   assert.match(cairn(['history', '--state-dir', state]).stdout, /^2 /m);
 });
+
+test('a command run by a run may run cairn again on the same state dir: it joins the lock', () => {
+  const dir = tempDir();
+  const state = join(dir, 'state');
+  const inner = writeGraph(dir, [{ id: 'inner', type: 'file', params: { path: join(dir, 'inner'), content: 'i' } }], 'inner.json');
+  const outer = writeGraph(
+    dir,
+    [{ id: 'nested', type: 'command', params: { cmd: `"${process.execPath}" "${CAIRN}" apply "${inner}" --state-dir "${state}" --lock-timeout 0.5` } }],
+    'outer.json',
+  );
+  const r = cairn(['apply', outer, '--state-dir', state, '--out', 'json']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(JSON.parse(r.stdout).results[0].result, true);
+  assert.equal(readFileSync(join(dir, 'inner'), 'utf8'), 'i');
+  const other = cairn(['apply', inner, '--state-dir', state], { env: { CAIRN_HELD_LOCK: `${state}:not-the-token` } });
+  assert.equal(other.code, 0, 'a stale inherited token is ignored and the lock is taken normally');
+  assert.match(cairn(['history', '--state-dir', state]).stdout, /^3 /m);
+});
