@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
 const sizes = quick ? [1000] : [1000, 10000];
-const RUNS = 7;
+const RUNS = quick ? 5 : 7;
 const cairn = join(root, 'bin/cairn.js');
 const floor = join(root, 'bench/floor.mjs');
 const work = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
