@@ -51,7 +51,7 @@ function listeners(chunks: readonly Chunk[], changed: (c: Chunk) => boolean): Ch
 
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
   const base = opts.kinds ?? sharedKinds;
-  const sg = buildGraph(chunks, opts.translate, { failhard: opts.failhard, test: opts.test, ...(opts.spanOf ? { spanOf: opts.spanOf } : {}) });
+  const sg = buildGraph(chunks, { ...opts.translate, lowstate: chunks }, { failhard: opts.failhard, test: opts.test, ...(opts.spanOf ? { spanOf: opts.spanOf } : {}) });
   const tracker = newTracker();
   const kinds = saltKinds(base, sg.info, tracker);
   const checked = checkGraph(sg.graph, kinds);

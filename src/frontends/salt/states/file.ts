@@ -85,7 +85,123 @@ function managed(chunk: Chunk, ctx: TranslateContext): Translation {
   return { type: 'file', params };
 }
 
+function notAbsolute(chunk: Chunk): Translation | undefined {
+  return isAbsolute(chunk.name) ? undefined : { fail: `Specified file ${chunk.name} is not an absolute path` };
+}
+
+function bool(v: unknown): boolean {
+  return v === true;
+}
+
+/** Salt's _validate_str_list: a string, or a list of strings, as a list. */
+function strList(v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) return v.map((x) => (typeof x === 'string' ? x : String(x)));
+  return [String(v)];
+}
+
+function seconds(v: unknown): number | undefined {
+  if (typeof v === 'number') return Math.floor(v);
+  if (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v)) return Math.floor(Number(v));
+  return undefined;
+}
+
+function touch(chunk: Chunk): Translation {
+  const bad = notAbsolute(chunk);
+  if (bad) return bad;
+  const params: Record<string, unknown> = { path: chunk.name };
+  const atime = seconds(chunk.atime);
+  const mtime = seconds(chunk.mtime);
+  if (atime !== undefined) params.atime = atime;
+  if (mtime !== undefined) params.mtime = mtime;
+  if (bool(chunk.makedirs)) params.makedirs = true;
+  // Salt updates the times of an existing file on every run unless it is told which times to set.
+  if (atime === undefined && mtime === undefined) params.refresh = true;
+  return { type: 'touch', params };
+}
+
+function append(chunk: Chunk): Translation {
+  const bad = notAbsolute(chunk);
+  if (bad) return bad;
+  if (chunk.source !== undefined && chunk.source !== null) return { fail: 'file.append: source is not supported by cairn; give the lines as text' };
+  const text = strList(chunk.text);
+  if (!text || text.length === 0) return { fail: 'No text found to append. Nothing appended' };
+  const params: Record<string, unknown> = { path: chunk.name, text };
+  if (bool(chunk.makedirs)) params.makedirs = true;
+  if (chunk.ignore_whitespace === false) params.ignore_whitespace = false;
+  return { type: 'append', params };
+}
+
+function replace(chunk: Chunk): Translation {
+  const bad = notAbsolute(chunk);
+  if (bad) return bad;
+  if (chunk.pattern === undefined || chunk.pattern === null) return { fail: "Missing parameter pattern for state file.replace" };
+  if (chunk.repl === undefined || chunk.repl === null) return { fail: "Missing parameter repl for state file.replace" };
+  const params: Record<string, unknown> = { path: chunk.name, pattern: String(chunk.pattern), repl: String(chunk.repl) };
+  const count = Number(chunk.count ?? 0);
+  if (Number.isInteger(count) && count > 0) params.count = count;
+  if (chunk.flags !== undefined && chunk.flags !== null) params.flags = typeof chunk.flags === 'number' || Array.isArray(chunk.flags) ? chunk.flags : String(chunk.flags);
+  for (const k of ['append_if_not_found', 'prepend_if_not_found', 'ignore_if_missing', 'backslash_literal'] as const) if (bool(chunk[k])) params[k] = true;
+  if (typeof chunk.not_found_content === 'string' || typeof chunk.not_found_content === 'number') params.not_found_content = String(chunk.not_found_content);
+  if (chunk.backup === false || chunk.backup === '' || chunk.backup === null) params.backup = false;
+  else if (typeof chunk.backup === 'string') params.backup = chunk.backup;
+  if (params.append_if_not_found && params.prepend_if_not_found) return { fail: 'Only one of append and prepend_if_not_found is permitted' };
+  return { type: 'replace', params };
+}
+
+function line(chunk: Chunk): Translation {
+  const bad = notAbsolute(chunk);
+  if (bad) return bad;
+  const mode = typeof chunk.mode === 'string' ? chunk.mode.toLowerCase() : undefined;
+  if (!mode) return { fail: 'Mode was not defined. How to process the file?' };
+  if (mode !== 'delete' && (chunk.content === undefined || chunk.content === null)) return { fail: "Content can only be empty if mode is ['delete']" };
+  if (!['ensure', 'replace', 'delete', 'insert'].includes(mode)) return { fail: `Unknown mode: "${mode}"` };
+  const params: Record<string, unknown> = { path: chunk.name, mode };
+  for (const k of ['content', 'match', 'before', 'after'] as const) {
+    const val = chunk[k];
+    if (val !== undefined && val !== null) params[k] = String(val);
+  }
+  if (chunk.location === 'start' || chunk.location === 'end') params.location = chunk.location;
+  if (chunk.indent === false) params.indent = false;
+  return { type: 'line', params };
+}
+
+/** Salt's _gen_keep_files: the names of the file states the directory requires. */
+function keepFiles(chunk: Chunk, ctx: TranslateContext): string[] {
+  const keep: string[] = [];
+  const require = Array.isArray(chunk.require) ? chunk.require : [];
+  for (const comp of require) {
+    if (!comp || typeof comp !== 'object' || !('file' in comp)) continue;
+    const want = String((comp as Record<string, unknown>).file);
+    for (const low of ctx.lowstate ?? []) {
+      if ((low.name === want || low.__id__ === want) && isAbsolute(low.name) && !keep.includes(low.name)) keep.push(low.name);
+    }
+  }
+  return keep;
+}
+
+function directory(chunk: Chunk, ctx: TranslateContext): Translation {
+  const params: Record<string, unknown> = { path: chunk.name, ...attrs(chunk, 'dir_mode') };
+  if (chunk.clean !== true) return { type: 'directory', params };
+  params.keep = keepFiles(chunk, ctx);
+  if (typeof chunk.exclude_pat === 'string') params.exclude_pat = chunk.exclude_pat;
+  return { type: 'cleandir', params };
+}
+
 export const fileStates: Record<string, StateImpl> = {
+  touch: {
+    translate: touch,
+    finish(chunk, ret, ctx): SaltRet {
+      // Without times, Salt's test run finds an existing file correct and still reports it as new.
+      if (ctx.test && ret.result === null && ret.comment.startsWith('Times set to be updated') && seconds(chunk.atime) === undefined && seconds(chunk.mtime) === undefined) {
+        return { result: true, comment: `File ${chunk.name} exists and has the correct times`, changes: { new: chunk.name } };
+      }
+      return ret;
+    },
+  },
+  append: { translate: append },
+  replace: { translate: replace },
+  line: { translate: line },
   managed: {
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
@@ -93,9 +209,7 @@ export const fileStates: Record<string, StateImpl> = {
       return ret;
     },
   },
-  directory: {
-    translate: (chunk) => ({ type: 'directory', params: { path: chunk.name, ...attrs(chunk, 'dir_mode') } }),
-  },
+  directory: { translate: directory },
   absent: {
     translate: (chunk) => ({ type: 'absent', params: { path: chunk.name } }),
   },

@@ -17,6 +17,8 @@ export interface TranslateContext {
   readonly resolveUrl: (url: string, saltenv: string) => string | { error: string };
   readonly readText: (path: string) => string;
   readonly isRoot: boolean;
+  /** Every low chunk of the run (Salt's __lowstate__), for file.directory's clean. */
+  readonly lowstate?: readonly Chunk[];
 }
 
 /** A node's resource: shared kind type plus params; `fail` makes the state fail with that comment. */
