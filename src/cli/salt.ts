@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { type Diagnostic, DiagnosticError } from '../core/diag.js';
-import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.js';
+import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag.js';
+import { type Chunk, type ChunkFailure, compile, showChunk } from '../frontends/salt/compile/index.js';
 import { formatData, formatRun, type OutputFormat } from '../frontends/salt/output/index.js';
 import * as render from '../frontends/salt/render/index.js';
 import { runChunks } from '../frontends/salt/run/index.js';
@@ -143,7 +143,7 @@ function translateContext(so: SaltOptions): TranslateContext {
   };
 }
 
-async function runStates(chunks: Chunk[], call: Call, opts: SaltCliOptions, so: SaltOptions, spans: HighData['spans']): Promise<number> {
+async function runStates(chunks: Chunk[], call: Call, opts: SaltCliOptions, so: SaltOptions, spans: HighData['spans'], failures?: ReadonlyMap<Chunk, ChunkFailure>): Promise<number> {
   const test = so.test === true;
   const mode = test ? 'check' : 'apply';
   return withRunStore(
@@ -157,6 +157,7 @@ async function runStates(chunks: Chunk[], call: Call, opts: SaltCliOptions, so: 
         ctx: { host: new LocalHost(), baseDir: process.cwd() },
         translate: translateContext(so),
         spanOf: (id) => spans[id],
+        ...(failures ? { failures } : {}),
         onStart: progress.onStart,
         onResult: progress.onResult,
       });
@@ -182,7 +183,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
       const chunk = singleChunk(call);
       if (!knownFunction(chunk.state, chunk.fun)) {
         const full = `${chunk.state}.${chunk.fun}`;
-        return failCompile([`Specified state '${full}' was not found`], [], out);
+        return failCompile([`Specified state '${full}' was unavailable.`], [], out);
       }
       return runStates([chunk], call, opts, so, {});
     }
@@ -214,8 +215,10 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     print(formatData(compiled.chunks.map(showChunk), out));
     return 0;
   }
+  // Lost requisites and unknown state functions fail their own state only (Salt 3006); say where they are.
+  for (const w of compiled.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
   try {
-    return await runStates(compiled.chunks, call, opts, so, rendered.high.spans);
+    return await runStates(compiled.chunks, call, opts, so, rendered.high.spans, compiled.failures);
   } catch (e) {
     if (DiagnosticError.is(e)) return failCompile(e.diagnostics.map((d) => d.message), e.diagnostics, out);
     throw e;

@@ -91,18 +91,29 @@ test('failhard: later states are left out', () => {
   assert.deepEqual(Object.keys(JSON.parse(r.stdout).local), ['test_|-a_|-a_|-fail_without_changes']);
 });
 
-test('bad input: a requisite that matches nothing is an error with the SLS position; nothing runs', () => {
+test('bad input: a requisite that matches nothing fails that state only, with a positioned warning; the others run', () => {
   const r = cairn(['salt', 'state.apply', '--high-data', join(FIX, 'bad-requisite/high.json'), '--out', 'json', '--state-dir', tempDir()]);
   assert.equal(r.code, 1);
-  assert.deepEqual(JSON.parse(r.stdout).local, ['The following requisites were not found:\n                   require:\n                       test: ghost\n']);
+  const local = JSON.parse(r.stdout).local;
+  const web = local['test_|-web_|-web_|-nop'];
+  assert.deepEqual(Object.keys(web), ['changes', 'result', 'duration', 'start_time', 'comment', '__run_num__', '__sls__', '__id__', 'name']);
+  assert.equal(web.result, false);
+  assert.equal(web.comment, 'The following requisites were not found:\n                   require:\n                       test: ghost\n');
+  assert.equal(web.__run_num__, 0);
+  assert.equal(local['test_|-first_|-first_|-succeed_with_changes'].result, true);
+  assert.equal(local['test_|-first_|-first_|-succeed_with_changes'].__run_num__, 1);
   assert.match(r.stderr, /\/srv\/salt\/app\.sls:3:1: S202 .*require test: ghost not found/);
 });
 
-test('bad input: a state function that does not exist', () => {
+test('bad input: a state function that does not exist fails that state (Salt verify_data), positioned warning on stderr', () => {
   const r = cairn(['salt', 'state.apply', '--high-data', join(FIX, 'bad-function/high.json'), '--state-dir', tempDir()]);
   assert.equal(r.code, 1);
-  assert.match(r.stdout, /^local:\n {4}Data failed to compile:\n-{10}\n {4}State 'file.managedd' was not found in SLS 'app'/);
+  assert.match(r.stdout, /^local:\n-{10}\n {10}ID: web\n {4}Function: file\.managedd\n {8}Name: \/tmp\/x\n {6}Result: False\n {5}Comment: State 'file\.managedd' was not found in SLS 'app'\n {14}Reason: 'file\.managedd' is not available\.\n {5}Changes: {3}\n/);
   assert.match(r.stderr, /\/srv\/salt\/app\.sls:1:1: S201 state function file\.managedd/);
+  const j = cairn(['salt', 'state.apply', '--high-data', join(FIX, 'bad-function/high.json'), '--out', 'json', '--state-dir', tempDir()]);
+  assert.deepEqual(JSON.parse(j.stdout).local, {
+    'file_|-web_|-/tmp/x_|-managedd': { result: false, name: '/tmp/x', changes: {}, comment: "State 'file.managedd' was not found in SLS 'app'\nReason: 'file.managedd' is not available.\n", __run_num__: 0 },
+  });
 });
 
 test('highstate text: blocks, Name only when it differs from ID, summary', () => {

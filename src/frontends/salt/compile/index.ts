@@ -16,6 +16,18 @@ export interface CompileResult {
   /** Salt's error strings; non-empty means nothing runs. */
   errors: string[];
   diagnostics: Diagnostic[];
+  /**
+   * States that fail when they are reached but do not stop the run, as in Salt 3006: a requisite that
+   * matches no state (`lost`) or a state function that does not exist (`unknown`), with Salt's comment.
+   */
+  failures: Map<Chunk, ChunkFailure>;
+  /** Positioned warnings for those states (printed on stderr; the run goes on). */
+  warnings: Diagnostic[];
+}
+
+export interface ChunkFailure {
+  readonly kind: 'lost' | 'unknown';
+  readonly comment: string;
 }
 
 export interface CompileOptions {
@@ -28,7 +40,7 @@ export interface CompileOptions {
 }
 
 function spanDiag(data: HighData, id: string, code: string, message: string): Diagnostic {
-  return error(code, message, { span: data.spans[id], nodeId: id });
+  return { ...error(code, message, { span: data.spans[id], nodeId: id }), severity: 'warning' };
 }
 
 export function reconcile(data: HighData, requisites: boolean): { high: High; errors: string[] } {
@@ -43,26 +55,28 @@ export function reconcile(data: HighData, requisites: boolean): { high: High; er
 
 export function compile(data: HighData, options: CompileOptions): CompileResult {
   const { high, errors } = reconcile(data, options.requisiteIn);
-  if (errors.length > 0) return { chunks: [], errors, diagnostics: errors.map((e) => error('S200', e.split('\n')[0] as string)) };
+  const failures = new Map<Chunk, ChunkFailure>();
+  if (errors.length > 0) return { chunks: [], errors, diagnostics: errors.map((e) => error('S200', e.split('\n')[0] as string)), failures, warnings: [] };
   const chunks = compileHighData(high);
-  const diagnostics: Diagnostic[] = [];
-  const out: string[] = [];
+  const warnings: Diagnostic[] = [];
   for (const c of chunks) {
-    if (options.knownFunction && !options.knownFunction(c.state, c.fun)) {
-      const full = `${c.state}.${c.fun}`;
-      out.push(`State '${full}' was not found in SLS '${c.__sls__}'\nReason: '${full}' is not available.\n`);
-      diagnostics.push(spanDiag(data, c.__id__, 'S201', `state function ${full} (ID '${c.__id__}' in SLS '${c.__sls__}') does not exist`));
-    }
+    // Salt checks requisites before it calls the state function: a lost requisite wins.
     if (options.checkRequisites) {
       const lost = lostRequisites(c, chunks);
       if (lost) {
-        out.push(lost.comment);
+        failures.set(c, { kind: 'lost', comment: lost.comment });
         for (const { requisite, ref } of lost.lost) {
           const why = ref.key === 'sls' ? `no state comes from an SLS matching '${ref.value}'` : ref.key === 'id' ? `no state has the ID or name '${ref.value}'` : `no ${ref.key} state has the ID or name '${ref.value}'`;
-          diagnostics.push(spanDiag(data, c.__id__, 'S202', `${c.state}.${c.fun} '${c.__id__}' in SLS '${c.__sls__}': ${requisite} ${ref.key}: ${ref.value} not found (${why})`));
+          warnings.push(spanDiag(data, c.__id__, 'S202', `${c.state}.${c.fun} '${c.__id__}' in SLS '${c.__sls__}': ${requisite} ${ref.key}: ${ref.value} not found (${why}); the state fails, the others run`));
         }
+        continue;
       }
     }
+    if (options.knownFunction && !options.knownFunction(c.state, c.fun)) {
+      const full = `${c.state}.${c.fun}`;
+      failures.set(c, { kind: 'unknown', comment: `State '${full}' was not found in SLS '${c.__sls__}'\nReason: '${full}' is not available.\n` });
+      warnings.push(spanDiag(data, c.__id__, 'S201', `state function ${full} (ID '${c.__id__}' in SLS '${c.__sls__}') does not exist; the state fails, the others run`));
+    }
   }
-  return { chunks, errors: out, diagnostics };
+  return { chunks, errors: [], diagnostics: [], failures, warnings };
 }

@@ -6,9 +6,9 @@
 import type { Span } from '../../../core/diag.js';
 import type { Edge, EdgeKind, GraphNode } from '../../../core/model.js';
 import type { Graph } from '../../../core/graph.js';
-import type { Chunk } from '../compile/index.js';
+import type { Chunk, ChunkFailure } from '../compile/index.js';
 import { RUN_REQUISITES, refsOf, targets } from '../compile/requisites.js';
-import { type StateImpl, stateImpl, type TranslateContext } from '../states/index.js';
+import { type StateImpl, stateImpl, type TranslateContext, type Translation } from '../states/index.js';
 
 export function tagOf(c: Pick<Chunk, 'state' | '__id__' | 'name' | 'fun'>): string {
   return `${c.state}_|-${c.__id__}_|-${c.name}_|-${c.fun}`;
@@ -19,6 +19,8 @@ export interface NodeInfo {
   readonly impl: StateImpl | undefined;
   /** A translation failure: the state fails with this comment. */
   readonly fail?: string;
+  /** Salt fails this state without calling it: a lost requisite or a state function that does not exist. */
+  readonly failure?: ChunkFailure['kind'];
   /** Chunks this one watches (for test.mod_watch's "Requisites with changes"). */
   readonly watches: Chunk[];
 }
@@ -51,7 +53,7 @@ function depsOf(c: Chunk, chunks: readonly Chunk[]): Array<{ requisite: string; 
   return out;
 }
 
-export function executionOrder(chunks: readonly Chunk[]): Chunk[] {
+export function executionOrder(chunks: readonly Chunk[], failures?: ReadonlyMap<Chunk, ChunkFailure>): Chunk[] {
   const seen = new Set<string>();
   const unique = chunks.filter((c) => {
     const t = tagOf(c);
@@ -64,6 +66,12 @@ export function executionOrder(chunks: readonly Chunk[]): Chunk[] {
   const visit = (c: Chunk): void => {
     if (state.has(c)) return;
     state.set(c, 1);
+    // A state with a lost requisite fails where it stands: Salt runs none of its requisites first.
+    if (failures?.get(c)?.kind === 'lost') {
+      state.set(c, 2);
+      order.push(c);
+      return;
+    }
     for (const d of depsOf(c, unique)) {
       // A prereq target is only checked first; what it requires runs before the prereq state.
       if (d.requisite === 'prereq') {
@@ -80,18 +88,19 @@ export function executionOrder(chunks: readonly Chunk[]): Chunk[] {
 export function buildGraph(
   chunks: readonly Chunk[],
   ctx: TranslateContext,
-  options: { failhard: boolean; test: boolean; spanOf?: (id: string) => Span | undefined },
+  options: { failhard: boolean; test: boolean; spanOf?: (id: string) => Span | undefined; failures?: ReadonlyMap<Chunk, ChunkFailure> },
 ): SaltGraph {
-  const ordered = executionOrder(chunks);
+  const ordered = executionOrder(chunks, options.failures);
   const nodes: GraphNode[] = [];
   const edges: Edge[] = [];
   const info = new Map<string, NodeInfo>();
   for (const c of ordered) {
     const id = tagOf(c);
-    const impl = stateImpl(c.state, c.fun);
-    const t = impl ? impl.translate(c, ctx) : { fail: `State '${c.state}.${c.fun}' was not found in SLS '${c.__sls__}'` };
+    const failure = options.failures?.get(c);
+    const impl = failure ? undefined : stateImpl(c.state, c.fun);
+    const t: Translation = failure ? { fail: failure.comment } : impl ? impl.translate(c, ctx) : { fail: `State '${c.state}.${c.fun}' was not found in SLS '${c.__sls__}'\nReason: '${c.state}.${c.fun}' is not available.\n` };
     const watches: Chunk[] = [];
-    for (const d of depsOf(c, ordered)) {
+    for (const d of failure?.kind === 'lost' ? [] : depsOf(c, ordered)) {
       const e = EDGE[d.requisite];
       if (!e) continue;
       let kind = e.kind;
@@ -108,7 +117,7 @@ export function buildGraph(
         : { id, type: t.type, name: c.name, params: t.params };
     const span = options.spanOf?.(c.__id__);
     nodes.push({ ...node, ...(span ? { span } : {}), meta: { sls: c.__sls__, id: c.__id__, state: c.state, fun: c.fun }, ...(failhard ? { stopOnFailure: true } : {}) });
-    info.set(id, { chunk: c, impl, watches, ...('fail' in t ? { fail: t.fail } : {}) });
+    info.set(id, { chunk: c, impl, watches, ...('fail' in t ? { fail: t.fail } : {}), ...(failure ? { failure: failure.kind } : {}) });
   }
   return { graph: { nodes, edges }, info, chunks: ordered };
 }

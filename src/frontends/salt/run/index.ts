@@ -8,7 +8,7 @@ import { type GraphNode, isChanged, type NodeResult } from '../../../core/model.
 import { checkGraph, preflightGraph, runGraph } from '../../../core/runtime.js';
 import type { ResourceContext } from '../../../host/types.js';
 import { type Kind, kinds as sharedKinds } from '../../../resources/index.js';
-import type { Chunk } from '../compile/index.js';
+import type { Chunk, ChunkFailure } from '../compile/index.js';
 import { refsOf, targets } from '../compile/requisites.js';
 import type { TranslateContext } from '../states/index.js';
 import { buildGraph, tagOf } from './graph.js';
@@ -25,6 +25,8 @@ export interface SaltRunOptions {
   readonly ctx: ResourceContext;
   readonly translate: TranslateContext;
   readonly spanOf?: (id: string) => Span | undefined;
+  /** States that fail without being called (compile's lost requisites and unknown functions). */
+  readonly failures?: ReadonlyMap<Chunk, ChunkFailure>;
   readonly kinds?: ReadonlyMap<string, Kind>;
   readonly onStart?: (node: GraphNode) => void;
   readonly onResult?: (result: NodeResult, done: number, total: number) => void;
@@ -51,7 +53,7 @@ function listeners(chunks: readonly Chunk[], changed: (c: Chunk) => boolean): Ch
 
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
   const base = opts.kinds ?? sharedKinds;
-  const sg = buildGraph(chunks, { ...opts.translate, lowstate: chunks }, { failhard: opts.failhard, test: opts.test, ...(opts.spanOf ? { spanOf: opts.spanOf } : {}) });
+  const sg = buildGraph(chunks, { ...opts.translate, lowstate: chunks }, { failhard: opts.failhard, test: opts.test, ...(opts.spanOf ? { spanOf: opts.spanOf } : {}), ...(opts.failures ? { failures: opts.failures } : {}) });
   const tracker = newTracker();
   const kinds = saltKinds(base, sg.info, tracker);
   const checked = checkGraph(sg.graph, kinds);

@@ -47,6 +47,24 @@ export function saltResult(r: NodeResult, info: NodeInfo, tracker: WatchTracker,
     if (r.comment.startsWith('State was not run because')) return fake(r, info, nums.take(), true, { __state_ran__: false });
     if (r.comment === 'No changes detected') return fake(r, info, nums.take(), true);
   }
+  if (info.failure === 'lost') {
+    // Salt's record of a state whose requisite matches nothing.
+    return {
+      changes: {},
+      result: false,
+      duration: r.duration,
+      start_time: localTime(r.start),
+      comment: info.fail,
+      __run_num__: nums.take(),
+      __sls__: chunk.__sls__,
+      __id__: chunk.__id__,
+      name: chunk.name,
+    };
+  }
+  if (info.failure === 'unknown') {
+    // verify_data failed in State.call: no times, no __sls__ or __id__.
+    return { result: false, name: chunk.name, changes: {}, comment: info.fail, __run_num__: nums.take() };
+  }
   let ret: SaltRet = { result: r.result, comment: r.comment, changes: r.changes };
   let skipWatch = false;
   let modWatch = false;
