@@ -60,6 +60,7 @@ async function setTimes(ctx: ResourceContext, p: TouchParams): Promise<void> {
 }
 
 async function apply(ctx: ResourceContext, p: TouchParams, checked: CheckOutcome): Promise<ApplyOutcome> {
+  if (checked.inSync) return { ok: true, changes: {}, comment: checked.comment ?? '', outputs: { path: p.path } };
   const st = (checked.state as StatInfo | undefined) ?? (await ctx.host.stat(p.path));
   if (!st) {
     if (p.makedirs) {
