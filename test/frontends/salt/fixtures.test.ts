@@ -60,3 +60,28 @@ test('result records carry Salt keys in raw order', () => {
   assert.match(String(r.start_time), /^\d\d:\d\d:\d\d\.\d{6}$/);
   assert.equal(typeof r.duration, 'number');
 });
+
+test('prereq: the prereq state runs first only when its target would change, else "No changes detected"', () => {
+  const { code, local } = runJson('prereq');
+  assert.equal(code, 0);
+  assertSubset(local, expected('prereq'));
+  const num = (tag: string) => Number(local[tag]?.__run_num__);
+  assert.ok(num('test_|-stop_|-stop_|-succeed_with_changes') < num('test_|-deploy_|-deploy_|-succeed_with_changes'));
+  assert.deepEqual(Object.keys(local['test_|-stop_quiet_|-stop_quiet_|-succeed_with_changes'] ?? {}), ['changes', 'result', 'duration', 'start_time', 'comment', '__run_num__', '__sls__']);
+});
+
+test('listen: a mod_watch result per listener whose target changed, at the end, __id__ listener_<id>', () => {
+  const { code, local } = runJson('listen');
+  assert.equal(code, 0);
+  assertSubset(local, expected('listen'));
+  const tags = Object.entries(local).sort((a, b) => Number(a[1].__run_num__) - Number(b[1].__run_num__)).map(([t]) => t);
+  assert.deepEqual(tags.slice(-2), ['test_|-listener_svc_|-svc_|-mod_watch', 'cmd_|-listener_restart_|-echo restarted_|-mod_watch']);
+  assert.equal(local['test_|-deaf_|-deaf_|-succeed_without_changes']?.comment, 'Success!');
+});
+
+test('listen in test mode: the cmd listener says it would run', () => {
+  const { code, local } = runJson('listen', 'state.apply', ['test=True']);
+  assert.equal(code, 0);
+  assert.equal(local['cmd_|-listener_restart_|-echo restarted_|-mod_watch']?.comment, 'Command "echo restarted" would have been executed');
+  assert.equal(local['cmd_|-listener_restart_|-echo restarted_|-mod_watch']?.result, null);
+});
