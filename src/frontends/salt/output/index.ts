@@ -1,8 +1,8 @@
 /** salt-call's outputters: highstate text, json (`json.dumps(indent=4)`) and yaml, all under the `local` key. */
-import { stringify } from 'yaml';
 import { formatHighstate } from './highstate.js';
 import { nested } from './nested.js';
 import { pyFloat } from './pyvalue.js';
+import { dumpYaml } from './pyyaml.js';
 
 export { formatHighstate } from './highstate.js';
 
@@ -39,8 +39,9 @@ export function formatJson(local: unknown): string {
   return pyJson({ local }, 0);
 }
 
+/** salt-call strips the outputter's text at the end (try_printout's rstrip) and prints one newline. */
 export function formatYaml(local: unknown): string {
-  return stringify({ local }, { indentSeq: false, lineWidth: 0 }).replace(/\n$/, '');
+  return dumpYaml({ local }).replace(/\s+$/, '');
 }
 
 /** For a state run (dict of results) or a compile error (list of strings). */
