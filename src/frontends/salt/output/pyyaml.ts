@@ -34,7 +34,6 @@ function printable(ch: string): boolean {
 
 function analyze(text: string): Analysis {
   if (text === '') return { multiline: false, blockPlain: false, singleQuoted: true };
-  let flowInd = false;
   let blockInd = false;
   let lineBreaks = false;
   let special = false;
@@ -44,7 +43,7 @@ function analyze(text: string): Analysis {
   let trailingBreak = false;
   let breakSpace = false;
   let spaceBreak = false;
-  if (text.startsWith('---') || text.startsWith('...')) flowInd = blockInd = true;
+  if (text.startsWith('---') || text.startsWith('...')) blockInd = true;
   let precededByWs = true;
   let followedByWs = text.length === 1 || WS.includes(text[1] as string);
   let prevSpace = false;
@@ -52,19 +51,13 @@ function analyze(text: string): Analysis {
   const chars = [...text];
   chars.forEach((ch, i) => {
     if (i === 0) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) flowInd = blockInd = true;
-      if (ch === '?' || ch === ':') {
-        flowInd = true;
-        if (followedByWs) blockInd = true;
-      }
-      if (ch === '-' && followedByWs) flowInd = blockInd = true;
+      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) blockInd = true;
+      // Flow indicators do not matter in block style: only what breaks a plain block scalar counts.
+      if ((ch === '?' || ch === ':') && followedByWs) blockInd = true;
+      if (ch === '-' && followedByWs) blockInd = true;
     } else {
-      if (',?[]{}'.includes(ch)) flowInd = true;
-      if (ch === ':') {
-        flowInd = true;
-        if (followedByWs) blockInd = true;
-      }
-      if (ch === '#' && precededByWs) flowInd = blockInd = true;
+      if (ch === ':' && followedByWs) blockInd = true;
+      if (ch === '#' && precededByWs) blockInd = true;
     }
     if (BREAKS.includes(ch)) lineBreaks = true;
     if (!printable(ch)) special = true;
