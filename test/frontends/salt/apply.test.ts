@@ -1,6 +1,6 @@
 /** Whole runs of `cairn salt` against a temp dir: files, test=True, idempotence, failhard, bad input, text output. */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cairn, ROOT, tempDir } from '../../cli/cli-helpers.js';
@@ -132,4 +132,85 @@ test('state.single and state.low run one state', () => {
   const low = cairn(['salt', 'state.low', '{"state": "test", "fun": "fail_without_changes", "name": "x"}', '--out', 'json', '--state-dir', tempDir()]);
   assert.equal(low.code, 1);
   assert.equal(JSON.parse(low.stdout).local['test_|-x_|-x_|-fail_without_changes'].comment, 'Failure!');
+});
+
+function editTree(dir: string): string {
+  const st = (id: string, fun: string, args: Array<Record<string, unknown>>, order: number) => ({ [id]: { __sls__: 'edit', __env__: 'base', file: [...args, fun, { order }] } });
+  const states = {
+    ...st('flag', 'touch', [{ name: join(dir, 'flag') }], 10000),
+    ...st('hosts', 'append', [{ name: join(dir, 'hosts') }, { text: ['10.0.0.1 db', '10.0.0.2 web'] }], 10001),
+    ...st('port', 'replace', [{ name: join(dir, 'app.conf') }, { pattern: '^port = \\d+$' }, { repl: 'port = 8080' }, { backup: false }], 10002),
+    ...st('debug', 'line', [{ name: join(dir, 'app.conf') }, { mode: 'ensure' }, { content: 'debug = false' }, { after: '^port' }], 10003),
+    ...st('keep', 'managed', [{ name: join(dir, 'conf.d/keep.conf') }, { contents: 'k' }, { makedirs: true }], 10004),
+    ...st('confd', 'directory', [{ name: join(dir, 'conf.d') }, { clean: true }, { require: [{ file: 'keep' }] }], 10005),
+  };
+  writeFileSync(join(dir, 'app.conf'), '[app]\nport = 80\n');
+  writeFileSync(join(dir, 'hosts'), '127.0.0.1 localhost\n10.0.0.1   db\n');
+  const file = join(dir, 'edit.json');
+  writeFileSync(file, JSON.stringify({ states }));
+  return file;
+}
+
+test('file.touch/append/replace/line/directory clean: test=True wording, apply, then Salt\'s second run', () => {
+  const dir = tempDir('cairn-salt-');
+  const high = editTree(dir);
+  mkdirSync(join(dir, 'conf.d'));
+  writeFileSync(join(dir, 'conf.d/stale.conf'), 's');
+  const tag = (id: string, name: string, fun: string) => `file_|-${id}_|-${join(dir, name)}_|-${fun}`;
+  const dry = JSON.parse(salt(['state.apply', 'test=True', '--high-data', high, '--out', 'json'], dir).stdout).local;
+  assert.equal(dry[tag('flag', 'flag', 'touch')].comment, `File ${join(dir, 'flag')} is set to be created`);
+  assert.equal(dry[tag('hosts', 'hosts', 'append')].comment, `File ${join(dir, 'hosts')} is set to be updated`);
+  assert.equal(dry[tag('hosts', 'hosts', 'append')].changes.diff, '--- \n\n+++ \n\n@@ -1,2 +1,3 @@\n\n 127.0.0.1 localhost\n 10.0.0.1   db\n+10.0.0.2 web');
+  assert.equal(dry[tag('port', 'app.conf', 'replace')].comment, 'Changes would have been made');
+  assert.equal(dry[tag('debug', 'app.conf', 'line')].comment, 'Changes would be made');
+  assert.equal(dry[tag('confd', 'conf.d', 'directory')].result, null);
+  assert.equal(dry[tag('confd', 'conf.d', 'directory')].comment, `The following files will be changed:\n${join(dir, 'conf.d/stale.conf')}: removed - Removed due to clean\n`);
+  assert.equal(existsSync(join(dir, 'flag')), false);
+  assert.equal(readFileSync(join(dir, 'app.conf'), 'utf8'), '[app]\nport = 80\n');
+
+  const first = salt(['state.apply', '--high-data', high, '--out', 'json'], dir);
+  assert.equal(first.code, 0, first.stderr);
+  const a = JSON.parse(first.stdout).local;
+  assert.equal(a[tag('flag', 'flag', 'touch')].comment, `Created empty file ${join(dir, 'flag')}`);
+  assert.equal(a[tag('hosts', 'hosts', 'append')].comment, 'Appended 1 lines');
+  assert.deepEqual(a[tag('port', 'app.conf', 'replace')].changes, { diff: '--- \n+++ \n@@ -1,2 +1,2 @@\n [app]\n-port = 80\n+port = 8080\n' });
+  assert.equal(a[tag('debug', 'app.conf', 'line')].comment, 'Changes were made');
+  assert.deepEqual(a[tag('confd', 'conf.d', 'directory')].changes, { removed: [join(dir, 'conf.d/stale.conf')] });
+  assert.equal(a[tag('confd', 'conf.d', 'directory')].comment, `Files cleaned from directory ${join(dir, 'conf.d')}`);
+  assert.equal(readFileSync(join(dir, 'app.conf'), 'utf8'), '[app]\nport = 8080\ndebug = false\n');
+  assert.equal(readFileSync(join(dir, 'hosts'), 'utf8'), '127.0.0.1 localhost\n10.0.0.1   db\n10.0.0.2 web\n');
+  assert.equal(existsSync(join(dir, 'conf.d/keep.conf')), true);
+
+  const b = JSON.parse(salt(['state.apply', '--high-data', high, '--out', 'json'], dir).stdout).local;
+  // Salt's file.touch updates the times on every run; the others have nothing left to do.
+  assert.deepEqual(b[tag('flag', 'flag', 'touch')].changes, { touched: join(dir, 'flag') });
+  assert.equal(b[tag('hosts', 'hosts', 'append')].comment, `File ${join(dir, 'hosts')} is in correct state`);
+  assert.equal(b[tag('port', 'app.conf', 'replace')].comment, 'No changes needed to be made');
+  assert.equal(b[tag('debug', 'app.conf', 'line')].comment, 'No changes needed to be made');
+  assert.equal(b[tag('confd', 'conf.d', 'directory')].comment, `The directory ${join(dir, 'conf.d')} is in the correct state`);
+  for (const id of ['hosts', 'port', 'debug', 'confd']) {
+    const r = Object.values(b).find((x) => (x as { __id__: string }).__id__ === id) as { changes: object };
+    assert.deepEqual(r.changes, {}, id);
+  }
+});
+
+test('file.line and file.replace without what they need fail with Salt\'s comments', () => {
+  const dir = tempDir('cairn-salt-');
+  const high = join(dir, 'h.json');
+  writeFileSync(
+    high,
+    JSON.stringify({
+      states: {
+        nomode: { __sls__: 's', __env__: 'base', file: [{ name: join(dir, 'x') }, { content: 'a' }, 'line', { order: 10000 }] },
+        missing: { __sls__: 's', __env__: 'base', file: [{ name: join(dir, 'none') }, { pattern: 'a' }, { repl: 'b' }, 'replace', { order: 10001 }] },
+        relative: { __sls__: 's', __env__: 'base', file: [{ name: 'rel/path' }, 'touch', { order: 10002 }] },
+      },
+    }),
+  );
+  const r = salt(['state.apply', '--high-data', high, '--out', 'json'], dir);
+  assert.equal(r.code, 1);
+  const local = JSON.parse(r.stdout).local;
+  assert.equal(local[`file_|-nomode_|-${join(dir, 'x')}_|-line`].comment, 'Mode was not defined. How to process the file?');
+  assert.equal(local[`file_|-missing_|-${join(dir, 'none')}_|-replace`].comment, `${join(dir, 'none')}: file not found`);
+  assert.equal(local['file_|-relative_|-rel/path_|-touch'].comment, 'Specified file rel/path is not an absolute path');
 });
