@@ -48,15 +48,12 @@ function printText(result: OtterRunResult, opts: OtterOptions, runId: number): v
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function printJson(result: OtterRunResult, opts: OtterOptions, runId: number): void {
+/** Exactly the issue's shape: status, `LEVEL: message` lines without scopes, and drift in the script's names. */
+function printJson(result: OtterRunResult): void {
   const out = {
-    run: runId,
-    mode: opts.mode,
-    simulation: opts.simulation,
     status: STATUS[result.status],
     log: plainLines(result.log),
-    drift: result.drift,
-    changes: result.results.filter((r) => r.status === 'changed').length,
+    drift: result.drift.map((d) => ({ operation: d.operation, key: d.key, properties: [...d.properties] })),
   };
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
 }
@@ -88,7 +85,7 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
     return {
       results: result.results,
       exitCode,
-      print: (runId) => (opts.out === 'json' ? printJson(result, opts, runId) : printText(result, opts, runId)),
+      print: (runId) => (opts.out === 'json' ? printJson(result) : printText(result, opts, runId)),
     };
   });
 }

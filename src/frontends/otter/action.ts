@@ -97,6 +97,9 @@ function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: 
     setConfigVariable: (name, value) => {
       engine.shared.config.set(name.toLowerCase(), value);
     },
+    setRuntimeVariable: (name, value) => {
+      engine.assign({ sigil: '$', name, accessors: [], span: stmt.span }, value, frame);
+    },
   };
 }
 
@@ -118,29 +121,29 @@ function record(engine: Engine, op: Operation, key: string, stmt: ActionStatemen
   results.push(result);
 }
 
-/** Runs the operation as the pass asks; undefined when the pass skips it. */
+/**
+ * Runs the operation as the pass asks; undefined when the pass skips it. Collect: ensure operations collect
+ * and compare. Execute: every operation executes (an ensure operation configures without comparing first).
+ * After a collection: drifted ensure operations, and executing operations of a block with drift.
+ */
 async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): Promise<OpOutcome | undefined> {
   const { pass, driftKeys, driftBlocks, drift } = engine.shared;
   if (op.type === 'ensure') {
     const key = args.text('Name');
     const identity = `${stmt.id}|${key}`;
-    if (pass === 'remediate' && !frame.policyAlways && !driftKeys.has(identity)) return undefined;
-    const collected = await op.collect(ctx, args);
     if (pass === 'collect') {
+      const collected = await op.collect(ctx, args);
       if (collected.drift.length > 0) {
         drift.push({ operation: op.name, key, properties: collected.drift });
         driftKeys.add(identity);
         driftBlocks.add(frame.blockId);
-        engine.write('DEBUG', `Drift detected in ${key}: ${collected.drift.join(', ')}.`);
         record(engine, op, key, stmt, 'pending', `drift: ${collected.drift.join(', ')}`, started, { drift: collected.drift });
-      } else {
-        engine.write('DEBUG', `No drift detected in ${key}.`);
-        record(engine, op, key, stmt, 'ok', 'no drift', started);
-      }
+      } else record(engine, op, key, stmt, 'ok', 'no drift', started);
       return { changed: false };
     }
-    const outcome = await op.configure(ctx, args, collected);
-    record(engine, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? `configured: ${collected.drift.join(', ')}` : 'already configured', started);
+    if (pass === 'remediate' && !frame.policyAlways && !driftKeys.has(identity)) return undefined;
+    const outcome = await op.configure(ctx, args);
+    record(engine, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
     return outcome;
   }
   if (pass === 'collect') return undefined;

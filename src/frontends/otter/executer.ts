@@ -179,9 +179,10 @@ export class Engine {
       case 'call':
         return this.call(stmt, frame);
       case 'throw':
+        // Seed: a message is written as an error; without one, only the status changes.
         if (stmt.message) this.write('ERROR', toText(await this.eval(stmt.message, frame)));
         else this.status = 'error';
-        throw Object.assign(new OtterError('error thrown', stmt.span), { logged: stmt.message !== undefined });
+        throw Object.assign(new OtterError('error thrown', stmt.span), { logged: true });
       case 'error':
         this.status = 'error';
         return;

@@ -1,5 +1,5 @@
 /** The built-in operations, found by script name with or without their namespace (`Files::Ensure-File`). */
-import { exec, shCall, shExecOp, shellOp } from './exec.js';
+import { exec, shCall, shExecOp } from './exec.js';
 import { copyFiles, createFile, deleteFiles, ensureDirectory, ensureFile, renameFile, replaceText } from './files.js';
 import { applyTemplate, setVariable, sleep } from './general.js';
 import { ensurePackage, ensureUser } from './system.js';
@@ -15,7 +15,6 @@ const all: readonly Operation[] = [
   replaceText,
   exec,
   shExecOp,
-  shellOp,
   shCall,
   sleep,
   applyTemplate,
@@ -24,7 +23,7 @@ const all: readonly Operation[] = [
   ensureUser,
 ];
 
-const byName = new Map(all.map((op) => [op.name.toLowerCase(), op]));
+const byName = new Map(all.flatMap((op) => [op.name, ...(op.aliases ?? [])].map((n) => [n.toLowerCase(), op] as const)));
 
 /** A namespace is accepted when it is the operation's own or one of the generic ones scripts use. */
 const GENERIC = new Set(['inedocore', 'inedo']);

@@ -1,23 +1,19 @@
 /** System operations: Ensure-Package (Debian packages) and Ensure-User, on the package and user kinds. */
 import { applyResource, checkResource } from './resource.js';
-import type { Collected, EnsureOperation, OpContext } from './types.js';
+import type { EnsureOperation, OpArgs, OpContext } from './types.js';
 
-interface Planned {
-  readonly type: string;
-  readonly params: Record<string, unknown>;
+async function converge(ctx: OpContext, type: string, params: Record<string, unknown>): Promise<boolean> {
+  const check = await checkResource(ctx, type, params);
+  if (check.inSync) return false;
+  await applyResource(ctx, type, params, check);
+  return true;
 }
 
-async function configure(ctx: OpContext, collected: Collected, noun: string, removing: boolean): Promise<{ changed: boolean }> {
-  if (collected.drift.length === 0) {
-    ctx.log('DEBUG', `${noun} ${collected.key} is already in the desired state.`);
-    return { changed: false };
-  }
-  const plan = collected.state as Planned;
-  const check = await checkResource(ctx, plan.type, plan.params);
-  if (check.inSync) return { changed: false };
-  await applyResource(ctx, plan.type, plan.params, check);
-  ctx.log('INFO', removing ? `${noun} ${collected.key} removed.` : `${noun} ${collected.key} configured.`);
-  return { changed: true };
+function packageParams(args: OpArgs): Record<string, unknown> {
+  const exists = args.bool('Exists', true);
+  const params: Record<string, unknown> = { name: args.text('Name'), state: exists ? 'installed' : 'removed' };
+  if (exists && args.has('Version')) params.version = args.text('Version');
+  return params;
 }
 
 export const ensurePackage: EnsureOperation = {
@@ -33,18 +29,36 @@ export const ensurePackage: EnsureOperation = {
   async collect(ctx, args) {
     const key = args.text('Name');
     const exists = args.bool('Exists', true);
-    const params: Record<string, unknown> = { name: key, state: exists ? 'installed' : 'removed' };
-    if (exists && args.has('Version')) params.version = args.text('Version');
-    const check = await checkResource(ctx, 'package', params);
-    if (check.inSync) return { key, drift: [], state: { type: 'package', params } };
+    ctx.log('DEBUG', `Looking for package ${key}...`);
+    const check = await checkResource(ctx, 'package', packageParams(args));
+    if (check.inSync) return { key, drift: [] };
     const change = (check.changes?.[key] ?? {}) as { old?: string };
-    const drift = !exists || !change.old ? ['Exists'] : ['Version'];
-    return { key, drift, state: { type: 'package', params } };
+    return { key, drift: !exists || !change.old ? ['Exists'] : ['Version'] };
   },
-  configure: (ctx, args, collected) => configure(ctx, collected, 'Package', !args.bool('Exists', true)),
+  async configure(ctx, args) {
+    const key = args.text('Name');
+    const removing = !args.bool('Exists', true);
+    ctx.log('DEBUG', `Looking for package ${key}...`);
+    const changed = await converge(ctx, 'package', packageParams(args));
+    ctx.log('INFO', removing ? `Package ${key} removed.` : `Package ${key} configured.`);
+    return { changed };
+  },
 };
 
 const USER_PROPS: Record<string, string> = { uid: 'UserId', gid: 'Group', home: 'HomeDirectory', shell: 'Shell', groups: 'Groups' };
+
+function userParams(args: OpArgs): Record<string, unknown> {
+  const exists = args.bool('Exists', true);
+  const params: Record<string, unknown> = { name: args.text('Name'), state: exists ? 'present' : 'absent' };
+  if (exists) {
+    if (args.has('UserId')) params.uid = args.int('UserId', 0);
+    if (args.has('Group')) params.gid = /^\d+$/.test(args.text('Group')) ? Number(args.text('Group')) : args.text('Group');
+    if (args.has('HomeDirectory')) params.home = args.text('HomeDirectory');
+    if (args.has('Shell')) params.shell = args.text('Shell');
+    if (args.has('Groups')) params.groups = args.list('Groups');
+  }
+  return params;
+}
 
 export const ensureUser: EnsureOperation = {
   type: 'ensure',
@@ -63,19 +77,18 @@ export const ensureUser: EnsureOperation = {
   async collect(ctx, args) {
     const key = args.text('Name');
     const exists = args.bool('Exists', true);
-    const params: Record<string, unknown> = { name: key, state: exists ? 'present' : 'absent' };
-    if (exists) {
-      if (args.has('UserId')) params.uid = args.int('UserId', 0);
-      if (args.has('Group')) params.gid = /^\d+$/.test(args.text('Group')) ? Number(args.text('Group')) : args.text('Group');
-      if (args.has('HomeDirectory')) params.home = args.text('HomeDirectory');
-      if (args.has('Shell')) params.shell = args.text('Shell');
-      if (args.has('Groups')) params.groups = args.list('Groups');
-    }
-    const check = await checkResource(ctx, 'user', params);
-    if (check.inSync) return { key, drift: [], state: { type: 'user', params } };
+    ctx.log('DEBUG', `Looking for user ${key}...`);
+    const check = await checkResource(ctx, 'user', userParams(args));
+    if (check.inSync) return { key, drift: [] };
     const missing = !exists || /added|removal/.test(check.comment ?? '');
-    const drift = missing ? ['Exists'] : [...new Set(Object.keys(check.changes ?? {}).map((k) => USER_PROPS[k] ?? k))];
-    return { key, drift, state: { type: 'user', params } };
+    return { key, drift: missing ? ['Exists'] : [...new Set(Object.keys(check.changes ?? {}).map((k) => USER_PROPS[k] ?? k))] };
   },
-  configure: (ctx, args, collected) => configure(ctx, collected, 'User', !args.bool('Exists', true)),
+  async configure(ctx, args) {
+    const key = args.text('Name');
+    const removing = !args.bool('Exists', true);
+    ctx.log('DEBUG', `Looking for user ${key}...`);
+    const changed = await converge(ctx, 'user', userParams(args));
+    ctx.log('INFO', removing ? `User ${key} removed.` : `User ${key} configured.`);
+    return { changed };
+  },
 };

@@ -36,13 +36,14 @@ export interface OpContext {
   /** Expands a template text with the script's variables plus `extra`. */
   expand(text: string, extra: ReadonlyMap<string, Value>): Promise<string>;
   setConfigVariable(name: string, value: string): void;
+  /** Creates or assigns a runtime variable (the variables a shell script hands back). */
+  setRuntimeVariable(name: string, value: string): void;
 }
 
 /** What an ensure operation's collection found: the drifted properties, in the script's names. */
 export interface Collected {
   readonly key: string;
   readonly drift: readonly string[];
-  readonly state?: unknown;
 }
 
 export interface OpOutcome {
@@ -52,6 +53,8 @@ export interface OpOutcome {
 
 interface OperationBase {
   readonly name: string;
+  /** Other script names of the operation (`Wait` for Sleep). */
+  readonly aliases?: readonly string[];
   readonly namespace: string;
   /** The argument a positional value fills. */
   readonly positional?: string;
@@ -63,7 +66,8 @@ interface OperationBase {
 export interface EnsureOperation extends OperationBase {
   readonly type: 'ensure';
   collect(ctx: OpContext, args: OpArgs): Promise<Collected>;
-  configure(ctx: OpContext, args: OpArgs, collected: Collected): Promise<OpOutcome>;
+  /** Execute: brings the item to the template, whatever a collection found. */
+  configure(ctx: OpContext, args: OpArgs): Promise<OpOutcome>;
 }
 
 /** Executing only: skipped in a collection pass. */
