@@ -33,7 +33,14 @@ export function register(program: Command): void {
     .option('--id <minion_id>', 'minion id used for top file targeting (default: this host name)')
     .addOption(new Option('--out <format>', 'output format').choices(['highstate', 'json', 'yaml']).default('highstate'))
     .option('--state-dir <dir>', 'state directory for run history and locks')
-    .option('--jobs <n>', 'most states acting at once (Salt runs one at a time)', positiveInt, 1)
+    .option(
+      '--jobs <n>',
+      'most states acting at once. Default 1: states run one at a time in Salt\'s execution order, as salt-call does. ' +
+        'With n > 1, states whose requisites are met run side by side; results keep Salt\'s order and __run_num__, ' +
+        'but start times interleave and an unordered state no longer waits for the ones listed before it',
+      positiveInt,
+      1,
+    )
     .option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir', Number, 10)
     .addOption(new Option('--high-data <file>', 'run compiled high data (JSON) instead of rendering the file roots').hideHelp())
     .action(async (fun: string, args: string[], opts: SaltCliOptions) => {

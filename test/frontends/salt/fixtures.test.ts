@@ -85,3 +85,13 @@ test('listen in test mode: the cmd listener says it would run', () => {
   assert.equal(local['cmd_|-listener_restart_|-echo restarted_|-mod_watch']?.comment, 'Command "echo restarted" would have been executed');
   assert.equal(local['cmd_|-listener_restart_|-echo restarted_|-mod_watch']?.result, null);
 });
+
+test('--jobs 4 keeps Salt\'s __run_num__ and results', () => {
+  for (const name of ['requisites', 'watch', 'prereq', 'listen']) {
+    const one = runJson(name, 'state.apply', ['--jobs', '1']);
+    const four = runJson(name, 'state.apply', ['--jobs', '4']);
+    assert.equal(four.code, one.code);
+    const view = (l: Record<string, Record<string, unknown>>) => Object.fromEntries(Object.entries(l).map(([t, r]) => [t, [r.__run_num__, r.result, r.comment]]));
+    assert.deepEqual(view(four.local), view(one.local), name);
+  }
+});

@@ -73,7 +73,13 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     },
   });
   const nums = new RunNumbers();
-  const running = saltResults(report.results, sg, tracker, opts.test, nums);
+  // Several jobs finish in any order; Salt numbers states in its execution order, which the node order is.
+  let finished = report.results;
+  if (opts.jobs > 1) {
+    const rank = new Map(sg.graph.nodes.map((n, i) => [n.id, i]));
+    finished = [...report.results].sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+  }
+  const running = saltResults(finished, sg, tracker, opts.test, nums);
   const results = [...report.results];
   const stopped = report.results.length < sg.graph.nodes.length;
   if (!stopped) {
