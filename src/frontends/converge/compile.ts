@@ -121,6 +121,7 @@ class Compiler {
   }
 
   node(raw: RawNode): GraphNode | undefined {
+    if (raw.ctype === 'macro.switch' || raw.ctype === 'macro.case') return this.nop(raw);
     const unsupported = UNSUPPORTED[raw.ctype];
     if (unsupported !== undefined) {
       this.diags.push(error('CV030', `${raw.ctype} ${JSON.stringify(raw.name)}: ${unsupported}`, { span: raw.span }));
@@ -135,6 +136,7 @@ class Compiler {
     for (const [name, v] of raw.fields) {
       if (!allowed.includes(name)) this.diags.push(error('CV032', `${raw.ctype} has no field ${JSON.stringify(name)} (fields: ${allowed.join(', ')})`, { span: v.span }));
     }
+    if (raw.skipped !== undefined) return this.nop(raw);
     const params = this.params(raw, (name) => this.renderer.field(raw, name));
     if (!params) return undefined;
     const paramSpans: Record<string, Span> = {};
@@ -147,6 +149,18 @@ class Compiler {
       span: raw.span,
       paramSpans,
       meta: { converge: raw.ctype, ...(isTask(raw.ctype) ? { task: true } : {}) },
+    };
+  }
+
+  /** Switch and case nodes, and nodes of a branch not taken: they print, and change nothing. */
+  nop(raw: RawNode): GraphNode {
+    return {
+      id: raw.id,
+      type: 'test',
+      name: raw.id,
+      params: { action: 'noop' },
+      span: raw.span,
+      meta: { converge: raw.ctype, ...(raw.skipped !== undefined ? { skipped: raw.skipped } : {}) },
     };
   }
 

@@ -57,6 +57,9 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
   const base = { id: r.id, ...(r.result === false ? { error: r.comment } : {}) };
   const hasChanges = r.status === 'pending' || r.status === 'changed' || (r.result === false && mode !== 'plan');
   const out = r.outputs ?? {};
+  const skipped = node.meta?.skipped;
+  if (typeof skipped === 'string') return { ...base, messages: ['Skipping check; short-circuited in conditional', `predicate: ${skipped}`], hasChanges: false, changes: [] };
+  if (ctype === 'macro.switch' || ctype === 'macro.case') return { ...base, messages: [], hasChanges: false, changes: [] };
   if (node.type === 'task') return { ...base, messages: taskMessages(node, r), hasChanges, changes: [] };
   if (ctype === 'file.content') {
     const path = str(node.params.path);

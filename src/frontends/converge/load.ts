@@ -47,6 +47,8 @@ export class Loader {
   readonly modules: ModuleInfo[] = [];
   readonly diags: Diagnostic[] = [];
   private readonly loading: string[] = [];
+  /** The predicate of the branch not taken that the module being loaded sits in. */
+  private inheritedSkip: string | undefined;
 
   constructor(private readonly renderer: Renderer) {}
 
@@ -61,16 +63,87 @@ export class Loader {
     this.loading.push(path);
     try {
       for (const item of hcl.body.items) if (item.keys[0]?.name === 'param') this.declareParam(scope, item, given, fromCommandLine);
-      for (const item of hcl.body.items) {
-        const type = item.keys[0]?.name ?? '';
-        if (type === 'param') continue;
-        if (type === 'module') this.loadModule(scope, item);
-        else this.addNode(scope, item);
-      }
+      this.loadItems(scope, hcl.body.items, this.inheritedSkip);
     } finally {
       this.loading.pop();
     }
     return scope;
+  }
+
+  /** Resource, module and switch blocks of a body; `skipped` is the predicate of a branch not taken. */
+  private loadItems(scope: Scope, items: readonly HclItem[], skipped: string | undefined): void {
+    for (const item of items) {
+      const type = item.keys[0]?.name ?? '';
+      if (type === 'param') {
+        if (scope.branch) this.diags.push(error('CV011', 'param blocks belong at the top of a module, not inside a switch', { span: item.span }));
+        continue;
+      }
+      if (type === 'module') {
+        const saved = this.inheritedSkip;
+        this.inheritedSkip = skipped;
+        try {
+          this.loadModule(scope, item);
+        } finally {
+          this.inheritedSkip = saved;
+        }
+      }
+      else if (type === 'switch') this.loadSwitch(scope, item, skipped);
+      else this.addNode(scope, item, skipped);
+    }
+  }
+
+  /**
+   * `switch "NAME" { case "PREDICATE" "NAME" {...} ... default {...} }`: a `macro.switch.NAME` node with one
+   * `macro.case.NAME` node per branch (the default branch is `macro.case.default`). Predicates are Go
+   * templates rendered twice, as Converge does (the text, then `{{ text }}`); the first branch whose
+   * result is `t` or `true` runs, and the nodes of every other branch are skipped.
+   */
+  private loadSwitch(scope: Scope, item: HclItem, skipped: string | undefined): void {
+    const name = this.blockName(item, 2);
+    if (name === undefined || item.value.kind !== 'object') return;
+    const key = `macro.switch.${name}`;
+    if (scope.nodes.has(key)) {
+      this.diags.push(error('CV010', `duplicate node ${JSON.stringify(key)} in ${scope.id}`, { span: item.span }));
+      return;
+    }
+    const id = `${scope.id}/${key}`;
+    const sw: Scope = { id, file: scope.file, params: scope.params, nodes: new Map(), parent: scope, branch: true };
+    const switchNode: RawNode = { id, ctype: 'macro.switch', name, scope, fields: new Map(), span: item.keys[0]?.span ?? item.span, ...(skipped !== undefined ? { skipped } : {}) };
+    scope.nodes.set(key, switchNode);
+    this.nodes.push(switchNode);
+    let taken = skipped !== undefined;
+    for (const branch of item.value.items) {
+      const kw = branch.keys[0]?.name ?? '';
+      const isDefault = kw === 'default';
+      if ((kw !== 'case' && !isDefault) || branch.assign || branch.value.kind !== 'object') {
+        this.diags.push(error('CV012', `a switch holds only case "PREDICATE" "NAME" { ... } and default { ... } blocks, not ${JSON.stringify(kw)}`, { span: branch.span }));
+        continue;
+      }
+      if (branch.keys.length !== (isDefault ? 1 : 3)) {
+        this.diags.push(error('CV013', isDefault ? 'default takes no labels: default { ... }' : 'case needs a predicate and a name: case "PREDICATE" "NAME" { ... }', { span: branch.span }));
+        continue;
+      }
+      const caseName = isDefault ? 'default' : (branch.keys[2]?.name ?? '');
+      if (!isDefault && caseName === 'default') {
+        this.diags.push(error('CV014', "case name cannot be 'default'", { span: branch.keys[2]?.span ?? branch.span }));
+        continue;
+      }
+      const predicate = isDefault ? 'true' : (branch.keys[1]?.name ?? '').trim();
+      const caseKey = `macro.case.${caseName}`;
+      if (sw.nodes.has(caseKey)) {
+        this.diags.push(error('CV010', `duplicate case ${JSON.stringify(caseName)} in switch ${JSON.stringify(name)}`, { span: branch.span }));
+        continue;
+      }
+      let runs = false;
+      if (!taken) runs = this.renderer.predicate(predicate, scope, branch.keys[1]?.span ?? branch.span);
+      if (runs) taken = true;
+      const branchSkip = runs ? undefined : (skipped ?? predicate);
+      const caseScope: Scope = { id: `${id}/${caseKey}`, file: scope.file, params: scope.params, nodes: new Map(), parent: scope, branch: true };
+      const caseNode: RawNode = { id: caseScope.id, ctype: 'macro.case', name: caseName, scope: sw, fields: new Map(), span: branch.keys[0]?.span ?? branch.span, predicate, ...(branchSkip !== undefined ? { skipped: branchSkip } : {}) };
+      sw.nodes.set(caseKey, caseNode);
+      this.nodes.push(caseNode);
+      this.loadItems(caseScope, branch.value.items, branchSkip);
+    }
   }
 
   private blockName(item: HclItem, want: number): string | undefined {
@@ -139,7 +212,7 @@ export class Loader {
     this.load(file, id, given, false, scope, item.keys[1]?.span ?? item.span);
   }
 
-  private addNode(scope: Scope, item: HclItem): void {
+  private addNode(scope: Scope, item: HclItem, skipped: string | undefined): void {
     const type = item.keys[0]?.name ?? '';
     const name = this.blockName(item, 2);
     if (name === undefined) return;
@@ -148,7 +221,7 @@ export class Loader {
       this.diags.push(error('CV010', `duplicate node ${JSON.stringify(key)} in ${scope.id}`, { span: item.span }));
       return;
     }
-    const node: RawNode = { id: `${scope.id}/${key}`, ctype: type, name, scope, fields: fieldsOf(item, this.diags), span: item.keys[0]?.span ?? item.span };
+    const node: RawNode = { id: `${scope.id}/${key}`, ctype: type, name, scope, fields: fieldsOf(item, this.diags), span: item.keys[0]?.span ?? item.span, ...(skipped !== undefined ? { skipped } : {}) };
     scope.nodes.set(key, node);
     if (!META.has(type)) this.nodes.push(node);
   }

@@ -41,6 +41,28 @@ export class Renderer {
     return value;
   }
 
+  /**
+   * A switch case's predicate, as Converge evaluates it: the text is rendered as a template, the result is
+   * rendered again inside `{{ }}`, and the branch runs when that prints `t` or `true` (any case).
+   */
+  predicate(text: string, scope: Scope, span: Span): boolean {
+    const funcs = this.funcs(scope, () => {
+      throw new LoadProblem('a switch predicate cannot use values known only after other nodes ran');
+    });
+    try {
+      const first = text.includes('{{') ? executeTemplate(parseTemplate(text), funcs) : text;
+      const second = executeTemplate(parseTemplate(`{{ ${first} }}`), funcs);
+      const t = second.toLowerCase();
+      return t === 't' || t === 'true';
+    } catch (e) {
+      if (e instanceof TemplateError || e instanceof LoadProblem) {
+        this.diags.push(error('CV025', `invalid predicate ${JSON.stringify(text)}: ${e.message}`, { span }));
+        return false;
+      }
+      throw e;
+    }
+  }
+
   /** A node's field, rendered once; may hold deferred values. */
   field(node: RawNode, name: string): unknown {
     const key = `${node.id}\u0000${name}`;
@@ -136,6 +158,12 @@ export class Renderer {
 
   /** The sibling node a lookup path starts with (the longest `kind.name` prefix), or a diagnostic. */
   private resolveTarget(scope: Scope, path: string): RawNode | undefined {
+    const own = this.resolveIn(scope, path);
+    if (own || !scope.branch || !scope.parent) return own;
+    return this.resolveTarget(scope.parent, path);
+  }
+
+  private resolveIn(scope: Scope, path: string): RawNode | undefined {
     let best: RawNode | undefined;
     for (const [key, node] of scope.nodes) {
       if ((path === key || path.startsWith(`${key}.`)) && (!best || key.length > `${best.ctype}.${best.name}`.length)) best = node;

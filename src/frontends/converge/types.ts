@@ -11,6 +11,8 @@ export interface Scope {
   readonly nodes: Map<string, RawNode>;
   readonly parent?: Scope;
   readonly span?: Span;
+  /** A switch or case body: its nodes share the enclosing module's params and see its nodes. */
+  readonly branch?: boolean;
 }
 
 /** One resource block (`task "x" {...}`) before rendering. */
@@ -22,6 +24,10 @@ export interface RawNode {
   readonly scope: Scope;
   readonly fields: ReadonlyMap<string, HclValue>;
   readonly span: Span;
+  /** Set when the node sits in a switch branch that is not taken: the raw predicate of its case. */
+  readonly skipped?: string;
+  /** For a `macro.case` node: its raw predicate (`true` for the default branch). */
+  readonly predicate?: string;
 }
 
 /** How nodes show in `graph`: the module tree next to the resources. */
