@@ -47,9 +47,34 @@ function firstKey(o: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * A private copy of the render's high data, as deep as reconciliation writes: the arg lists, the arg
+ * objects and the lists inside them (requisites are appended to). Values below are shared, never changed.
+ */
+function copyBody(body: Record<string, unknown>): Body {
+  const out: Body = {};
+  for (const key in body) {
+    const v = body[key];
+    if (!Array.isArray(v)) {
+      out[key] = v;
+      continue;
+    }
+    out[key] = v.map((arg: unknown) => {
+      if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) return arg;
+      const copy: Record<string, unknown> = {};
+      for (const k in arg as Record<string, unknown>) {
+        const x = (arg as Record<string, unknown>)[k];
+        copy[k] = Array.isArray(x) ? [...x] : x;
+      }
+      return copy;
+    });
+  }
+  return out;
+}
+
 export function toHigh(data: HighData): High {
   const high: High = new Map();
-  for (const [id, body] of Object.entries(data.states)) high.set(id, structuredClone(body) as Body);
+  for (const id in data.states) high.set(id, copyBody(data.states[id] as unknown as Record<string, unknown>));
   return high;
 }
 

@@ -89,17 +89,18 @@ function chunksOf(id: string, body: Body): RawChunk[] {
     }
     if (names.length > 0) {
       names.forEach((entry, i) => {
-        const live: RawChunk = structuredClone(chunk);
+        const live: RawChunk = { ...chunk };
         if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
           const [lowName, extra] = Object.entries(entry)[0] ?? [String(entry), []];
           live.name = lowName;
           for (const e of Array.isArray(extra) ? extra : []) if (typeof e === 'object' && e) Object.assign(live, e);
         } else live.name = typeof entry === 'string' ? entry : String(entry);
         live.name_order = i + 1;
-        for (const fun of funcs) out.push({ ...structuredClone(live), fun });
+        for (const fun of funcs) out.push({ ...live, fun });
       });
     } else {
-      for (const fun of funcs) out.push({ ...structuredClone(chunk), fun });
+      // Chunks share the argument values: nothing after compile changes them, only chunk keys are set.
+      for (const fun of funcs) out.push({ ...chunk, fun });
     }
   }
   return out;
