@@ -54,6 +54,13 @@ class Checker {
         break;
       case 'action':
         for (const o of s.outputs) add(o.target);
+        // Shell operations hand back the variables their OutVariables/OutputVariables list names.
+        for (const a of s.args) {
+          if (!/^out(put)?variables$/i.test(a.name) || a.value.kind !== 'vector') continue;
+          for (const item of a.value.items) {
+            if (item.kind === 'text' && item.parts.every((p) => typeof p === 'string')) this.declared.add(varKey('$', item.parts.join('').trim()));
+          }
+        }
         break;
       case 'call': {
         for (const o of s.outputs) add(o.target);

@@ -259,10 +259,8 @@ export class Engine {
       case 'directory':
         return { ...frame, cwd: posix.resolve(frame.cwd, value) };
       case 'role':
-        if (!o.roles.some((r) => r.toLowerCase() === value.toLowerCase())) {
-          this.write('DEBUG', `Server ${o.serverName} does not have the role ${value}; block skipped.`);
-          return undefined;
-        }
+        // Seed: the whole block is skipped when the server does not have the role.
+        if (!o.roles.some((r) => r.toLowerCase() === value.toLowerCase())) return undefined;
         return { ...frame, role: value };
       case 'server':
         if (value.toLowerCase() !== o.serverName.toLowerCase() && value.toLowerCase() !== 'localhost') {

@@ -1,7 +1,9 @@
-// Golden fixtures: test/fixtures/otter/<case>/script.otter run by the built CLI, with expected.json
-// (args, files before/after, exit, status, log, drift) or expected.stderr (a diagnostic; nothing changes).
+// Golden fixtures: test/fixtures/otter/<case>/script.otter run by the built CLI. expected.json holds the
+// arguments, files before and after, the exit code and the whole `--out json` document (paths under the
+// run's root read as {root}, under the fixture as {fixture}); expected.stderr holds a diagnostic instead
+// (exit 1, nothing changed).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { assertNoStack, cairn, ROOT, tempDir } from '../../cli/cli-helpers.js';
@@ -11,17 +13,21 @@ const FIXTURES = join(ROOT, 'test/fixtures/otter');
 interface Expected {
   args?: string[];
   before?: Record<string, string>;
-  after?: Record<string, string | null>;
+  /** Text of a file; true: the path exists (a directory); null: it does not exist. */
+  after?: Record<string, string | boolean | null>;
   exit: number;
-  status: string;
-  log: string[];
-  drift: unknown[];
+  output: { status: string; log: string[]; drift: unknown[] };
+}
+
+function placeholders(text: string, root: string, fixture: string): string {
+  return text.split(root).join('{root}').split(fixture).join('{fixture}');
 }
 
 for (const name of readdirSync(FIXTURES).sort()) {
   const dir = join(FIXTURES, name);
+  if (!statSync(dir).isDirectory()) continue;
   test(`fixture ${name}`, () => {
-    const root = tempDir('cairn-otter-');
+    const root = realpathSync(tempDir('cairn-otter-'));
     const state = tempDir('cairn-otter-state-');
     const stderrFile = join(dir, 'expected.stderr');
     if (existsSync(stderrFile)) {
@@ -40,38 +46,78 @@ for (const name of readdirSync(FIXTURES).sort()) {
     }
     const r = cairn(['otter', 'run', 'script.otter', '--root', root, '--state-dir', state, '--out', 'json', ...(expected.args ?? [])], { cwd: dir });
     assertNoStack(r.stderr);
-    const out = JSON.parse(r.stdout) as { status: string; log: string[]; drift: unknown[] };
-    assert.deepEqual({ exit: r.code, status: out.status, log: out.log, drift: out.drift }, { exit: expected.exit, status: expected.status, log: expected.log, drift: expected.drift });
+    const out: unknown = JSON.parse(placeholders(r.stdout, root, realpathSync(dir)));
+    assert.deepEqual({ exit: r.code, output: out }, { exit: expected.exit, output: expected.output });
     for (const [file, text] of Object.entries(expected.after ?? {})) {
       const path = join(root, file);
       if (text === null) assert.equal(existsSync(path), false, `${file} must not exist`);
+      else if (text === true) assert.equal(existsSync(path), true, `${file} must exist`);
       else assert.equal(readFileSync(path, 'utf8'), text, file);
     }
   });
 }
 
-test('drift through the CLI: collect, then collect-execute fixes it, then a second execute changes nothing', () => {
+test('drift through the CLI: collect finds it, collect-execute fixes exactly it, a second collect finds none', () => {
   const root = tempDir('cairn-otter-');
   const state = tempDir('cairn-otter-state-');
   const script = join(root, 'plan.otter');
-  writeFileSync(script, 'Ensure-File site/index.html (Text: hello);\n');
-  const args = (mode: string): string[] => ['otter', 'run', script, '--root', root, '--state-dir', state, '--mode', mode, '--detailed-exitcode'];
-  assert.equal(cairn(args('execute')).code, 2);
+  writeFileSync(script, 'Ensure-File site/index.html (Text: hello);\nEnsure-File site/about.html (Text: about);\nEnsure-Directory site/img;\n');
+  mkdirSync(join(root, 'site/img'), { recursive: true });
   writeFileSync(join(root, 'site/index.html'), 'edited by hand');
+  writeFileSync(join(root, 'site/about.html'), 'about');
+  const untouched = statSync(join(root, 'site/about.html')).mtimeMs;
+  const args = (mode: string): string[] => ['otter', 'run', script, '--root', root, '--state-dir', state, '--mode', mode, '--detailed-exitcode', '--out', 'json'];
+
   const collect = cairn(args('collect'));
-  assert.equal(collect.code, 2);
-  assert.match(collect.stdout, /Drift \(nothing changed\):\n {2}Ensure-File site\/index\.html: Text\n/);
+  assert.equal(collect.code, 2, collect.stderr);
+  assert.deepEqual(JSON.parse(collect.stdout).drift, [{ operation: 'Ensure-File', key: 'site/index.html', properties: ['Text'] }]);
   assert.equal(readFileSync(join(root, 'site/index.html'), 'utf8'), 'edited by hand');
+
   const fix = cairn(args('collect-execute'));
-  assert.equal(fix.code, 2);
-  assert.match(fix.stdout, /Execution pass\n {2}INFO: File site\/index\.html configured\./);
+  assert.equal(fix.code, 2, fix.stderr);
+  const fixed = JSON.parse(fix.stdout) as { status: string; log: string[]; drift: unknown[] };
+  assert.equal(fixed.status, 'Normal');
+  assert.deepEqual(fixed.drift, [{ operation: 'Ensure-File', key: 'site/index.html', properties: ['Text'] }]);
+  // Exactly the drifted operation is configured in the execution pass.
+  assert.deepEqual(
+    fixed.log.filter((l) => l.startsWith('INFO: ')),
+    ['INFO: File site/index.html configured.'],
+  );
   assert.equal(readFileSync(join(root, 'site/index.html'), 'utf8'), 'hello');
-  const again = cairn(args('execute'));
+  assert.equal(statSync(join(root, 'site/about.html')).mtimeMs, untouched);
+
+  const again = cairn(args('collect'));
   assert.equal(again.code, 0, again.stdout);
-  assert.match(again.stdout, /Status: Normal \(run 4\)/);
+  assert.deepEqual(JSON.parse(again.stdout), {
+    status: 'Normal',
+    log: [
+      'DEBUG: Looking for site/index.html...',
+      'DEBUG: File exists, loading from disk...',
+      'DEBUG: File configuration loaded.',
+      'DEBUG: Looking for site/about.html...',
+      'DEBUG: File exists, loading from disk...',
+      'DEBUG: File configuration loaded.',
+      'DEBUG: Looking for site/img...',
+      'DEBUG: Directory exists, loading from disk...',
+      'DEBUG: Directory configuration loaded.',
+    ],
+    drift: [],
+  });
   const history = cairn(['history', '--state-dir', state, '--out', 'json']);
   assert.equal(history.code, 0);
   assert.match(history.stdout, /otter/);
+});
+
+test('text output: messages indented under block descriptions, then the status and the drift report', () => {
+  const root = tempDir('cairn-otter-');
+  const script = join(root, 'plan.otter');
+  writeFileSync(script, '# Web files\n{\n    Log-Information checking;\n    Ensure-File a.txt (Text: a);\n}\n');
+  const r = cairn(['otter', 'run', script, '--root', root, '--state-dir', tempDir(), '--mode', 'collect']);
+  assert.equal(r.code, 0);
+  assert.equal(
+    r.stdout,
+    'Web files\n  INFO: checking\n  DEBUG: Looking for a.txt...\n  DEBUG: File does not exist.\n\nDrift (nothing changed):\n  Ensure-File a.txt: Exists\n\nStatus: Normal (run 1)\n',
+  );
 });
 
 test('a failing operation exits 1 and the text log shows the error under its scope', () => {
@@ -80,7 +126,10 @@ test('a failing operation exits 1 and the text log shows the error under its sco
   writeFileSync(script, '# Step one\n{\n    Exec "exit 4";\n}\nLog-Information never;\n');
   const r = cairn(['otter', 'run', script, '--root', root, '--state-dir', tempDir()]);
   assert.equal(r.code, 1);
-  assert.equal(r.stdout, 'Step one\n  INFO: Executing exit 4...\n  ERROR: Process exited with code 4.\n\nStatus: Error (run 1)\n');
+  assert.equal(
+    r.stdout,
+    `Step one\n  DEBUG: Process: exit\n  DEBUG: Arguments: 4\n  DEBUG: Working directory: ${root}\n  DEBUG: Ensuring that ${root} exists...\n  INFO: Executing exit...\n  ERROR: Process exited with code: 4 (failure)\n\nStatus: Error (run 1)\n`,
+  );
 });
 
 test('bad command-line input: a missing script and a malformed --var', () => {

@@ -93,7 +93,7 @@ test('try/catch: the handler runs instead of the error changing the status; late
     Log-Information after $ExecutionState;
   `, { files: { '/w/exists.txt': 'x' } });
   assert.equal(r.result.status, 'normal');
-  assert.deepEqual(r.log, ['INFO: in try', 'INFO: Creating file...', 'ERROR: File exists.txt already exists and Overwrite is false.', 'INFO: handled normal', 'INFO: after normal']);
+  assert.deepEqual(r.log, ['INFO: in try', 'DEBUG: File /w/exists.txt already exists.', 'ERROR: exists.txt already exists and overwrite is set to false.', 'INFO: handled normal', 'INFO: after normal']);
 });
 
 test('an error in a module propagates to the caller and halts', async () => {
@@ -192,7 +192,7 @@ test('context: directory changes the working directory, role skips, server must 
     for role web { Log-Information is web $RoleName; }
     for server web1 { Log-Information on $ServerName; }
   `, { roles: ['web'] });
-  assert.deepEqual(info(r.log), ['INFO: File a.txt configured.', 'INFO: /w/sub/', 'INFO: Creating file...', 'INFO: b.txt file created.', 'INFO: Creating file...', 'INFO: b.txt file created.', 'INFO: is web web', 'INFO: on web1']);
+  assert.deepEqual(info(r.log), ['INFO: File a.txt configured.', 'INFO: /w/sub/', 'INFO: Creating file...', 'INFO: /w/x/b.txt file created.', 'INFO: Creating file...', 'INFO: /w/y/b.txt file created.', 'INFO: is web web', 'INFO: on web1']);
   assert.equal((await r.host.readFile('/w/sub/a.txt')).toString(), 'in sub');
   assert.equal((await r.host.readFile('/w/y/b.txt')).toString(), 'hi');
   const other = await run('for server db9 { Log-Information never; }');

@@ -39,7 +39,14 @@ test('drift: collect finds it and changes nothing, collect-execute fixes exactly
   assert.equal((await host.stat('/w/logs'))?.type, 'directory');
   // The reload runs (same block as the drift); "echo other" does not; the always block does.
   assert.deepEqual(ran(host), ['systemctl reload app', 'echo always']);
-  assert.deepEqual(info(fix.log), ['INFO: Directory logs configured.', 'INFO: File app.conf configured.', 'INFO: Executing systemctl reload app...', 'INFO: Executing echo always...']);
+  assert.deepEqual(info(fix.log), [
+    'INFO: Directory logs configured.',
+    'INFO: File app.conf configured.',
+    'INFO: Executing systemctl...',
+    'INFO: Process exited with code: 0 (success)',
+    'INFO: Executing echo...',
+    'INFO: Process exited with code: 0 (success)',
+  ]);
 
   const again = await run(PLAN, { mode: 'collect', host });
   assert.deepEqual(again.result.drift, []);
@@ -54,14 +61,14 @@ test('Ensure-File drift: a missing file drifts on Exists only; Exists: false on 
   assert.deepEqual(r.result.drift.map((d) => [d.key, d.properties]), [['new.txt', ['Exists']], ['gone.txt', ['Exists']]]);
 });
 
-test('execute mode: everything runs; a second execute reports no changes', async () => {
+test('execute mode: everything runs; a second execute configures again (as Inedo logs it) and changes nothing', async () => {
   const host = new FakeHost({ files: { '/w/.keep': '' } });
   const first = await run('Ensure-File a/b.txt (Text: hi);\nEnsure-Directory d;\nCreate-File c.txt (Text: c);', { host });
   assert.equal(first.result.changed, true);
   assert.equal((await host.readFile('/w/a/b.txt')).toString(), 'hi');
   const second = await run('Ensure-File a/b.txt (Text: hi);\nEnsure-Directory d;', { host });
   assert.equal(second.result.changed, false);
-  assert.deepEqual(info(second.log), []);
+  assert.deepEqual(info(second.log), ['INFO: File a/b.txt configured.', 'INFO: Directory d configured.']);
   assert.deepEqual(second.result.results.map((x) => x.status), ['ok', 'ok']);
 });
 
@@ -104,10 +111,10 @@ test('Exec: output is logged, a failing exit code is an error, SuccessExitCode a
     exec: (cmd) => (String(cmd).includes('fail') ? { code: 3, stderr: 'bad thing\n' } : { code: 0, stdout: 'line one\nline two\n' }),
   });
   const ok = await run('Exec "show" (ExitCode => $c, Output => $o);\nLog-Information code=$c;', { host });
-  assert.deepEqual(info(ok.log), ['INFO: Executing show...', 'INFO: line one', 'INFO: line two', 'INFO: code=0']);
+  assert.deepEqual(info(ok.log), ['INFO: Executing show...', 'INFO: line one', 'INFO: line two', 'INFO: Process exited with code: 0 (success)', 'INFO: code=0']);
   const tolerated = await run('Exec "fail" (SuccessExitCode: 3, ErrorOutputLogLevel: Warning);', { host });
   assert.equal(tolerated.result.status, 'warning');
   const failed = await run('Exec "fail";\nLog-Information never;', { host });
   assert.equal(failed.result.status, 'error');
-  assert.deepEqual(info(failed.log), ['INFO: Executing fail...', 'ERROR: bad thing', 'ERROR: Process exited with code 3.']);
+  assert.deepEqual(info(failed.log), ['INFO: Executing fail...', 'ERROR: bad thing', 'ERROR: Process exited with code: 3 (failure)']);
 });
