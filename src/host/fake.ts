@@ -188,6 +188,11 @@ export class FakeHost implements Host {
   async exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     this.execLog.push({ command, options });
     const r = await this.execHandler(command, options);
+    // Canned output is "streamed" once per stream, so callers that show output live see it too.
+    if (options.onOutput) {
+      if (r.stdout) options.onOutput('stdout', r.stdout);
+      if (r.stderr) options.onOutput('stderr', r.stderr);
+    }
     return { code: r.code === undefined ? 0 : r.code, signal: r.signal ?? null, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut: r.timedOut ?? false };
   }
 

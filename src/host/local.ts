@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { errnoCode, HostError, toHostError } from './errors.js';
 import type { ExecOptions, ExecResult, FileType, Host, StatInfo, WriteOptions } from './types.js';
 
@@ -210,8 +211,34 @@ export class LocalHost implements Host {
         if (result instanceof Error) reject(result);
         else resolve(result);
       };
-      child.stdout.on('data', (b: Buffer) => stdout.push(b));
-      child.stderr.on('data', (b: Buffer) => stderr.push(b));
+      const onOutput = options.onOutput;
+      if (onOutput) {
+        // Decoders keep a multi-byte character split across chunks until its last byte arrives.
+        const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+        const pass = (stream: 'stdout' | 'stderr', b: Buffer): void => {
+          const text = decoders[stream].write(b);
+          if (text !== '') onOutput(stream, text);
+        };
+        child.stdout.on('data', (b: Buffer) => {
+          stdout.push(b);
+          pass('stdout', b);
+        });
+        child.stderr.on('data', (b: Buffer) => {
+          stderr.push(b);
+          pass('stderr', b);
+        });
+        child.stdout.on('end', () => {
+          const rest = decoders.stdout.end();
+          if (rest !== '') onOutput('stdout', rest);
+        });
+        child.stderr.on('end', () => {
+          const rest = decoders.stderr.end();
+          if (rest !== '') onOutput('stderr', rest);
+        });
+      } else {
+        child.stdout.on('data', (b: Buffer) => stdout.push(b));
+        child.stderr.on('data', (b: Buffer) => stderr.push(b));
+      }
       // A program that exits without reading its input makes the write fail with EPIPE: not our concern.
       child.stdin.on('error', () => {});
       child.stdin.end(options.stdin ?? '');

@@ -28,6 +28,12 @@ export interface ExecOptions {
   readonly timeout?: number;
   /** The command only reads the machine (a guard, a package query): a simulating host still runs it. */
   readonly readOnly?: boolean;
+  /**
+   * Called with output as the program writes it (a chunk at a time, decoded as UTF-8 without splitting a
+   * character), for callers that show long commands live. The result still holds the whole output. A host
+   * that does not run programs calls it once per stream with its canned output, if any.
+   */
+  readonly onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
 }
 
 export interface ExecResult {

@@ -265,6 +265,32 @@ for (const { name, make } of harnesses) {
         assert.equal(inMissingDir.code, 127);
         assert.match(inMissingDir.stderr, /working directory .* does not exist/);
       });
+      test('onOutput gets output while the program still runs, and the result still holds all of it', opts, async () => {
+        // The program waits for a file that only the callback creates: it gets past the wait only if
+        // "first" reached the callback before the program ended.
+        const marker = join(runs.root, 'streamed-marker');
+        const chunks: string[] = [];
+        const r = await runs.host.exec(
+          `echo first; i=0; while [ ! -e ${marker} ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; if [ -e ${marker} ]; then echo second; else echo late; fi; printf 'é\n' >&2`,
+          {
+            onOutput: (stream, chunk) => {
+              chunks.push(`${stream}:${chunk}`);
+              if (stream === 'stdout' && chunk.includes('first')) fs.writeFileSync(marker, '');
+            },
+          },
+        );
+        assert.equal(r.code, 0);
+        assert.equal(r.stdout, 'first\nsecond\n');
+        assert.equal(r.stderr, 'é\n');
+        const joined = (stream: string): string =>
+          chunks
+            .filter((c) => c.startsWith(`${stream}:`))
+            .map((c) => c.slice(stream.length + 1))
+            .join('');
+        assert.equal(joined('stdout'), r.stdout);
+        assert.equal(joined('stderr'), r.stderr);
+        fs.rmSync(marker, { force: true });
+      });
       test('a command that ignores stdin does not fail', opts, async () => {
         const r = await runs.host.exec(['true'], { stdin: 'x'.repeat(1 << 20) });
         assert.equal(r.code, 0);
@@ -282,6 +308,16 @@ describe('FakeHost exec', () => {
       { command: ['ls', '-l'], options: { cwd: '/tmp' } },
       { command: 'fail', options: {} },
     ]);
+  });
+  test('onOutput receives the canned output once per stream', async () => {
+    const host = new FakeHost({ exec: () => ({ stdout: 'out\n', stderr: 'err\n' }) });
+    const chunks: string[] = [];
+    const r = await host.exec('x', { onOutput: (stream, chunk) => chunks.push(`${stream}:${chunk}`) });
+    assert.deepEqual(chunks, ['stdout:out\n', 'stderr:err\n']);
+    assert.equal(r.stdout, 'out\n');
+    const quiet: string[] = [];
+    await new FakeHost().exec('y', { onOutput: (stream, chunk) => quiet.push(`${stream}:${chunk}`) });
+    assert.deepEqual(quiet, []);
   });
   test('defaults to success with empty output', async () => {
     assert.deepEqual(await new FakeHost().exec('anything'), { code: 0, signal: null, stdout: '', stderr: '', timedOut: false });
