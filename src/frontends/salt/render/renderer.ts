@@ -51,7 +51,10 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
     return { ok: false, saltMessage: msg, diagnostic: error(SALT_RENDERER, msg, { span: { file, line: 1, col: 1 } }) };
   }
   let rendered = text;
-  if (jinjaAt >= 0) {
+  if (jinjaAt >= 0 && !/\{[{%#]/.test(text)) {
+    // No Jinja delimiter: Jinja would only normalise line ends (its final newline Salt puts back).
+    rendered = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  } else if (jinjaAt >= 0) {
     try {
       rendered = jinja.render(text, file, saltenv, names);
     } catch (e) {
