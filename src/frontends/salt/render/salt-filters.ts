@@ -1,8 +1,7 @@
 /** Jinja filters Salt adds to its environment (the ones formulas use most); values are plain JS here. */
 
 import { createHash } from 'node:crypto';
-import { stringify } from 'yaml';
-import { loadSaltYaml } from './yaml-load.js';
+import { loadSaltYaml, yaml } from './yaml-load.js';
 
 const s = (v: unknown): string => (typeof v === 'string' ? v : String(v));
 
@@ -30,7 +29,7 @@ export const SALT_FILTERS: Record<string, (...args: unknown[]) => unknown> = {
     return r.data;
   },
   load_json: (v) => JSON.parse(s(v)),
-  yaml_encode: (v) => (typeof v === 'string' ? JSON.stringify(v) : stringify(v, { flow: true }).trimEnd()),
+  yaml_encode: (v) => (typeof v === 'string' ? JSON.stringify(v) : yaml().stringify(v, { flow: true }).trimEnd()),
   yaml_dquote: (v) => JSON.stringify(s(v)),
   yaml_squote: (v) => `'${s(v).replace(/'/g, "''")}'`,
   regex_replace: (v, pattern, repl, kw) => s(v).replace(new RegExp(s(pattern), `g${flags(kw)}`), s(repl).replace(/\\(\d)/g, '$$$1')),

@@ -5,8 +5,17 @@
  * ("found conflicting ID"). Errors carry Salt's wording and the position in the rendered text.
  */
 
+import { createRequire } from 'node:module';
+import type { Node, ScalarTag, Tags } from 'yaml';
 import { fastLoad } from './yaml-fast.js';
-import { isAlias, isMap, isScalar, isSeq, type Node, parseDocument, type ScalarTag, type Tags } from 'yaml';
+
+type YamlLib = typeof import('yaml');
+let yamlLib: YamlLib | undefined;
+/** The yaml library costs tens of milliseconds to load: only the full parser needs it, so it loads on first use. */
+export function yaml(): YamlLib {
+  yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
+  return yamlLib;
+}
 
 export interface YamlFailure {
   /** The text Salt puts after `Rendering SLS 'env:sls' failed: `. */
@@ -132,11 +141,11 @@ const keyIdentity = (v: unknown): string => `${typeof v}:${String(v)}`;
 /** The first repeated key in any mapping, reported as PyYAML's ConstructorError under Salt's loader. */
 function findDuplicate(node: Node | null, text: string): YamlFailure | undefined {
   if (!node) return undefined;
-  if (isMap(node)) {
+  if (yaml().isMap(node)) {
     const seen = new Set<string>();
     for (const pair of node.items) {
       const k = pair.key as Node | null;
-      if (isScalar(k) && String(k.value) !== '<<') {
+      if (yaml().isScalar(k) && String(k.value) !== '<<') {
         const id = keyIdentity(k.value);
         if (seen.has(id)) {
           const mapAt = lineCol(text, node.range?.[0] ?? 0);
@@ -156,12 +165,12 @@ function findDuplicate(node: Node | null, text: string): YamlFailure | undefined
       const inValue = findDuplicate(pair.value as Node | null, text);
       if (inValue) return inValue;
     }
-  } else if (isSeq(node)) {
+  } else if (yaml().isSeq(node)) {
     for (const item of node.items) {
       const found = findDuplicate(item as Node | null, text);
       if (found) return found;
     }
-  } else if (isAlias(node)) {
+  } else if (yaml().isAlias(node)) {
     return undefined;
   }
   return undefined;
@@ -185,7 +194,7 @@ export function loadSaltYaml(text: string): YamlLoad {
 
 /** The full parser: every YAML feature, and the error messages. */
 export function loadSlow(text: string): YamlLoad {
-  const doc = parseDocument(text, { version: '1.1', customTags: saltTags, uniqueKeys: false, merge: true, prettyErrors: false, keepSourceTokens: false });
+  const doc = yaml().parseDocument(text, { version: '1.1', customTags: saltTags, uniqueKeys: false, merge: true, prettyErrors: false, keepSourceTokens: false });
   const err = doc.errors[0];
   if (err) {
     const offset = err.pos[0];
@@ -202,10 +211,10 @@ export function loadSlow(text: string): YamlLoad {
     return { ok: false, failure: { saltMessage: (e as Error).message, message: (e as Error).message, offset: 0 } };
   }
   const topKeys: TopKey[] = [];
-  if (isMap(doc.contents)) {
+  if (yaml().isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
       const k = pair.key as Node | null;
-      if (!isScalar(k)) continue;
+      if (!yaml().isScalar(k)) continue;
       const entry: { key: string; offset: number; nonString?: string } = { key: String(k.value), offset: k.range?.[0] ?? 0 };
       if (typeof k.value !== 'string') entry.nonString = pyTypeName(k.value);
       topKeys.push(entry);
