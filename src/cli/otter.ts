@@ -32,8 +32,12 @@ function variables(pairs: readonly string[]): Map<string, Value> {
 
 const STATUS = { normal: 'Normal', warning: 'Warning', error: 'Error' } as const;
 
+/** The log (scopes as headers), then the final status, then for collect runs the drift report. */
 function printText(result: OtterRunResult, opts: OtterOptions, runId: number): void {
   const lines = indentedLines(result.log);
+  lines.push('');
+  if (opts.simulation) lines.push('Simulation: nothing was changed.');
+  lines.push(`Status: ${STATUS[result.status]} (run ${runId})`);
   if (opts.mode !== 'execute') {
     lines.push('');
     if (result.drift.length === 0) lines.push('No drift.');
@@ -42,9 +46,6 @@ function printText(result: OtterRunResult, opts: OtterOptions, runId: number): v
       for (const d of result.drift) lines.push(`  ${d.operation} ${d.key}: ${d.properties.join(', ')}`);
     }
   }
-  lines.push('');
-  if (opts.simulation) lines.push('Simulation: nothing was changed.');
-  lines.push(`Status: ${STATUS[result.status]} (run ${runId})`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -108,7 +108,7 @@ test('drift through the CLI: collect finds it, collect-execute fixes exactly it,
   assert.match(history.stdout, /otter/);
 });
 
-test('text output: messages indented under block descriptions, then the status and the drift report', () => {
+test('text output: messages indented under block descriptions, then the final status, then the drift report', () => {
   const root = tempDir('cairn-otter-');
   const script = join(root, 'plan.otter');
   writeFileSync(script, '# Web files\n{\n    Log-Information checking;\n    Ensure-File a.txt (Text: a);\n}\n');
@@ -116,7 +116,7 @@ test('text output: messages indented under block descriptions, then the status a
   assert.equal(r.code, 0);
   assert.equal(
     r.stdout,
-    'Web files\n  INFO: checking\n  DEBUG: Looking for a.txt...\n  DEBUG: File does not exist.\n\nDrift (nothing changed):\n  Ensure-File a.txt: Exists\n\nStatus: Normal (run 1)\n',
+    'Web files\n  INFO: checking\n  DEBUG: Looking for a.txt...\n  DEBUG: File does not exist.\n\nStatus: Normal (run 1)\n\nDrift (nothing changed):\n  Ensure-File a.txt: Exists\n',
   );
 });
 
