@@ -15,10 +15,13 @@ export interface Ref {
   readonly value: string;
 }
 
-export function refsOf(chunk: Chunk, requisite: string): Ref[] {
-  const raw = chunk[requisite];
-  if (!Array.isArray(raw)) return [];
+const NO_REFS: readonly Ref[] = Object.freeze([]);
+/** Every requisite list of a chunk, parsed once: the runtime asks for each type of each chunk several times. */
+const parsed = new WeakMap<Chunk, Record<string, Ref[]>>();
+
+function parseRefs(raw: unknown): Ref[] {
   const out: Ref[] = [];
+  if (!Array.isArray(raw)) return out;
   for (const r of raw) {
     if (typeof r === 'string') out.push({ key: 'id', value: r });
     else if (r && typeof r === 'object') {
@@ -27,6 +30,17 @@ export function refsOf(chunk: Chunk, requisite: string): Ref[] {
     }
   }
   return out;
+}
+
+export function refsOf(chunk: Chunk, requisite: string): readonly Ref[] {
+  let all = parsed.get(chunk);
+  if (!all) parsed.set(chunk, (all = {}));
+  let refs = all[requisite];
+  if (!refs) {
+    const raw = chunk[requisite];
+    refs = all[requisite] = Array.isArray(raw) ? parseRefs(raw) : (NO_REFS as Ref[]);
+  }
+  return refs;
 }
 
 export function matches(ref: Ref, chunk: Chunk): boolean {
