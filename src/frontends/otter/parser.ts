@@ -388,7 +388,8 @@ class Parser {
     if (s.peek() !== '(') s.pos = afterPositional;
     const { args, outputs } = s.peek() === '(' ? this.argList() : { args: [], outputs: [] };
     this.end();
-    const level = namespace === undefined ? LOG_LEVELS[name.toLowerCase()] : undefined;
+    // Log-* is a statement with or without a namespace (`InedoCore::Log-Information`).
+    const level = LOG_LEVELS[name.toLowerCase()];
     if (level !== undefined) {
       const message = positional ?? args.find((a) => /^(text|message)$/i.test(a.name))?.value ?? { kind: 'text', parts: [], span: base.span };
       return { kind: 'log', level, message, ...base };
