@@ -5,7 +5,7 @@
 import { dirname, resolve } from 'node:path';
 import { DiagnosticError } from '../core/diag.js';
 import { checkGraph, preflightGraph, runGraph } from '../core/runtime.js';
-import { type ConvergeProgram, compileConverge, formatDot, formatHealth, formatRun, graphView } from '../frontends/converge/index.js';
+import { type ConvergeProgram, compileConverge, formatDot, formatHealth, formatRunReport, graphView } from '../frontends/converge/index.js';
 import { LocalHost } from '../host/local.js';
 import type { ResourceContext } from '../host/types.js';
 import { kinds } from '../resources/index.js';
@@ -20,6 +20,18 @@ function parseParams(list: readonly string[]): Map<string, string> {
   for (const p of list) {
     const i = p.indexOf('=');
     out.set(p.slice(0, i), p.slice(i + 1));
+  }
+  return out;
+}
+
+/** For each file.directory node, the components of its destination missing now, outermost first. */
+async function missingDirs(program: ConvergeProgram, host: LocalHost): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const node of program.graph.nodes) {
+    if (program.types.get(node.id) !== 'file.directory' || typeof node.params.path !== 'string') continue;
+    const missing: string[] = [];
+    for (let p = node.params.path; p !== '/' && p !== '' && !(await host.stat(p)); p = dirname(p)) missing.unshift(p);
+    out.set(node.id, missing);
   }
   return out;
 }
@@ -49,6 +61,7 @@ export async function runConverge(command: Command, files: readonly string[], op
   for (const { file, program, index } of programs) {
     const mode = command === 'apply' ? 'apply' : 'check';
     const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
+    const dirs = await missingDirs(program, host);
     code = await withRunStore(opts, { mode, source: [file], frontEnd: 'converge' }, async (progress) => {
       const report = await runGraph(program.graph, index, { mode, jobs: opts.jobs, kinds, ctx, onStart: progress.onStart, onResult: progress.onResult });
       const failed = report.results.some((r) => r.result === false);
@@ -59,9 +72,10 @@ export async function runConverge(command: Command, files: readonly string[], op
         text = health.text;
         exitCode = failed ? 1 : opts.detailedExitcode && health.unhealthy > 0 ? 2 : 0;
       } else {
-        text = formatRun(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges });
+        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, missingDirs: dirs });
+        text = run.text;
         const changed = report.counts.changed + report.counts.pending + report.counts.unresolvable > 0;
-        exitCode = failed ? 1 : opts.detailedExitcode && changed ? 2 : 0;
+        exitCode = failed || run.errors > 0 ? 1 : opts.detailedExitcode && changed ? 2 : 0;
       }
       return {
         results: report.results,

@@ -26,8 +26,13 @@ const CORE_TYPE: Readonly<Record<string, string>> = {
   'healthcheck.task': 'task',
   'file.content': 'file',
   'file.directory': 'directory',
-  'file.mode': 'file',
-  'file.owner': 'file',
+  'file.mode': 'chmod',
+  'file.owner': 'chown',
+  'file.fetch': 'fetch',
+  unarchive: 'unarchive',
+  'wait.query': 'wait',
+  'wait.port': 'wait',
+  'systemd.unit.state': 'unit',
   'package.apt': 'package',
   'user.user': 'user',
   'user.group': 'group',
@@ -95,11 +100,32 @@ class Compiler {
         return { path: abs(f('destination')), content: f('content') ?? '', new_mode: '0600' };
       case 'file.directory':
         return defined({ path: abs(f('destination')), makedirs: bool(f('create_all')) });
-      case 'file.mode':
-        return defined({ path: abs(f('destination')), mode: f('mode') });
+      case 'file.mode': {
+        // Converge reads the mode in base 8 whether it is written 0644, 644 or "0644".
+        const mode = f('mode');
+        return defined({ path: abs(f('destination')), mode: typeof mode === 'number' ? String(mode) : mode });
+      }
       case 'file.owner':
-        if (f('recursive') !== undefined && bool(f('recursive')) !== false) this.diags.push(error('CV041', 'file.owner: recursive is not supported yet', { span: node.fields.get('recursive')?.span }));
-        return defined({ path: abs(f('destination')), owner: num(f('user') ?? f('uid')), group: num(f('group') ?? f('gid')) });
+        return defined({ path: abs(f('destination')), owner: num(f('user') ?? f('uid')), group: num(f('group') ?? f('gid')), recursive: bool(f('recursive')) });
+      case 'file.fetch':
+      case 'unarchive':
+        return defined({ source: f('source'), destination: abs(f('destination')), hash_type: f('hash_type'), hash: f('hash'), force: bool(f('force')) });
+      case 'wait.query':
+      case 'wait.port': {
+        const dur = (name: string): unknown => {
+          const raw = f(name);
+          if (raw === undefined) return undefined;
+          const s = seconds(raw);
+          if (s === undefined) this.diags.push(error('CV040', `${name} must be a duration such as "5s", got ${JSON.stringify(raw)}`, { span: node.fields.get(name)?.span }));
+          return s;
+        };
+        const retry = { interval: dur('interval'), grace_period: dur('grace_period'), max_retry: num(f('max_retry')) };
+        if (node.ctype === 'wait.port') return defined({ host: f('host'), port: num(f('port')), ...retry });
+        const env = f('env');
+        return { ...defined({ check: f('check') ?? '', interpreter: f('interpreter'), check_flags: f('check_flags'), dir: f('dir'), timeout: dur('timeout'), ...retry }), ...(env !== undefined ? { env } : {}) };
+      }
+      case 'systemd.unit.state':
+        return defined({ unit: f('unit'), state: f('state'), reload: bool(f('reload')), signal_name: f('signal_name'), signal_number: num(f('signal_number')) });
       case 'package.apt': {
         const state = f('state');
         return defined({ name: f('name'), state: state === 'absent' ? 'removed' : state === 'present' || state === undefined ? 'installed' : state });
@@ -140,7 +166,9 @@ class Compiler {
     const params = this.params(raw, (name) => this.renderer.field(raw, name));
     if (!params) return undefined;
     const paramSpans: Record<string, Span> = {};
-    for (const [name, v] of raw.fields) paramSpans[name === 'destination' ? 'path' : name] = v.span;
+    const dest = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
+    for (const [name, v] of raw.fields) paramSpans[name === 'destination' ? dest : name] = v.span;
+    for (const [from, to] of [['user', 'owner'], ['uid', 'owner'], ['gid', 'group']] as const) if (raw.fields.has(from)) paramSpans[to] = raw.fields.get(from)?.span as Span;
     return {
       id: raw.id,
       type: CORE_TYPE[raw.ctype] as string,
@@ -148,7 +176,7 @@ class Compiler {
       params,
       span: raw.span,
       paramSpans,
-      meta: { converge: raw.ctype, ...(isTask(raw.ctype) ? { task: true } : {}) },
+      meta: { converge: raw.ctype, ...(isTask(raw.ctype) ? { task: true } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
     };
   }
 

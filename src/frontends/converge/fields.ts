@@ -21,6 +21,11 @@ export const FIELDS: Readonly<Record<string, readonly string[]>> = {
   'file.directory': ['destination', 'create_all'],
   'file.mode': ['destination', 'mode'],
   'file.owner': ['destination', 'user', 'uid', 'group', 'gid', 'recursive', 'verbose'],
+  'file.fetch': ['source', 'destination', 'hash_type', 'hash', 'force'],
+  unarchive: ['source', 'destination', 'hash_type', 'hash', 'force'],
+  'wait.query': ['check', ...SHELL, 'interval', 'grace_period', 'max_retry'],
+  'wait.port': ['host', 'port', 'interval', 'grace_period', 'max_retry'],
+  'systemd.unit.state': ['unit', 'state', 'reload', 'signal_name', 'signal_number'],
   'package.apt': ['name', 'state'],
   'user.user': ['username', 'new_username', 'uid', 'groupname', 'gid', 'name', 'create_home', 'skel_dir', 'home_dir', 'move_dir', 'expiry', 'state'],
   'user.group': ['gid', 'name', 'new_name', 'state'],
@@ -36,12 +41,6 @@ export const UNSUPPORTED: Readonly<Record<string, string>> = {
   'lvm.logicalvolume': 'lvm resources are not supported',
   filesystem: 'filesystem resources are not supported',
   'package.rpm': 'rpm packages are not supported (this engine manages dpkg/apt packages)',
-  'systemd.unit.state': 'systemd units are not supported yet',
-  'wait.query': 'wait.query is not supported yet',
-  'wait.port': 'wait.port is not supported yet',
-  'file.fetch': 'file.fetch is not supported yet',
-  unarchive: 'unarchive is not supported yet',
-  switch: 'switch/case is not supported yet',
 };
 
 export function isTask(ctype: string): boolean {

@@ -5,6 +5,7 @@
  * for an apply as `ID output:  Unresolvable`, as the value-passing design has it.
  */
 import type { GraphNode, NodeResult } from '../../core/model.js';
+import { type Context, resourceBlock } from './format-resources.js';
 import { tabwrite } from './tabwriter.js';
 
 export type ConvergeMode = 'plan' | 'apply' | 'healthcheck';
@@ -53,13 +54,15 @@ function taskMessages(node: GraphNode, r: NodeResult): string[] {
   return messages;
 }
 
-function printable(node: GraphNode, r: NodeResult, ctype: string, mode: ConvergeMode): Printable {
+function printable(node: GraphNode, r: NodeResult, ctype: string, mode: ConvergeMode, context: Context = {}): Printable {
   const base = { id: r.id, ...(r.result === false ? { error: r.comment } : {}) };
   const hasChanges = r.status === 'pending' || r.status === 'changed' || (r.result === false && mode !== 'plan');
   const out = r.outputs ?? {};
   const skipped = node.meta?.skipped;
   if (typeof skipped === 'string') return { ...base, messages: ['Skipping check; short-circuited in conditional', `predicate: ${skipped}`], hasChanges: false, changes: [] };
   if (ctype === 'macro.switch' || ctype === 'macro.case') return { ...base, messages: [], hasChanges: false, changes: [] };
+  const block = resourceBlock(node, r, ctype, mode, context);
+  if (block) return { id: r.id, ...block };
   if (node.type === 'task') return { ...base, messages: taskMessages(node, r), hasChanges, changes: [] };
   if (ctype === 'file.content') {
     const path = str(node.params.path);
@@ -70,11 +73,6 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
     let messages: string[] = [];
     if (mode !== 'apply') messages = [!hasChanges ? 'OK' : created ? `${path}: File is missing` : 'contents differ'];
     return { ...base, messages, hasChanges, changes };
-  }
-  if (ctype === 'file.directory') {
-    const path = str(node.params.path);
-    const messages = hasChanges ? (mode === 'apply' ? [`${JSON.stringify(path)} exists`] : []) : [`${JSON.stringify(path)} already exists`];
-    return { ...base, messages, hasChanges, changes: hasChanges && mode !== 'apply' ? [[path, '<absent>', '<present>']] : [] };
   }
   const changes = Object.entries(r.changes).map(([k, v]): [string, string, string] => [k, '', typeof v === 'string' ? v : JSON.stringify(v)]);
   return { ...base, messages: r.comment ? [r.comment] : [], hasChanges, changes };
@@ -98,12 +96,17 @@ function failedDependency(r: NodeResult): string {
   return (m?.[1] ?? '').split(', ')[0] ?? '';
 }
 
-export interface FormatOptions {
+export interface FormatOptions extends Context {
   readonly onlyShowChanges?: boolean;
 }
 
 /** Plan or apply output, from the leading empty line through the Summary. */
 export function formatRun(nodes: readonly GraphNode[], results: readonly NodeResult[], types: ReadonlyMap<string, string>, mode: ConvergeMode, options: FormatOptions = {}): string {
+  return formatRunReport(nodes, results, types, mode, options).text;
+}
+
+/** The output and the number of nodes it shows with an error (Converge exits 1 when there is one). */
+export function formatRunReport(nodes: readonly GraphNode[], results: readonly NodeResult[], types: ReadonlyMap<string, string>, mode: ConvergeMode, options: FormatOptions = {}): { text: string; errors: number } {
   const byId = new Map(results.map((r) => [r.id, r]));
   let body = '';
   const errors: string[] = [];
@@ -123,7 +126,7 @@ export function formatRun(nodes: readonly GraphNode[], results: readonly NodeRes
       body += `${r.id} output:  Unresolvable\n\n`;
       continue;
     }
-    const p = printable(node, r, types.get(node.id) ?? '', mode);
+    const p = printable(node, r, types.get(node.id) ?? '', mode, options);
     if (p.error !== undefined) errors.push(`${r.id}: ${p.error}`);
     else if (p.hasChanges) changes++;
     if (options.onlyShowChanges && !p.hasChanges) continue;
@@ -134,7 +137,7 @@ export function formatRun(nodes: readonly GraphNode[], results: readonly NodeRes
   if (depErrors.length > 0) tail += `Failed due to failing dependency:\n${depErrors.map((e) => ` * ${e}\n`).join('')}\n`;
   tail += `Summary: ${errors.length} errors, ${changes} changes${depErrors.length > 0 ? `, ${depErrors.length} dependency errors` : ''}\n`;
   if (unresolvable > 0) tail += `${unresolvable} node(s) depend on effectful results and may change\n`;
-  return `\n${body}${tail}`;
+  return { text: `\n${body}${tail}`, errors: errors.length + depErrors.length };
 }
 
 export { drawNode, type Printable };
