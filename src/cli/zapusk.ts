@@ -1,5 +1,5 @@
 /** `cairn zapusk`: wires the Zapusk front end to the local host, the terminal and the run store. */
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Value } from '../frontends/zapusk/reader.js';
 import { prepare, runZapusk, type ZapuskOutcome } from '../frontends/zapusk/index.js';
 import { LocalHost } from '../host/local.js';
@@ -11,6 +11,19 @@ import type { ZapuskCliOptions } from './zapusk-command.js';
 function parseParam(arg: string): readonly [string, Value] {
   const eq = arg.indexOf('=');
   return eq < 0 ? [arg, true] : [arg.slice(0, eq), arg.slice(eq + 1)];
+}
+
+function cairnScript(): string {
+  return resolve(process.argv[1] ?? 'cairn');
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What `{{zapusk_tool}}` runs: this node and this cairn, at the zapusk command. */
+function toolCommand(): string {
+  return [process.execPath, cairnScript(), 'zapusk'].map(shellWord).join(' ');
 }
 
 function useColor(): boolean {
@@ -67,7 +80,8 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
         debug: opts.debug,
         force: opts.force,
         only: opts.only,
-        toolPath: resolve(process.argv[1] ?? 'cairn'),
+        toolCommand: toolCommand(),
+        toolDir: dirname(cairnScript()),
         host: new LocalHost(),
         write,
         writeErr: (t) => process.stderr.write(t),

@@ -12,7 +12,7 @@ import { Printer } from './output.js';
 import { preflight } from './preflight.js';
 import { loadProgram, type Param, type Program, ProgramError } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
-import { type Instance, Interpreter } from './run.js';
+import { type Instance, Interpreter, prependDirs } from './run.js';
 
 export { ProgramError } from './program.js';
 
@@ -28,7 +28,10 @@ export interface ZapuskRunOptions {
   readonly debug: boolean;
   readonly force: boolean;
   readonly only?: string | undefined;
-  readonly toolPath: string;
+  /** zapusk_tool: a shell command that runs this front end (`node /…/cairn.js zapusk`). */
+  readonly toolCommand: string;
+  /** zapusk_tool_dir: the folder of the program behind toolCommand. */
+  readonly toolDir: string;
   readonly host: Host;
   readonly write: (text: string) => void;
   readonly writeErr: (text: string) => void;
@@ -66,7 +69,9 @@ export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 're
     if (e instanceof ProgramError) throw new DiagnosticError(e.diagnostics);
     throw e;
   }
-  const problems = preflight(program, o.request.map(([k]) => k), { libDirs: o.libDirs });
+  // prepend_zdb_dirs given on the command line is searched first, as a program's own.
+  const requestPrepend = prependDirs(o.request.find(([k]) => k === 'prepend_zdb_dirs')?.[1]);
+  const problems = preflight(program, o.request.map(([k]) => k), { libDirs: [...requestPrepend, ...o.libDirs] });
   if (problems.length > 0) throw new DiagnosticError(problems);
   const conf = program.conf;
   const confValue = (k: string): string | undefined => {
@@ -98,12 +103,10 @@ async function runDeferred(it: Interpreter, root: Instance, file: string): Promi
     const tasks = new Map(read.sections.flatMap((s) => s.entries).map((e) => [e.key, String(e.value)]));
     for (const [key, command] of tasks) {
       it.o.printer.info(root.padding, `Run deferred script: ${key}`);
-      const r = await it.machine.act('command', { cmd: command, env: it.env(root), success_codes: [0, 100] });
-      it.o.printer.stepOutput(String(r.outputs?.stdout ?? ''));
-      if (r.outputs?.stderr) it.o.stderr(String(r.outputs.stderr));
-      const code = r.outputs?.retcode;
+      const r = await it.shell(root, command, { colored: false });
+      const code = r.code;
       if (code === 100) break;
-      if (!r.ok) throw new ZapuskError('Z033', `deferred script ${key} failed: unsupported non-zero exit code [${String(code ?? 'signal')}]. cmd=[${command}]`);
+      if (code !== 0) throw new ZapuskError('Z033', `deferred script ${key} failed: unsupported non-zero exit code [${String(code ?? 'signal')}]. cmd=[${command}]`);
     }
   }
 }
@@ -122,7 +125,8 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
     debug: o.debug,
     force: o.force || (o.env.ZAPUSK_FORCE ?? '') !== '',
     only: o.only,
-    toolPath: o.toolPath,
+    toolCommand: o.toolCommand,
+    toolDir: o.toolDir,
     basePadding,
     deferredPath: inherited,
     now: o.now,

@@ -29,10 +29,22 @@ export class Printer {
     this.line(`${padding}*** WARNING: ${message}`);
   }
 
-  /** Output of a step's command, as it came. */
-  stepOutput(text: string): void {
-    if (this.o.quiet || text === '') return;
-    this.o.write(this.o.color ? `${GREEN}${text}${RESET}` : text);
+  /**
+   * A step's command starts writing: zapusk-tool lets the command write to its own terminal between a
+   * colour switch and a reset, so output is shown live and unchanged (a nested zapusk run indents its
+   * own lines from ZAPUSK_PADDING).
+   */
+  streamBegin(): void {
+    if (!this.o.quiet && this.o.color) this.o.write(GREEN);
+  }
+
+  /** A piece of a step's stdout, as it came. */
+  streamChunk(text: string): void {
+    if (!this.o.quiet && text !== '') this.o.write(text);
+  }
+
+  streamEnd(): void {
+    if (!this.o.quiet && this.o.color) this.o.write(RESET);
   }
 
   /** zapusk-tool's closing summary: warnings (and the error), then the Achievements line. */

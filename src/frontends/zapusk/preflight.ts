@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { type Diagnostic, error, type Span } from '../../core/diag.js';
-import { findTypeDir } from './run.js';
+import { findTypeDir, prependDirs } from './run.js';
 import { loadProgram, type Params, type Program, ProgramError } from './program.js';
 import { BUILTIN_TYPES } from './steps.js';
 
@@ -44,15 +44,34 @@ export function preflight(program: Program, requestKeys: readonly string[], o: P
   if (requestKeys.includes('type')) programKeys.add('zdb_type');
   refsIn(program.params, (n) => programKeys.has(n), `the params of ${program.name}`, out);
   const prepend = program.params.get('prepend_zdb_dirs')?.value ?? program.conf?.get('prepend_zdb_dirs')?.value;
-  const own = typeof prepend === 'string' && !prepend.includes('{{') ? prepend.split(':').filter((d) => d !== '').map((d) => join(program.dir, d)) : [];
+  const own = typeof prepend === 'string' && !prepend.includes('{{') ? prependDirs(prepend) : [];
   const dirs = [...own, ...lookupDirs];
   for (const comp of program.components) {
-    for (const step of comp.steps) {
+    /** Set once a step of the component runs a sub-program: the steps after it are its arguments. */
+    let argumentsOf: string | undefined;
+    for (const [index, step] of comp.steps.entries()) {
       const where = `step [${step.id}] of component ${comp.name}`;
       refsIn(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), where, out);
       const type = step.type;
       if (type === true || type.includes('{{')) continue;
       const typeSpan = step.params.get('type')?.valueSpan ?? step.span;
+      if (argumentsOf !== undefined) {
+        // zapusk-tool hands such a step to the sub-program with the folder of its type, which must exist.
+        if (!step.params.has('type_dir') && !findTypeDir([program.dir, ...dirs], type).found) {
+          out.push(
+            error('Z010', `cannot find zdb of type \`${type}\` (looked for ${type}.zdb in ${[program.dir, ...dirs].join(', ')}): a step after [${argumentsOf}] is passed to that sub-program as an argument, not run here`, {
+              span: typeSpan,
+            }),
+          );
+        }
+        continue;
+      }
+      if (type === 'load' || !BUILTIN_TYPES.has(type)) argumentsOf = step.id;
+      const childKeys = [...step.params.keys(), 'type', 'parent_global_name', 'component_global_name', 'stack_of_types_dirs', ...(index + 1 < comp.steps.length ? ['arg_files'] : [])];
+      for (const k of programKeys) {
+        const parts = k.split('/');
+        if (parts.length > 1 && (parts[0] === comp.name || parts[0] === '*')) childKeys.push(parts.slice(1).join('/'));
+      }
       let subDir: string | undefined;
       if (type === 'load') {
         const dir = step.params.get('dir')?.value;
@@ -68,7 +87,7 @@ export function preflight(program: Program, requestKeys: readonly string[], o: P
       if (subDir === undefined) continue;
       try {
         const sub = loadProgram(subDir);
-        out.push(...preflight(sub, [...step.params.keys(), 'type'], o, dirs, seen));
+        out.push(...preflight(sub, childKeys, o, dirs, seen));
       } catch (e) {
         if (!(e instanceof ProgramError)) throw e;
         for (const d of e.diagnostics) out.push(d.span ? d : { ...d, span: typeSpan });

@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { NodeResult, NodeStatus } from '../../core/model.js';
-import type { Host } from '../../host/types.js';
+import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
 import { Machine } from './machine.js';
 import type { Printer } from './output.js';
@@ -32,7 +32,10 @@ export interface InterpreterOptions {
   readonly force: boolean;
   /** Run only components whose name contains this (zapusk-tool's --only). */
   readonly only?: string | undefined;
-  readonly toolPath: string;
+  /** zapusk_tool: a shell command that runs this front end (`node /…/cairn.js zapusk`). */
+  readonly toolCommand: string;
+  /** zapusk_tool_dir: the folder of the program behind toolCommand. */
+  readonly toolDir: string;
   /** Padding inherited from a zapusk run that started this one (ZAPUSK_PADDING). */
   readonly basePadding: string;
   /** A deferred-task file inherited from an enclosing run; when absent this run owns the queue. */
@@ -52,6 +55,8 @@ export interface Instance {
   readonly conf: ReadonlyMap<string, Value>;
   readonly special: ReadonlyMap<string, Value>;
   readonly lookupDirs: readonly string[];
+  /** Files written into the state dir with params.txt (zapusk-tool's arg_N.ini), name → content. */
+  readonly stateFiles?: ReadonlyMap<string, string>;
 }
 
 export interface InstanceSpec {
@@ -61,6 +66,7 @@ export interface InstanceSpec {
   readonly request: Params;
   readonly zdbType?: string | undefined;
   readonly parent?: Instance | undefined;
+  readonly stateFiles?: ReadonlyMap<string, string>;
 }
 
 /** What a step handler gets. */
@@ -100,6 +106,25 @@ export class Interpreter {
     };
   }
 
+  /**
+   * Runs a step's shell command with the instance's environment, its stdout and stderr shown while it
+   * runs (and kept for the run record). `colored`: between the colour codes zapusk-tool puts around an
+   * os step's output.
+   */
+  async shell(inst: Instance, command: string, o: { cwd?: string; colored: boolean }): Promise<ExecResult> {
+    const printer = this.o.printer;
+    if (o.colored) printer.streamBegin();
+    try {
+      return await this.o.host.exec(command, {
+        env: this.env(inst),
+        ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+        onOutput: (stream, chunk) => (stream === 'stdout' ? printer.streamChunk(chunk) : this.o.stderr(chunk)),
+      });
+    } finally {
+      if (o.colored) printer.streamEnd();
+    }
+  }
+
   evaluator(inst: { padding: string }, env: () => Record<string, string>): Evaluator {
     return {
       shell: async (command) => {
@@ -118,8 +143,8 @@ export class Interpreter {
       ['global_name', globalName],
       ['global_prefix', spec.globalPrefix],
       ['zdb_dir', program.dir],
-      ['zapusk_tool_dir', resolve(this.o.toolPath, '..')],
-      ['zapusk_tool', this.o.toolPath],
+      ['zapusk_tool_dir', this.o.toolDir],
+      ['zapusk_tool', this.o.toolCommand],
       ['state_dir', spec.stateDir],
     ]);
     if (spec.zdbType !== undefined) special.set('zdb_type', spec.zdbType);
@@ -137,9 +162,10 @@ export class Interpreter {
     const params = new Map<string, Value>();
     for (const k of merged.keys()) params.set(k, await scope.computeKey(0, k));
     const prepend = params.get('prepend_zdb_dirs') ?? conf.get('prepend_zdb_dirs');
-    const own = typeof prepend === 'string' ? prepend.split(':').filter((d) => d !== '').map((d) => resolve(program.dir, d)) : [];
+    const confPrepend = conf.get('prepend_zdb_dirs');
+    const own = [...prependDirs(prepend), ...(prepend === confPrepend ? [] : prependDirs(confPrepend))];
     const lookupDirs = [...own, ...(spec.parent ? spec.parent.lookupDirs : this.o.libDirs)];
-    return { ...draft, params, lookupDirs };
+    return { ...draft, params, lookupDirs, ...(spec.stateFiles ? { stateFiles: spec.stateFiles } : {}) };
   }
 
   /** Runs a command through an instance, with zapusk-tool's state-dir rules around it. */
@@ -217,7 +243,28 @@ export class Interpreter {
       const p = step.params.get(k);
       if (p) request.set(k, { ...p, value: v });
     }
-    request.set('type', { value: call.type, span: step.span, valueSpan: step.span });
+    const made = (value: Value): Param => ({ value, span: step.span, valueSpan: step.span });
+    request.set('type', made(call.type));
+    const childGlobalName = globalNameOf(inst.globalName, comp.name);
+    request.set('parent_global_name', made(inst.globalName));
+    request.set('component_global_name', made(childGlobalName));
+    const stack = inst.params.get('stack_of_types_dirs');
+    request.set('stack_of_types_dirs', made([...(typeof stack === 'string' ? [stack] : []), inst.program.dir].join(':')));
+    // zapusk-tool: a param `web/port` of the caller is `port` in component web's program; `*/port` in all.
+    for (const [k, v] of inst.params) {
+      const parts = k.split('/');
+      if (parts.length > 1 && (parts[0] === comp.name || parts[0] === '*')) request.set(parts.slice(1).join('/'), made(v));
+    }
+    const stateFiles = new Map<string, string>();
+    if (call.rest.length > 0) {
+      const names: string[] = [];
+      for (const [i, next] of call.rest.entries()) {
+        const name = `arg_${i}.ini`;
+        stateFiles.set(name, await this.argSection(inst, comp, next, cmd));
+        names.push(name);
+      }
+      request.set('arg_files', made(names.join(' ')));
+    }
     const child = await this.instantiate(program, {
       name: comp.name,
       globalPrefix: inst.globalName,
@@ -225,6 +272,7 @@ export class Interpreter {
       request,
       zdbType: call.type,
       parent: inst,
+      stateFiles,
     });
     const flag = join(inst.stateDir, '_zapusk.created', comp.name);
     if (cmd !== 'destroy') {
@@ -234,6 +282,31 @@ export class Interpreter {
     const result = await this.perform(child, cmd);
     if (cmd === 'destroy' && (await this.machine.exists(flag))) await this.machine.remove(flag);
     return result;
+  }
+
+  /**
+   * A step after a zdb step is not run by its component: zapusk-tool computes it and hands it to the
+   * sub-program as an ini section (arg_N.ini in its state dir, listed in param arg_files), with the
+   * folder of its type and its global_name. Its type must therefore be a zdb type too.
+   */
+  private async argSection(inst: Instance, comp: Component, step: Step, cmd: string): Promise<string> {
+    const vars = await this.computeStep(inst, comp, step, cmd);
+    const name = vars.get('name') ?? step.id;
+    const section = new Map<string, Value>([['name', name]]);
+    for (const [k, v] of vars) if (k !== 'name') section.set(k, v);
+    const type = String(vars.get('type') ?? step.type);
+    if (!section.has('type')) section.set('type', type);
+    if (!section.has('type_dir')) {
+      const { found, searched } = this.findZdbType(inst, type);
+      if (!found) throw new ZapuskError('Z010', `perform_type_zdb: cannot find zdb of type \`${type}\` (looked for ${type}.zdb in ${searched.join(', ')}; a step after a zdb step is passed to it as an argument)`, step.params.get('type')?.valueSpan ?? step.span);
+      section.set('type_dir', found);
+    }
+    if (!section.has('global_name')) {
+      const own = String(name);
+      const prefix = comp.name !== 'main' && comp.name !== own ? `${inst.globalName}-${comp.name}` : inst.globalName;
+      section.set('global_name', globalNameOf(prefix, own));
+    }
+    return `[${String(name)}]\n${formatIni(section)}`;
   }
 
   /** zdb type lookup: the program's folder, then prepend_zdb_dirs and --lib; then one level down in each. */
@@ -248,6 +321,7 @@ export class Interpreter {
     const conf = new Map(inst.special);
     conf.set('use_state_params', '1');
     await this.machine.writeMark(join(inst.stateDir, 'zapusk.conf'), formatIni(conf));
+    for (const [name, content] of inst.stateFiles ?? []) await this.machine.writeMark(join(inst.stateDir, name), content);
   }
 
   /** Moves a destroyed instance's state to `<parent>/_zapusk.removed/<name>.at_<unix time>/<name>`. */
@@ -316,6 +390,11 @@ export class Interpreter {
   fail(call: StepCall, code: string, message: string): never {
     throw new ZapuskError(code, `${message} (step [${call.step.id}] of component ${call.comp.name} in ${call.inst.globalName}, command ${call.cmd})`, call.step.span);
   }
+}
+
+/** prepend_zdb_dirs: `:`-separated folders, used as written (a relative one is relative to the working directory, as zapusk-tool). */
+export function prependDirs(value: Value | undefined): string[] {
+  return typeof value === 'string' ? value.split(':').filter((d) => d !== '') : [];
 }
 
 /** zapusk-tool's search: `<dir>/<type>.zdb` in each folder, then one level down (folders not named *.zdb). */

@@ -42,22 +42,55 @@ const os: Handler = async (it, call) => {
     if (await it.machine.exists(candidate)) command = candidate + command.slice(first.length);
   }
   await it.machine.writeMark(join(call.inst.stateDir, 'params.sh'), formatShell(call.inst.params));
-  const r = await it.machine.act('command', { cmd: command, cwd: call.inst.stateDir, env: it.env(call.inst), success_codes: [0, 100] });
-  const out = r.outputs ?? {};
-  const code = typeof out.retcode === 'number' ? out.retcode : null;
-  it.o.printer.stepOutput(String(out.stdout ?? ''));
-  if (out.stderr) it.o.stderr(String(out.stderr));
-  const outputs = { command, retcode: code, stdout: out.stdout ?? '', stderr: out.stderr ?? '' };
-  if (!r.ok || code === null) {
-    it.record(call, 'failed', r.comment ?? '', started, { outputs });
+  const result = await runOs(it, call, command, started);
+  return result === 'stop' ? 'stop' : endComponent(it, call);
+};
+
+/** Runs an os (or run) step's command in the state dir, output shown live; exit 100 is `stop`. */
+async function runOs(it: Interpreter, call: StepCall, command: string, started: number): Promise<'ok' | 'stop'> {
+  const r = await it.shell(call.inst, command, { cwd: call.inst.stateDir, colored: true });
+  const code = r.code;
+  const outputs = { command, retcode: code, stdout: r.stdout, stderr: r.stderr };
+  const comment = `Command "${command}" run`;
+  if (code === null || (code !== 0 && code !== 100)) {
+    it.record(call, 'failed', code === null ? `Command "${command}" was killed by signal ${r.signal ?? 'unknown'}` : comment, started, { outputs });
     it.fail(call, 'Z030', `unsupported non-zero exit code [${code ?? 'signal'}]. cmd=[${command}], pwd=[${call.inst.stateDir}]`);
   }
   if (code === 100) {
     it.record(call, 'changed', `exit 100: stop the components of ${call.inst.globalName}`, started, { outputs });
     return 'stop';
   }
-  it.record(call, 'changed', r.comment ?? '', started, { outputs });
-  return endComponent(it, call);
+  it.record(call, 'changed', comment, started, { outputs });
+  return 'ok';
+}
+
+/**
+ * zapusk-tool's [run]: the code for the command (or `default`) is saved as `script-<command>` in the
+ * state dir, headed `#!/usr/bin/env <lang>` (default bash) unless it has its own `#!` line, and run there
+ * like an os step, params in params.sh and params.json beside it; then the command goes on to the next
+ * step. No code for the command: it goes on at once.
+ */
+const run: Handler = async (it, call) => {
+  const started = it.o.now();
+  let code = forCommand(call);
+  if (code === undefined) return call.next();
+  const { inst, cmd } = call;
+  await it.machine.writeMark(join(inst.stateDir, 'params.sh'), formatShell(inst.params));
+  await it.machine.writeMark(join(inst.stateDir, 'params.json'), `${JSON.stringify(Object.fromEntries(inst.params))}\n`);
+  let head = '';
+  if (!code.startsWith('#!')) {
+    const langValue = call.vars.get('lang');
+    const lang = typeof langValue === 'string' ? langValue : 'bash';
+    head = `#!/usr/bin/env ${lang}\n`;
+    // Old rubies need rubygems asked for.
+    if (lang === 'ruby') code = `require 'rubygems'\n${code}`;
+  }
+  const script = join(inst.stateDir, `script-${cmd}`);
+  await it.o.host.writeFileAtomic(script, `${head}${code}${code.endsWith('\n') ? '' : '\n'}`, { mode: 0o755 });
+  await it.o.host.chmod(script, 0o755);
+  const result = await runOs(it, call, script, started);
+  if (result === 'stop') return 'stop';
+  return call.next();
 };
 
 const info: Handler = async (it, call) => {
@@ -184,6 +217,7 @@ const zdb: Handler = async (it, call) => {
 
 export const BUILTIN_TYPES: ReadonlyMap<string, Handler> = new Map([
   ['os', os],
+  ['run', run],
   ['info', info],
   ['commands', commands],
   ['once', once],
