@@ -214,3 +214,36 @@ test('file.line and file.replace without what they need fail with Salt\'s commen
   assert.equal(local[`file_|-missing_|-${join(dir, 'none')}_|-replace`].comment, `${join(dir, 'none')}: file not found`);
   assert.equal(local['file_|-relative_|-rel/path_|-touch'].comment, 'Specified file rel/path is not an absolute path');
 });
+
+test('test=True wording of file.absent, file.symlink, file.touch, cmd.run and the test states', () => {
+  const dir = tempDir('cairn-salt-');
+  writeFileSync(join(dir, 'old'), 'x');
+  const s = (id: string, mod: string, args: unknown[], order: number) => ({ [id]: { __sls__: 't', __env__: 'base', [mod]: [...args, { order }] } });
+  const high = join(dir, 'h.json');
+  writeFileSync(
+    high,
+    JSON.stringify({
+      states: {
+        ...s('gone', 'file', [{ name: join(dir, 'old') }, 'absent'], 10000),
+        ...s('link', 'file', [{ name: join(dir, 'l') }, { target: join(dir, 'old') }, 'symlink'], 10001),
+        ...s('there', 'file', [{ name: join(dir, 'old') }, 'touch'], 10002),
+        ...s('run', 'cmd', [{ name: 'echo hi' }, 'run'], 10003),
+        ...s('nop', 'test', ['nop'], 10004),
+        ...s('conf', 'test', ['configurable_test_state', { changes: false }], 10005),
+      },
+    }),
+  );
+  const r = salt(['state.apply', 'test=True', '--high-data', high, '--out', 'json'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const view = Object.fromEntries(Object.values(JSON.parse(r.stdout).local as Record<string, Record<string, unknown>>).map((x) => [x.__id__, [x.result, x.comment, x.changes]]));
+  assert.deepEqual(view, {
+    gone: [null, `File ${join(dir, 'old')} is set for removal`, { removed: join(dir, 'old') }],
+    link: [null, `Symlink ${join(dir, 'l')} to ${join(dir, 'old')} is set for creation`, { new: join(dir, 'l') }],
+    there: [true, `File ${join(dir, 'old')} exists and has the correct times`, { new: join(dir, 'old') }],
+    run: [null, 'Command "echo hi" would have been executed', {}],
+    nop: [true, 'Success!', {}],
+    conf: [true, 'This is a test', {}],
+  });
+  assert.equal(readFileSync(join(dir, 'old'), 'utf8'), 'x');
+  assert.equal(existsSync(join(dir, 'l')), false);
+});
