@@ -94,7 +94,7 @@ class Compiler {
           dir: f('dir'),
           timeout,
         };
-        return { ...defined(p), ...(env !== undefined ? { env } : {}), ...(node.ctype === 'task.query' ? { query: true } : {}) };
+        return { ...defined(p), ...(env !== undefined ? { env } : {}), ...(node.ctype === 'task.query' ? { query: true } : {}), ...(node.ctype === 'healthcheck.task' ? { health: true } : {}) };
       }
       case 'file.content':
         return { path: abs(f('destination')), content: f('content') ?? '', new_mode: '0600' };

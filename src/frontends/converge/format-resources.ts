@@ -74,7 +74,8 @@ function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
   if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages: [], hasChanges: true, changes: [] };
   const messages = Array.isArray(out.messages) ? out.messages.map(str) : [];
   const hasChanges = r.status === 'pending' || r.status === 'changed';
-  return { messages, hasChanges, changes: hasChanges ? oldNew(r.changes) : [] };
+  // Converge shows the mode line even when nothing changes; after an apply both sides are the new mode.
+  return { messages, hasChanges, changes: [[path, str(r.status === 'pending' ? out.mode : out.wanted), str(out.wanted)]] };
 }
 
 function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {

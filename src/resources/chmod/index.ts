@@ -42,8 +42,8 @@ async function check(ctx: ResourceContext, p: ChmodParams): Promise<CheckOutcome
     };
   }
   const have = st.mode & 0o777;
-  const outputs = { path: p.path, mode: permString(have), messages: [`${JSON.stringify(p.path)} exists`, `${JSON.stringify(p.path)}'s mode is ${JSON.stringify(permString(have))} expected ${JSON.stringify(permString(want))}`] };
-  if (have === want) return { inSync: true, comment: `${JSON.stringify(p.path)} exists`, outputs };
+  const outputs = { path: p.path, mode: permString(have), wanted: permString(want), messages: [`${JSON.stringify(p.path)} exists`, `${JSON.stringify(p.path)}'s mode is ${JSON.stringify(permString(have))} expected ${JSON.stringify(permString(want))}`] };
+  if (have === want) return { inSync: true, comment: `${JSON.stringify(p.path)} exists`, outputs: { ...outputs, wanted: permString(want) } };
   return { inSync: false, changes: { [p.path]: { old: permString(have), new: permString(want) } }, comment: `${JSON.stringify(p.path)} exists`, outputs };
 }
 
@@ -51,7 +51,9 @@ async function apply(ctx: ResourceContext, p: ChmodParams, checked: CheckOutcome
   const want = (parseMode(p.mode) as number) & 0o777;
   if (!(await ctx.host.stat(p.path))) return { ok: false, comment: `chmod ${p.path}: no such file or directory` };
   await ctx.host.chmod(p.path, want);
-  return { ok: true, changes: checked.changes ?? {}, comment: `mode of ${p.path} set to ${permString(want)}`, outputs: { path: p.path, mode: permString(want) } };
+  const now = permString(want);
+  const messages = [`${JSON.stringify(p.path)} exists`, `${JSON.stringify(p.path)}'s mode is ${JSON.stringify(now)} expected ${JSON.stringify(now)}`];
+  return { ok: true, changes: checked.changes ?? {}, comment: `mode of ${p.path} set to ${now}`, outputs: { path: p.path, mode: now, wanted: now, messages } };
 }
 
 export const kind: Kind = {

@@ -52,6 +52,10 @@ async function check(ctx: ResourceContext, p: TaskParams): Promise<CheckOutcome>
 }
 
 async function apply(ctx: ResourceContext, p: TaskParams): Promise<ApplyOutcome> {
+  if (p.health && p.apply === undefined) {
+    const none: ScriptStatus = { stdout: '', stderr: '', exitstatus: 0 };
+    return { ok: true, changes: { apply: 0 }, comment: 'health check: nothing to apply', outputs: { ...prefixed('apply.', none), ...prefixed('', none) } };
+  }
   const s = p.apply !== undefined ? await runScript(ctx, p, p.apply, p.exec_flags, false) : undefined;
   const after = await runScript(ctx, p, p.check, p.check_flags, true);
   const outputs: Record<string, unknown> = { ...prefixed('final.', after), ...(s ? { ...prefixed('apply.', s), ...prefixed('', s) } : prefixed('', after)) };

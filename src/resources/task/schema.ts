@@ -17,6 +17,11 @@ export const taskSchema = v.strictObject({
   timeout: v.optional(v.pipe(v.number(), v.gtValue(0, 'expected a positive number of seconds'))),
   /** A read-only query: the check script runs for its output and never asks for changes. */
   query: v.optional(v.boolean(), false),
+  /**
+   * A health check with nothing to apply (Converge's healthcheck.task): a failing check is reported, and
+   * an apply records an empty run with status 0 instead of failing.
+   */
+  health: v.optional(v.boolean(), false),
 });
 
 export type TaskParams = v.InferOutput<typeof taskSchema>;
