@@ -1,19 +1,30 @@
 // Bundles the CLI into dist/ so it starts fast: our own code in a few files, libraries loaded from
-// node_modules, front ends split into chunks that load only when their command runs.
+// node_modules, front ends split into chunks that load only when their command runs. The bundle is
+// written beside dist/ and swapped in, so a CLI started during a rebuild never finds dist/ half-made.
+import { renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
-rmSync(`${root}dist`, { recursive: true, force: true });
-await build({
-  entryPoints: [`${root}src/cli/main.ts`],
-  outdir: `${root}dist`,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-});
+const fresh = `${root}dist.build-${process.pid}`;
+const old = `${root}dist.old-${process.pid}`;
+try {
+  await build({
+    entryPoints: [`${root}src/cli/main.ts`],
+    outdir: fresh,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  try {
+    renameSync(`${root}dist`, old);
+  } catch {}
+  renameSync(fresh, `${root}dist`);
+} finally {
+  rmSync(fresh, { recursive: true, force: true });
+  rmSync(old, { recursive: true, force: true });
+}
