@@ -15,7 +15,13 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-const HELP = `
+export const USAGE = 'Usage: cairn zapusk PROGRAM.zdb [COMMAND] [name=value | name ...] [--state-dir DIR] [--lib DIR ...] [--only SUBSTR] [--debug] [--force] [--out text|json]';
+
+export const HELP = `
+Service commands, as zapusk-tool's: \`cairn zapusk init\` (or \`cairn zapusk DIR init\`) writes a starter
+program into the current folder (or DIR) unless it already holds *.ini or *.conf files; \`cairn zapusk help\`
+prints this text.
+
 Passes COMMAND (default: apply) through the components of the program in order, and through the steps
 of each component in order, as zapusk-tool does. destroy undoes an apply (also in forward order) and
 does nothing when the program was never applied; any other word is a custom command.

@@ -2,11 +2,12 @@
 import { dirname, join, resolve } from 'node:path';
 import type { Value } from '../frontends/zapusk/reader.js';
 import { prepare, runZapusk, type ZapuskOutcome } from '../frontends/zapusk/index.js';
+import { initProgram, printHelp } from '../frontends/zapusk/init.js';
 import { LocalHost } from '../host/local.js';
 import { defaultStateDir } from '../store/index.js';
 import { printDiagnostics } from './errors.js';
 import { withRunStore } from './session.js';
-import type { ZapuskCliOptions } from './zapusk-command.js';
+import { HELP, USAGE, type ZapuskCliOptions } from './zapusk-command.js';
 
 function parseParam(arg: string): readonly [string, Value] {
   const eq = arg.indexOf('=');
@@ -58,7 +59,22 @@ function stdoutWriter(): (text: string) => void {
   };
 }
 
+/** `init` and `help` are zapusk-tool's service commands: `cairn zapusk init`, `cairn zapusk DIR init`, `cairn zapusk help`. */
+async function serviceCommand(dir: string, commandArg: string, rest: readonly string[]): Promise<number | undefined> {
+  const alone = commandArg === 'apply' && rest.length === 0;
+  const service = alone && (dir === 'init' || dir === 'help') ? dir : commandArg === 'init' || commandArg === 'help' ? commandArg : undefined;
+  if (service === undefined) return undefined;
+  const o = { host: new LocalHost(), write: stdoutWriter(), color: useColor(), padding: process.env.ZAPUSK_PADDING ?? '', now: Date.now };
+  if (service === 'help') {
+    printHelp(`${USAGE}\n${HELP}`, o);
+    return 0;
+  }
+  return initProgram(dir === 'init' && alone ? '.' : dir, o);
+}
+
 export async function runZapuskCommand(dir: string, commandArg: string, rest: string[], opts: ZapuskCliOptions): Promise<number> {
+  const service = await serviceCommand(dir, commandArg, rest);
+  if (service !== undefined) return service;
   // `cairn zapusk x.zdb a=1` has no command: it is apply, as with zapusk-tool.
   const [command, params] = commandArg.includes('=') ? ['apply', [commandArg, ...rest]] : [commandArg, rest];
   const cairnState = defaultStateDir();

@@ -4,7 +4,7 @@
  * goes on to the rest of its component. Sub-programs (zdb types, [load]) are instances with their own
  * params, state dir and global_name, run by the same pipeline.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { NodeResult, NodeStatus } from '../../core/model.js';
 import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
