@@ -154,7 +154,8 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
     else throw e;
   }
   const seconds = (o.now() - started) / 1000;
-  printer.summary(seconds, failure?.message);
+  // A run started by a step of another run indents its summary too (ZAPUSK_PADDING), as zapusk-tool.
+  printer.summary(seconds, failure?.message, basePadding);
   if (!nested && !failure) printer.info('', `zapusk: finished. ${program.dir} :: ${o.command} result=${result}`);
   return {
     exitCode: failure ? 1 : 0,

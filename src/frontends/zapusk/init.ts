@@ -55,7 +55,7 @@ export async function initProgram(dir: string, o: ServiceOptions): Promise<numbe
   printer.info(o.padding, `zapusk init zdb-program in dir [${dir}]`);
   const existing = (await o.host.stat(dir))?.type === 'directory' ? await o.host.readdir(dir) : [];
   if (existing.some((n) => n.endsWith('.ini') || n.endsWith('.conf'))) {
-    printer.summary((o.now() - started) / 1000, 'cannot init dir, because it contains *.ini or *.conf files!');
+    printer.summary((o.now() - started) / 1000, 'cannot init dir, because it contains *.ini or *.conf files!', o.padding);
     return 1;
   }
   await o.host.mkdir(dir, { recursive: true });

@@ -48,12 +48,12 @@ export class Printer {
   }
 
   /** zapusk-tool's closing summary: warnings (and the error), then the Achievements line. */
-  summary(seconds: number, error?: string): void {
+  summary(seconds: number, error?: string, padding = ''): void {
     const extra = [...this.warnings, ...(error !== undefined ? [`ERROR: ${error}`] : [])];
-    if (extra.length === 1) this.info('', extra[0] as string);
-    else extra.forEach((e, i) => this.info('', `${i + 1}. ${e}`));
+    if (extra.length === 1) this.info(padding, extra[0] as string);
+    else extra.forEach((e, i) => this.info(padding, `${i + 1}. ${e}`));
     const parts = [`runtime ${seconds.toFixed(3)} seconds`, `${this.warnings.length} warnings`, ...(error !== undefined ? ['1 error'] : [])];
-    this.info('', `Achievements: ${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}.`);
+    this.info(padding, `Achievements: ${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}.`);
   }
 
   private line(text: string): void {

@@ -43,7 +43,7 @@ function comparable(text: string): string {
     .join('\n');
 }
 
-for (const name of ['basic', 'steps', 'nested', 'files', 'failing']) {
+for (const name of ['basic', 'steps', 'nested', 'files', 'failing', 'args', 'run']) {
   test(`zapusk-tool agrees on fixture ${name}`, { skip }, () => {
     const caseDir = join(FIXTURES, name);
     const ours = caseEnv(caseDir);
