@@ -247,3 +247,25 @@ test('test=True wording of file.absent, file.symlink, file.touch, cmd.run and th
   assert.equal(readFileSync(join(dir, 'old'), 'utf8'), 'x');
   assert.equal(existsSync(join(dir, 'l')), false);
 });
+
+test('show_changes: False keeps only the fact of a change (file.replace, file.line, file.managed)', () => {
+  const dir = tempDir('cairn-salt-');
+  writeFileSync(join(dir, 'a.conf'), 'x = 1\n');
+  writeFileSync(join(dir, 'm.conf'), 'old\n');
+  const s = (id: string, args: unknown[], order: number) => ({ [id]: { __sls__: 't', __env__: 'base', file: [...args, { show_changes: false }, { order }] } });
+  const high = join(dir, 'h.json');
+  writeFileSync(
+    high,
+    JSON.stringify({
+      states: {
+        ...s('rep', [{ name: join(dir, 'a.conf') }, { pattern: 'x = 1' }, { repl: 'x = 2' }, { backup: false }, 'replace'], 10000),
+        ...s('lin', [{ name: join(dir, 'a.conf') }, { mode: 'insert' }, { location: 'start' }, { content: '# top' }, 'line'], 10001),
+        ...s('man', [{ name: join(dir, 'm.conf') }, { contents: 'new' }, 'managed'], 10002),
+      },
+    }),
+  );
+  const local = JSON.parse(salt(['state.apply', '--high-data', high, '--out', 'json'], dir).stdout).local as Record<string, { __id__: string; changes: unknown }>;
+  const by = Object.fromEntries(Object.values(local).map((r) => [r.__id__, r.changes]));
+  assert.deepEqual(by, { rep: { diff: true }, lin: { diff: true }, man: { diff: '<show_changes=False>' } });
+  assert.equal(readFileSync(join(dir, 'a.conf'), 'utf8'), '# top\nx = 2\n');
+});

@@ -188,6 +188,14 @@ function directory(chunk: Chunk, ctx: TranslateContext): Translation {
   return { type: 'cleandir', params };
 }
 
+/** `show_changes: False`: Salt keeps only the fact of a change in place of the diff. */
+function hideDiff(marker: unknown) {
+  return (chunk: Chunk, ret: SaltRet): SaltRet => {
+    if (chunk.show_changes !== false || typeof ret.changes.diff !== 'string' || ret.changes.diff === 'New file') return ret;
+    return { ...ret, changes: { ...ret.changes, diff: marker } };
+  };
+}
+
 export const fileStates: Record<string, StateImpl> = {
   touch: {
     translate: touch,
@@ -200,13 +208,14 @@ export const fileStates: Record<string, StateImpl> = {
     },
   },
   append: { translate: append },
-  replace: { translate: replace },
-  line: { translate: line },
+  replace: { translate: replace, finish: hideDiff(true) },
+  line: { translate: line, finish: hideDiff(true) },
   managed: {
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
-      if (ctx.test && ret.result === null && ret.comment.startsWith('The file ')) return { ...ret, comment: `${ret.comment}${TEST_NOTE}` };
-      return ret;
+      const shown = hideDiff('<show_changes=False>')(chunk, ret);
+      if (ctx.test && shown.result === null && shown.comment.startsWith('The file ')) return { ...shown, comment: `${shown.comment}${TEST_NOTE}` };
+      return shown;
     },
   },
   directory: { translate: directory },
