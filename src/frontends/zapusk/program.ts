@@ -101,7 +101,8 @@ function readText(file: string, diagnostics: Diagnostic[]): string | undefined {
     return readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    diagnostics.push(error('Z006', `cannot read ${file}: ${code === 'EACCES' ? 'permission denied' : ((e as Error).message ?? code)}`, { span: { file, line: 1, col: 1 } }));
+    const why: Record<string, string> = { EACCES: 'permission denied', ENOENT: 'no such file (a link to a file that is gone?)', EISDIR: 'it is a directory' };
+    diagnostics.push(error('Z006', `cannot read ${file}: ${why[code] ?? (e as Error).message}`, { span: { file, line: 1, col: 1 } }));
     return undefined;
   }
 }

@@ -1,9 +1,13 @@
 // What a run leaves on disk: the state dir layout, file backups, once and guard markers, the run store,
 // and that destroy after apply removes what the program created.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { prepare, runZapusk as runZapuskProgram } from '../../../src/frontends/zapusk/index.js';
+import { LocalHost } from '../../../src/host/local.js';
+import { CAIRN, cairn } from '../../cli/cli-helpers.js';
 import { caseEnv, FIXTURES, runZapusk } from './zapusk-helpers.js';
 
 test('state dir after apply: params.txt, zapusk.conf, params.sh, sub-program dirs and created flags', () => {
@@ -150,7 +154,7 @@ test('--out json: every step with its command and exit code; the run is in the r
 });
 
 test('bad input runs nothing and leaves no state dir', () => {
-  for (const name of ['bad-type', 'bad-param', 'bad-line']) {
+  for (const name of ['bad-type', 'bad-param', 'bad-line', 'bad-unreadable']) {
     const env = caseEnv(join(FIXTURES, name));
     try {
       const r = runZapusk([join(FIXTURES, `${name}/prog.zdb`), 'apply', '--state-dir', env.state], env);
@@ -163,17 +167,131 @@ test('bad input runs nothing and leaves no state dir', () => {
   }
 });
 
-test('[when] passes commands only on listed days', () => {
+test('[when] passes commands only on listed days, by the clock the run is given', async () => {
   const env = caseEnv(join(FIXTURES, 'basic'));
   try {
     const prog = join(env.tmp, 'w.zdb');
     mkdirSync(prog);
-    const today = new Date().getDay();
-    writeFileSync(join(prog, 'main.ini'), `#### yes\n[when]\nday_of_week=${today}\n[os]\napply=echo today\n#### no\n[when]\nday_of_week=${(today + 1) % 7}\n[os]\napply=echo tomorrow\n`);
+    writeFileSync(join(prog, 'main.ini'), '#### weekend\n[when]\nday_of_week=6 0\n[os]\napply=echo weekend\n#### monday\n[when]\nday_of_week=1\n[os]\napply=echo monday\n');
+    const run = async (date: string): Promise<string> => {
+      let out = '';
+      const base = { programDir: prog, command: 'apply', request: [], stateDir: env.state, defaultStateRoot: env.tmp, libDirs: [] };
+      const outcome = await runZapuskProgram(
+        {
+          ...base,
+          debug: false,
+          force: false,
+          toolCommand: 'cairn zapusk',
+          toolDir: env.tmp,
+          host: new LocalHost(),
+          write: (t) => (out += t),
+          writeErr: () => {},
+          color: false,
+          quiet: false,
+          env: {},
+          // Local noon, so the day is the same in every time zone's reading of it.
+          now: () => new Date(`${date}T12:00:00`).getTime(),
+        },
+        prepare(base),
+      );
+      assert.equal(outcome.exitCode, 0, out);
+      return out;
+    };
+    const saturday = await run('2024-06-01');
+    assert.match(saturday, /^weekend$/m);
+    assert.doesNotMatch(saturday, /^monday$/m);
+    const monday = await run('2024-06-03');
+    assert.match(monday, /^monday$/m);
+    assert.doesNotMatch(monday, /^weekend$/m);
+    const tuesday = await run('2024-06-04');
+    assert.doesNotMatch(tuesday, /^(weekend|monday)$/m);
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
+
+test('os step output is shown while the step runs, not when it ends', async () => {
+  const env = caseEnv(join(FIXTURES, 'basic'));
+  try {
+    const prog = join(env.tmp, 'live.zdb');
+    const marker = join(env.tmp, 'seen-first');
+    mkdirSync(prog);
+    // The step waits for a file the test writes only after reading "first" from cairn's stdout.
+    writeFileSync(
+      join(prog, 'main.ini'),
+      `#### slow\n[os]\napply=echo first; i=0; while [ ! -e ${marker} ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; if [ -e ${marker} ]; then echo second; else echo late; fi\n`,
+    );
+    const child = spawn(process.execPath, [CAIRN, 'zapusk', prog, 'apply', '--state-dir', env.state], {
+      cwd: env.tmp,
+      env: { ...process.env, NO_COLOR: '1', CAIRN_STATE_DIR: env.cairnState },
+    });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString('utf8');
+      if (/^first$/m.test(out) && !existsSync(marker)) writeFileSync(marker, '');
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    assert.equal(code, 0, out);
+    assert.match(out, /^first\nsecond\n/m);
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
+
+test('relative prepend_zdb_dirs are relative to the working directory, as zapusk-tool reads them', () => {
+  const env = caseEnv(join(FIXTURES, 'args'));
+  try {
+    const args = ['zapusk', 'prog.zdb', 'apply', 'prepend_zdb_dirs=lib', '--state-dir', env.state];
+    const here = cairn(args, { cwd: join(FIXTURES, 'args'), env: { CAIRN_STATE_DIR: env.cairnState } });
+    assert.equal(here.code, 0, here.stderr);
+    assert.match(here.stdout, /^type_dir=lib\/two\.zdb$/m);
+    const elsewhere = cairn([...args.slice(0, 1), join(FIXTURES, 'args/prog.zdb'), ...args.slice(2)], { cwd: env.tmp, env: { CAIRN_STATE_DIR: env.cairnState } });
+    assert.equal(elsewhere.code, 1);
+    assert.match(elsewhere.stderr, /Z010 cannot find zdb of type `sub`/);
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
+
+test('init writes a starter program that runs, refuses a folder with a program; help prints the usage', () => {
+  const env = caseEnv(join(FIXTURES, 'basic'));
+  try {
+    const dir = join(env.tmp, 'starter');
+    mkdirSync(dir);
+    const first = cairn(['zapusk', 'init'], { cwd: dir, env: { CAIRN_STATE_DIR: env.cairnState } });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, '*** zapusk init zdb-program in dir [.]\n*** done\n');
+    assert.deepEqual(readdirSync(dir).sort(), ['main.ini', 'params.ini', 'zapusk.conf']);
+    const again = cairn(['zapusk', 'init'], { cwd: dir, env: { CAIRN_STATE_DIR: env.cairnState } });
+    assert.equal(again.code, 1);
+    assert.match(again.stdout, /^\*\*\* ERROR: cannot init dir, because it contains \*\.ini or \*\.conf files!$/m);
+    const other = cairn(['zapusk', join(env.tmp, 'new.zdb'), 'init'], { cwd: env.tmp, env: { CAIRN_STATE_DIR: env.cairnState } });
+    assert.equal(other.code, 0, other.stderr);
+    assert.ok(existsSync(join(env.tmp, 'new.zdb/main.ini')));
+    const applied = cairn(['zapusk', '.', 'apply'], { cwd: dir, env: { CAIRN_STATE_DIR: env.cairnState } });
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.match(applied.stdout, /^hello, world$/m);
+    assert.equal(readFileSync(join(dir, '_state/greeting.txt'), 'utf8'), 'hello, world\n');
+    const help = cairn(['zapusk', 'help'], { cwd: env.tmp });
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^\*\*\* \nUsage: cairn zapusk PROGRAM\.zdb/);
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
+
+test('an ini file that cannot be read stops the program before anything runs', { skip: process.getuid?.() === 0 ? 'root reads any file' : false }, () => {
+  const env = caseEnv(join(FIXTURES, 'basic'));
+  try {
+    const prog = join(env.tmp, 'locked.zdb');
+    mkdirSync(prog);
+    writeFileSync(join(prog, 'main.ini'), '#### a\n[os]\napply=echo must not run\n');
+    chmodSync(join(prog, 'main.ini'), 0);
     const r = runZapusk([prog, 'apply', '--state-dir', env.state], env);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^today$/m);
-    assert.doesNotMatch(r.stdout, /tomorrow/);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /Z006 cannot read .*main\.ini: permission denied/);
+    assert.ok(!existsSync(env.state));
   } finally {
     rmSync(env.tmp, { recursive: true, force: true });
   }
