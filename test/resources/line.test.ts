@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { kind, lineText } from '../../src/resources/line/index.js';
-import { cleanupTemps, convergeIdempotent, envs, node } from './fs-helpers.js';
+import { cleanupTemps, converge, convergeIdempotent, envs, node } from './fs-helpers.js';
 
 after(cleanupTemps);
 
@@ -46,4 +46,19 @@ test('replace, delete and insert as Salt _set_line does them', () => {
   assert.throws(() => lineText('x\nx\n', p({ mode: 'ensure', after: 'x', content: 'q' })), /Found more than expected occurrences in "after" expression/);
   assert.throws(() => lineText('a\n', p({ mode: 'ensure', content: 'q' })), /Wrong conditions\?/);
   assert.throws(() => lineText('a\n', p({ mode: 'insert', content: 'q' })), /On insert either "location" or "before\/after" conditions are required\./);
+});
+
+test('create: a missing file is made and edited; with nothing to add it is still created', async () => {
+  const { fakeEnv } = await import('./fs-helpers.js');
+  const env = fakeEnv();
+  const path = '/srv/work/new.conf';
+  // insert with a location adds the line on every run, as Salt's does: one apply only here.
+  const { applied } = await converge(kind, env, { path, mode: 'insert', location: 'end', content: 'a = 1', create: true });
+  assert.equal(applied.comment, 'Changes were made');
+  assert.equal(env.host.contentOf(path), 'a = 1');
+  const empty = '/srv/work/empty.conf';
+  const r = await convergeIdempotent(kind, env, { path: empty, mode: 'delete', match: 'x', create: true });
+  assert.equal(r.applied.comment, 'No changes needed to be made');
+  assert.deepEqual(r.applied.changes, {});
+  assert.equal(env.host.contentOf(empty), '');
 });

@@ -23,6 +23,8 @@ export const lineSchema = v.pipe(
     after: v.optional(v.string()),
     /** Take the indentation of the neighbouring line (default true). */
     indent: v.optional(v.boolean(), true),
+    /** A missing file is created (empty, then edited) instead of failing. */
+    create: v.optional(v.boolean(), false),
   }),
   v.check((p) => p.mode === 'delete' || p.content !== undefined, 'Content can only be empty if mode is "delete"'),
 );
@@ -31,6 +33,7 @@ export type LineParams = v.InferOutput<typeof lineSchema>;
 interface LineState {
   readonly target: string;
   readonly next: string;
+  /** Empty when only a missing file is created. */
   readonly diff: string;
 }
 
@@ -152,11 +155,12 @@ export function lineText(old: string, p: LineParams): string {
 
 async function check(ctx: ResourceContext, p: LineParams): Promise<CheckOutcome> {
   const { target, stat } = await followLinks(ctx.host, p.path);
-  if (!stat) throw new Error(`${p.path}: file not found`);
-  if (stat.type !== 'file') throw new Error(`File "${target}" does not exists or is not a file.`);
-  const old = (await ctx.host.readFile(target)).toString('utf8');
+  if (!stat && !p.create) throw new Error(`${p.path}: file not found`);
+  if (stat && stat.type !== 'file') throw new Error(`File "${target}" does not exists or is not a file.`);
+  const old = stat ? (await ctx.host.readFile(target)).toString('utf8') : '';
   const next = lineText(old, p);
-  if (next === old) return { inSync: true, comment: 'No changes needed to be made' };
+  if (next === old && stat) return { inSync: true, comment: 'No changes needed to be made' };
+  if (next === old) return { inSync: false, changes: {}, comment: 'No changes needed to be made', state: { target, next, diff: '' } satisfies LineState };
   const diff = await pyDiff(old, next);
   const state: LineState = { target, next, diff };
   return { inSync: false, changes: { diff }, comment: 'Changes would be made', state };
@@ -166,6 +170,7 @@ async function apply(ctx: ResourceContext, p: LineParams, checked: CheckOutcome)
   const state = (checked.state as LineState | undefined) ?? ((await check(ctx, p)).state as LineState | undefined);
   if (!state) return { ok: true, changes: {}, comment: 'No changes needed to be made' };
   await ctx.host.writeFileAtomic(state.target, state.next);
+  if (state.diff === '') return { ok: true, changes: {}, comment: 'No changes needed to be made' };
   return { ok: true, changes: { diff: state.diff }, comment: 'Changes were made' };
 }
 

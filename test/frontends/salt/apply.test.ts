@@ -269,3 +269,17 @@ test('show_changes: False keeps only the fact of a change (file.replace, file.li
   assert.deepEqual(by, { rep: { diff: true }, lin: { diff: true }, man: { diff: '<show_changes=False>' } });
   assert.equal(readFileSync(join(dir, 'a.conf'), 'utf8'), '# top\nx = 2\n');
 });
+
+test('file.append source: the salt:// file, rendered with Jinja, is one block', () => {
+  const dir = tempDir('cairn-salt-');
+  mkdirSync(join(dir, 'roots'));
+  writeFileSync(join(dir, 'roots/motd.txt'), 'Welcome to {{ who }}\nhave fun\n');
+  writeFileSync(join(dir, 'motd'), 'hello\n');
+  const high = join(dir, 'h.json');
+  writeFileSync(high, JSON.stringify({ states: { m: { __sls__: 't', __env__: 'base', file: [{ name: join(dir, 'motd') }, { source: 'salt://motd.txt' }, { context: { who: 'web1' } }, 'append', { order: 10000 }] } } }));
+  const r = cairn(['salt', 'state.apply', '--high-data', high, '--file-root', join(dir, 'roots'), '--out', 'json', '--state-dir', dir]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const ret = Object.values(JSON.parse(r.stdout).local)[0] as { comment: string };
+  assert.equal(ret.comment, 'Appended 2 lines');
+  assert.equal(readFileSync(join(dir, 'motd'), 'utf8'), 'hello\nWelcome to web1\nhave fun\n');
+});

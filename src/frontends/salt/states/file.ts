@@ -120,10 +120,45 @@ function touch(chunk: Chunk): Translation {
   return { type: 'touch', params };
 }
 
-function append(chunk: Chunk): Translation {
+/** file.append's `source` / `sources`: each file's text (rendered with Jinja unless `template` says otherwise) is one block. */
+function sourceBlocks(chunk: Chunk, ctx: TranslateContext): string[] | { fail: string } {
+  const list = strList(chunk.sources ?? chunk.source) ?? [];
+  const blocks: string[] = [];
+  for (const src of list) {
+    let path = src;
+    if (src.startsWith('salt://')) {
+      const r = ctx.resolveUrl(src, chunk.__env__ || 'base');
+      if (typeof r !== 'string') return { fail: r.error };
+      path = r;
+    } else if (!isAbsolute(src)) return { fail: `Source file ${src} not found` };
+    let text: string;
+    try {
+      text = ctx.readText(path);
+    } catch {
+      return { fail: `Source file ${src} not found` };
+    }
+    const template = chunk.template === undefined ? 'jinja' : chunk.template;
+    if (template === 'jinja') {
+      const extra: Record<string, unknown> = { ...((chunk.defaults as Record<string, unknown>) ?? {}), ...((chunk.context as Record<string, unknown>) ?? {}) };
+      try {
+        text = ctx.renderTemplate(text, path, extra);
+      } catch (e) {
+        return { fail: (e as Error).message };
+      }
+    } else if (template !== null && template !== false && template !== '') return { fail: `Unable to render ${src}: template ${String(template)} is not supported (only jinja)` };
+    blocks.push(text);
+  }
+  return blocks;
+}
+
+function append(chunk: Chunk, ctx: TranslateContext): Translation {
   const bad = notAbsolute(chunk);
   if (bad) return bad;
-  if (chunk.source !== undefined && chunk.source !== null) return { fail: 'file.append: source is not supported by cairn; give the lines as text' };
+  if ((chunk.source ?? chunk.sources) !== undefined && (chunk.source ?? chunk.sources) !== null) {
+    const blocks = sourceBlocks(chunk, ctx);
+    if ('fail' in blocks) return blocks;
+    chunk = { ...chunk, text: blocks };
+  }
   const text = strList(chunk.text);
   if (!text || text.length === 0) return { fail: 'No text found to append. Nothing appended' };
   const params: Record<string, unknown> = { path: chunk.name, text };
@@ -163,6 +198,7 @@ function line(chunk: Chunk): Translation {
   }
   if (chunk.location === 'start' || chunk.location === 'end') params.location = chunk.location;
   if (chunk.indent === false) params.indent = false;
+  if (chunk.create === true) params.create = true;
   return { type: 'line', params };
 }
 
