@@ -44,7 +44,8 @@ export function formatHealth(nodes: readonly GraphNode[], results: readonly Node
     const problem = problems.join('; ');
     body += drawNode({
       id: r.id,
-      ...(problem && level === 'warning' ? { warning: problem } : problem ? { error: problem } : {}),
+      // Converge prints a failing check as an Error whatever its level; only unresolvable nodes are warnings.
+      ...(problem && r.status === 'unresolvable' ? { warning: problem } : problem ? { error: problem } : {}),
       messages,
       hasChanges: r.status === 'pending' || r.status === 'unresolvable',
       changes: [],

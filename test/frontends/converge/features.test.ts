@@ -104,6 +104,21 @@ describe('converge resources', () => {
   });
 });
 
+describe('converge healthcheck.task', () => {
+  test('a failing check prints as converge prints it; exit 1 counts as a warning, 2 as an error', () => {
+    const dir = tempDir();
+    const file = join(dir, 'h.hcl');
+    writeFileSync(file, 'healthcheck.task "one" {\n  check = "exit 1"\n}\n\nhealthcheck.task "two" {\n  check = "exit 2"\n}\n\nhealthcheck.task "ok" {\n  check = "true"\n}\n');
+    const r = cairn(['converge', 'healthcheck', file, '--state-dir', join(dir, '.state')]);
+    const block = (id: string) => `root/healthcheck.task.${id}:\n Error: required changes detected\n Messages:\n  Check returned 2\n  Check indicates changes are required\n Has Changes: yes\n Changes: No changes\n\n`;
+    assert.equal(r.stdout, `\n${block('one')}${block('two')}root/healthcheck.task.ok:\n Messages:\n Has Changes: no\n Changes: No changes\n\nSummary: 1 errors, 1 warnings\n0 checks will fail due to failing dependencies\n`);
+    assert.equal(r.code, 0);
+    const apply = cairn(['converge', 'apply', file, '--state-dir', join(dir, '.state')]);
+    assert.equal(apply.code, 0);
+    assert.match(apply.stdout, /root\/healthcheck\.task\.one:\n Messages:\n  check \(returned: 1\)\n  \n  \n  apply \(returned: 0\)\n/);
+  });
+});
+
 describe('converge bad input of the new resources: positioned diagnostic, exit 1, nothing applied', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['file.fetch without source', 'file.fetch "f" {\n  destination = "@/a"\n}\n', /bad\.hcl:1:1: R001 fetch "root\/file\.fetch\.f": missing required param "source"/],
