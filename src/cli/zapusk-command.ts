@@ -33,8 +33,15 @@ Lookup for {{name}}: program and request params, the step's own keys, zapusk.con
 State: --state-dir, else state_dir in PROGRAM.zdb/zapusk.conf (relative to the program folder), else
 <cairn state dir>/zapusk/<global_name>. Sub-programs keep their state in <state dir>/<component>.
 
-Steps' shell commands run in the instance's state dir with ZAPUSK_DEBUG, ZAPUSK_PADDING and
-ZAPUSK_DEFERRED_PATH set. An exit code of 100 stops the remaining components of that program.
+Sub-programs (zdb types) are NAME.zdb folders found in the program's folder, then in prepend_zdb_dirs
+(a param; ':'-separated; relative folders are relative to the working directory), then --lib, then one
+level down in each. Steps after a zdb step are not run by their component: they are handed to the
+sub-program as arg_N.ini files in its state dir (param arg_files). A param comp/x=v (or */x=v) is x=v in
+component comp's sub-program (or in every one). {{zapusk_tool}} runs this command again, for programs
+that start other programs from an os step.
+
+Steps' shell commands (os, run) run in the instance's state dir, their output shown as it comes, with
+ZAPUSK_DEBUG, ZAPUSK_PADDING and ZAPUSK_DEFERRED_PATH set. An exit code of 100 stops the remaining components of that program.
 
 Exit codes: 0 success; 1 a step failed, or the program is wrong (printed as file:line:col: CODE message;
 nothing runs).
