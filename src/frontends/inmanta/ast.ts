@@ -47,6 +47,8 @@ export interface Attribute {
 export interface RelationEnd {
   readonly entity: string;
   readonly name?: string;
+  /** Where the end's name is written: the real compiler locates the relation attribute there. */
+  readonly nameSpan?: Span;
   readonly lower?: number;
   /** undefined = unbounded. */
   readonly upper?: number | undefined;

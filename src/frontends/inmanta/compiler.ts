@@ -45,7 +45,7 @@ function finalCheck(c: Compilation): void {
   }
   const problems = allInstances(c).flatMap((i) => i.incomplete());
   if (problems.length === 1) throw problems[0];
-  if (problems.length > 1) throw new InmantaError('MultiException', `Reported ${problems.length} errors:\n\t${problems.map((p) => p.msg).join('\n\t')}`, problems[0]?.span, problems);
+  if (problems.length > 1) throw new InmantaError('MultiException', '', undefined, problems);
   const stuck = c.sched.stuck();
   if (stuck.length > 0) {
     const first = stuck[0];

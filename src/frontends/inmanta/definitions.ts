@@ -2,7 +2,7 @@
 import type { Span } from '../../core/diag.js';
 import type { Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
-import { InmantaError, where } from './errors.js';
+import { InmantaError } from './errors.js';
 import { evaluate } from './evaluate.js';
 import { declaredNames, type Namespace, Scope } from './namespace.js';
 import { Unit } from './scheduler.js';
@@ -15,8 +15,8 @@ function each<K extends Stmt['kind']>(c: Compilation, kind: K, fn: (s: Of<K>, ns
   for (const ns of c.namespaces.values()) for (const s of ns.stmts) if (s.kind === kind) fn(s as Of<K>, ns);
 }
 
-function duplicate(what: string, name: string, span: Span, first: Span): InmantaError {
-  return new InmantaError('DuplicateException', `${what} ${name} is already defined (first defined at ${where(first)})`, span);
+function duplicate(what: string, name: string, span: Span): InmantaError {
+  return new InmantaError('DuplicateException', `${what} ${name} is already defined`, span);
 }
 
 /** Python `re` syntax that JavaScript spells differently. */
@@ -38,7 +38,7 @@ export function defineAll(c: Compilation): void {
 
   each(c, 'entity', (s, ns) => {
     const have = ns.types.get(s.name);
-    if (have) throw duplicate('Entity', `${ns.name}::${s.name}`, s.span, have.span);
+    if (have) throw duplicate('Entity', `${ns.name}::${s.name}`, s.span);
     const t = new EntityType(`${ns.name}::${s.name}`, ns, s.span);
     ns.types.set(s.name, t);
     c.entities.push(t);
@@ -46,7 +46,7 @@ export function defineAll(c: Compilation): void {
 
   each(c, 'typedef', (s, ns) => {
     const have = ns.types.get(s.name);
-    if (have) throw duplicate('Type', `${ns.name}::${s.name}`, s.span, have.span);
+    if (have) throw duplicate('Type', `${ns.name}::${s.name}`, s.span);
     const base = c.valueType(s.base, ns, s.base.span);
     const fullName = `${ns.name}::${s.name}`;
     let check: (v: Value) => string | undefined;
@@ -72,7 +72,7 @@ export function defineAll(c: Compilation): void {
     for (const p of s.parents) t.parents.push(c.lookupEntity(p, ns, s.span));
     if (t.parents.length === 0 && std instanceof EntityType && t !== std) t.parents.push(std);
     for (const a of s.attrs) {
-      if (t.ownAttributes.has(a.name)) throw duplicate('Attribute', a.name, a.span, (t.ownAttributes.get(a.name) as { span: Span }).span);
+      if (t.ownAttributes.has(a.name)) throw duplicate('Attribute', a.name, a.span);
       const type: ValueType = c.valueType(a.type, ns, a.type.span);
       const def = a.default === undefined ? undefined : a.default.kind === 'undef' ? ('undef' as const) : { expr: a.default, ns };
       t.ownAttributes.set(a.name, def === undefined ? { name: a.name, type, owner: t, span: a.span } : { name: a.name, type, owner: t, default: def, span: a.span });
@@ -101,9 +101,9 @@ export function defineAll(c: Compilation): void {
       return r;
     };
     // `A.x [n] -- B.y [m]`: A gets attribute x (of B, multiplicity n), B gets y (of A, multiplicity m).
-    const onLeft = add(left, s.left.name as string, right, s.left.lower ?? 0, s.left.upper, s.span);
+    const onLeft = add(left, s.left.name as string, right, s.left.lower ?? 0, s.left.upper, s.left.nameSpan ?? s.span);
     if (s.right.name) {
-      const onRight = add(right, s.right.name, left, s.right.lower ?? 0, s.right.upper, s.span);
+      const onRight = add(right, s.right.name, left, s.right.lower ?? 0, s.right.upper, s.right.nameSpan ?? s.span);
       onLeft.reverse = onRight;
       onRight.reverse = onLeft;
     }
@@ -111,7 +111,7 @@ export function defineAll(c: Compilation): void {
 
   each(c, 'implementation', (s, ns) => {
     const have = ns.implementations.get(s.name);
-    if (have) throw duplicate('Implementation', `${ns.name}::${s.name}`, s.span, have.span);
+    if (have) throw duplicate('Implementation', `${ns.name}::${s.name} for type ${s.entity}`, s.span);
     const impl: ImplementationDef = { name: s.name, fullName: `${ns.name}::${s.name}`, entity: c.lookupEntity(s.entity, ns, s.span), body: s.body, ns, span: s.span };
     ns.implementations.set(s.name, impl);
   });

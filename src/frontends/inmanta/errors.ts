@@ -16,6 +16,8 @@ export type ErrorKind =
   | 'ParserException'
   | 'MultiException'
   | 'ModuleNotFoundException'
+  | 'ModuleLoadingException'
+  | 'IndexAttributeMissingInConstructorException'
   | 'RuntimeException';
 
 export class InmantaError extends Error {
@@ -29,6 +31,12 @@ export class InmantaError extends Error {
     super(msg);
     this.name = kind;
   }
+  /** A value arrived after its list was frozen: the real compiler reports it at the owning instance. */
+  frozen = false;
+  markFrozen(): this {
+    this.frozen = true;
+    return this;
+  }
   static is(e: unknown): e is InmantaError {
     return typeof e === 'object' && e !== null && (e as { isInmantaError?: unknown }).isInmantaError === true;
   }
@@ -39,7 +47,8 @@ export class InmantaError extends Error {
   }
   toDiagnostics(): Diagnostic[] {
     if (this.kind === 'MultiException') return this.causes.flatMap((c) => c.toDiagnostics());
-    return [error(this.kind, this.msg, { span: this.span })];
+    const because = this.causes.map((c) => `\ncaused by: ${c.msg}`).join('');
+    return [error(this.kind, this.msg + because, { span: this.span })];
   }
 }
 

@@ -12,7 +12,7 @@ import { callPlugin } from './plugins.js';
 import type { Unit } from './scheduler.js';
 import type { EntityType } from './types.js';
 import { Float, isDict, isFloat, isInstance, num, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
-import { ListVar, type ResultVar } from './vars.js';
+import { ListVar, ResultVar } from './vars.js';
 
 export interface Ctx {
   readonly c: Compilation;
@@ -56,11 +56,18 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
       return truthy(evaluate(ctx, e.test)) ? evaluate(ctx, e.then, expected) : evaluate(ctx, e.else, expected);
     case 'defined':
       return isDefined(ctx, e.obj, e.name, e.span);
-    case 'comp':
-      return comprehension(ctx, e, expected);
+    case 'comp': {
+      // Evaluated in a step of its own that runs after what is already queued; the reader waits for its result.
+      const result = ctx.unit.remember(e, ctx.key, () => {
+        const rv = new ResultVar(ctx.c.sched, 'list comprehension');
+        ctx.c.sched.add(e.span, (unit) => rv.set(comprehension({ ...ctx, unit }, e, expected), e.span));
+        return rv;
+      });
+      return result.get();
+    }
     case 'call':
       return ctx.unit.remember(e, ctx.key, () => {
-        const args = e.args.map((a) => evaluate(ctx, a));
+        const args = e.args.map((a) => pluginArg(ctx, a));
         const kwargs = kwValues(ctx, e.kwargs, e.starstar, undefined);
         return callPlugin(ctx, e.name, args, kwargs, e.span);
       });
@@ -79,6 +86,16 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
       values.set(rel.reverse.name, obj);
       return ctx.c.query(rel.target, values, e.span).get();
     }
+  }
+}
+
+/** A plugin argument; an empty optional read here is reported without a location, as the real compiler does. */
+function pluginArg(ctx: Ctx, a: Expr): Value {
+  try {
+    return evaluate(ctx, a);
+  } catch (err) {
+    if (InmantaError.is(err) && err.kind === 'OptionalValueException') err.span = undefined;
+    throw err;
   }
 }
 
@@ -152,7 +169,7 @@ function iterable(v: Value, span: Span): readonly Value[] {
   throw new InmantaError('TypingException', `A for loop can only be applied to lists and relations, got ${typeName(v)}`, span);
 }
 
-function comprehension(ctx: Ctx, e: Extract<Expr, { kind: 'comp' }>, expected?: EntityType): Value[] {
+export function comprehension(ctx: Ctx, e: Extract<Expr, { kind: 'comp' }>, expected?: EntityType): Value[] {
   const out: Value[] = [];
   const loop = (depth: number, scope: Scope, key: string): void => {
     const f = e.fors[depth];

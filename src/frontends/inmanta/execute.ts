@@ -3,11 +3,12 @@ import type { Span } from '../../core/diag.js';
 import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
-import { type Ctx, evaluate, kwValues, readAttribute } from './evaluate.js';
+import { comprehension, type Ctx, evaluate, kwValues, readAttribute } from './evaluate.js';
 import { Instance } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isInstance, pyRepr, truthy, typeName, type Value } from './values.js';
+import { ListVar } from './vars.js';
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
 export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
@@ -26,15 +27,22 @@ function runStatement(ctx: Ctx, s: Stmt): void {
       evaluate(ctx, s.expr);
       return;
     case 'for': {
+      const iteration = (item: Value): void => {
+        const body = new Scope(ctx.c.sched, ctx.scope.ns, ctx.scope, [s.name, ...declaredNames(s.body)]);
+        body.own(s.name)?.set(item, s.span);
+        emitBlock(ctx.c, s.body, body, ctx.creator);
+      };
+      // Over a relation the body runs for each element as it arrives, before the relation is frozen.
+      const rel = relationOf(ctx, s.iter);
+      if (rel) {
+        rel.subscribe(iteration);
+        return;
+      }
       const items = evaluate(ctx, s.iter);
       if (!Array.isArray(items)) {
         throw new InmantaError('TypingException', `A for loop can only be applied to lists and relations, got ${typeName(items)}`, s.iter.span);
       }
-      for (const item of items) {
-        const body = new Scope(ctx.c.sched, ctx.scope.ns, ctx.scope, [s.name, ...declaredNames(s.body)]);
-        body.own(s.name)?.set(item, s.span);
-        emitBlock(ctx.c, s.body, body, ctx.creator);
-      }
+      for (const item of items) iteration(item);
       return;
     }
     case 'if': {
@@ -53,12 +61,32 @@ function runStatement(ctx: Ctx, s: Stmt): void {
   }
 }
 
+/** The relation an expression reads (`x.rel`, or `rel` on `self` in an implementation), if it is a multi-valued one. */
+function relationOf(ctx: Ctx, e: Expr): ListVar | undefined {
+  let slot;
+  if (e.kind === 'attr') {
+    const obj = evaluate(ctx, e.obj);
+    if (!isInstance(obj)) return undefined;
+    slot = obj.slots.get(e.name);
+  } else if (e.kind === 'ref' && !e.name.includes('::')) {
+    const found = ctx.scope.lookup(e.name, e.span);
+    slot = found.attrOf?.slots.get(e.name);
+  }
+  return slot instanceof ListVar ? slot : undefined;
+}
+
 function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
   const [first, ...rest] = s.target;
   if (rest.length === 0) {
     if (s.op === '+=') throw new InmantaError('RuntimeException', `The += operator can only be used on relations, ${first} is a variable`, s.span);
     const v = ctx.scope.own(first as string);
     if (!v) throw new InmantaError('RuntimeException', `variable ${first} can not be assigned here`, s.span);
+    if (s.value.kind === 'comp') {
+      // A comprehension fills the variable from its own step, as the real compiler's collector does.
+      const comp = s.value;
+      ctx.c.sched.add(comp.span, (unit) => v.set(comprehension({ ...ctx, unit }, comp), s.span));
+      return;
+    }
     v.set(evaluate(ctx, s.value), s.span);
     return;
   }
@@ -90,11 +118,14 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       defaults.set(name, evaluate(defCtx, a.default.expr));
     }
     const identity = new Map([...defaults, ...values]);
-    for (const ix of type.allIndexes()) {
-      const missing = ix.attrs.filter((a) => !identity.has(a));
-      if (missing.length > 0) {
-        throw new InmantaError('IndexException', `Invalid Constructor call: attribute ${missing.join(', ')} of ${type.fullName} is part of an index and must be set in the constructor`, e.span);
-      }
+    const missing: string[] = [];
+    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!identity.has(a) && !missing.includes(a)) missing.push(a);
+    if (missing.length > 0) {
+      const lines = missing.map((a) => {
+        const what = rels.has(a) ? 'relation' : 'attribute';
+        return `\n\t* Missing ${what} '${a}'. The ${what} ${type.fullName}.${a} is part of an index.`;
+      });
+      throw new InmantaError('IndexAttributeMissingInConstructorException', `Invalid Constructor call:${lines.join('')}`, e.span);
     }
     const existing = c.findExisting(type, identity);
     if (existing) {
@@ -104,7 +135,6 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       for (const [k, v] of values) existing.set(k, v, e.span);
       return existing;
     }
-    checkImplementable(type, e.span);
     const inst = new Instance(c.sched, type, e.span, ctx.creator);
     for (const slot of inst.slots.values()) if (slot.canFreeze()) c.sched.track(slot);
     for (const [k, v] of defaults) inst.set(k, v, e.span);
@@ -133,6 +163,7 @@ function checkImplementable(type: EntityType, span: Span): void {
 }
 
 function selectImplementations(ctx: Ctx, inst: Instance): void {
+  checkImplementable(inst.entity, inst.span);
   const chosen: ImplementationDef[] = [];
   for (const imp of implementsOf(inst.entity)) {
     const ok = ctx.unit.remember(imp, '', () => {

@@ -32,9 +32,9 @@ export class Instance {
       if (r.upper === 1 && r.lower === 1) this.slots.set(name, new ResultVar(host, label));
       else if (r.upper === 1) {
         const v = new OptionVar(host, label);
-        v.onEmpty = () => new InmantaError('OptionalValueException', `Optional variable accessed that has no value (attribute \`${name}\` of \`${this}\`)`);
+        v.onEmpty = () => new InmantaError('OptionalValueException', `Optional variable accessed that has no value (attribute \`${entity.fullName}.${name}\` of \`${this}\`)`);
         this.slots.set(name, v);
-      } else this.slots.set(name, new ListVar(host, label, r.upper));
+      } else this.slots.set(name, new ListVar(host, label, r.upper, name, String(this)));
     }
   }
 
@@ -58,7 +58,7 @@ export class Instance {
       else this.setRelation(rel, slot, value, span);
     } catch (e) {
       if (!InmantaError.is(e) || e.kind === 'AttributeException') throw e;
-      throw new InmantaError('AttributeException', `Could not set attribute \`${name}\` on instance \`${this}\` caused by ${e.msg}`, span, [e]);
+      throw new InmantaError('AttributeException', `Could not set attribute \`${name}\` on instance \`${this}\``, e.frozen ? this.span : span, [e]);
     }
   }
 
@@ -94,7 +94,7 @@ export class Instance {
       this.addOne(slot, v, span);
     } catch (e) {
       if (!InmantaError.is(e)) throw e;
-      throw new InmantaError('AttributeException', `Could not set attribute \`${name}\` on instance \`${this}\` caused by ${e.msg}`, span, [e]);
+      throw new InmantaError('AttributeException', `Could not set attribute \`${name}\` on instance \`${this}\``, e.frozen ? this.span : span, [e]);
     }
   }
 
@@ -108,12 +108,12 @@ export class Instance {
       if (slot instanceof ListVar) {
         const lower = rel?.lower ?? 0;
         if (slot.items.length < lower) {
-          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} requires ${lower} values but only ${slot.items.length} are set`, this.span));
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} requires ${lower} values but only ${slot.items.length} are set`));
         }
       } else if (slot instanceof OptionVar) {
         continue;
       } else if (!(slot as ResultVar).isSet) {
-        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} is not set`, this.span));
+        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} is not set`));
       }
     }
     return out;

@@ -37,8 +37,8 @@ class Parser {
     return true;
   }
   private fail(t: Token = this.tok): never {
-    if (t.kind === 'eof') throw new InmantaError('ParserException', 'Syntax error at end of file', t.span);
-    if (t.kind === 'kw') throw new InmantaError('ParserException', `Syntax error: ${t.text} is a reserved keyword`, t.span);
+    if (t.kind === 'eof') throw new InmantaError('ParserException', 'Syntax error: Unexpected end of file', t.span);
+    if (t.kind === 'kw') throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
     const shown = t.kind === 'str' ? JSON.stringify(t.text) : t.text;
     throw new InmantaError('ParserException', `Syntax error at token ${shown}`, t.span);
   }
@@ -53,7 +53,7 @@ class Parser {
     return this.next();
   }
   private checkHyphen(t: Token): void {
-    if (t.text.includes('-')) throw new InmantaError('HyphenException', `The use of '-' in identifiers is not allowed. please rename ${t.text}`, t.span);
+    if (t.text.includes('-')) throw new InmantaError('HyphenException', `The use of '-' in identifiers is not allowed. please rename ${t.text}.`, t.span);
   }
   /** Same-line check: a `(` or `[` on a new line starts a new statement, not a call or lookup. */
   private sameLine(): boolean {
@@ -113,6 +113,7 @@ class Parser {
       const path = [this.ident().text];
       while (this.accept('.')) path.push(this.ident().text);
       if (this.is('=') || this.is('+=')) {
+        if (this.is('+=') && path.length === 1) throw new InmantaError('ParserException', `Syntax error: Can not perform += on variable ${path[0]}`, t.span);
         const op = this.next().text as '=' | '+=';
         return { kind: 'assign', target: path, op, value: this.expr(), span: t.span };
       }
@@ -227,9 +228,9 @@ class Parser {
     const entity = this.className();
     if (!withName) return { entity, span };
     this.expect('.');
-    const name = this.ident().text;
+    const nameTok = this.ident();
     const m = this.multiplicity();
-    return { entity, name, lower: m.lower, upper: m.upper, span };
+    return { entity, name: nameTok.text, nameSpan: nameTok.span, lower: m.lower, upper: m.upper, span };
   }
 
   private relation(): Stmt {

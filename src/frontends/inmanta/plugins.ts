@@ -6,7 +6,7 @@ import { PyFloat, renderTemplate } from '../../lang/jinja/index.js';
 import { InmantaError } from './errors.js';
 import type { Ctx } from './evaluate.js';
 import type { Instance } from './instance.js';
-import { Float, isDict, isFloat, isInstance, num, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
+import { Float, isDict, isFloat, isInstance, num, printed, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
 import { ListVar, ResultVar, Wait } from './vars.js';
 
 type Plugin = (ctx: Ctx, args: Value[], kwargs: Map<string, Value>, span: Span) => Value;
@@ -83,8 +83,9 @@ function template(ctx: Ctx, path: string, span: Span): string {
 }
 
 const STD: Record<string, Plugin> = {
-  print: (ctx, args) => {
-    ctx.c.printed.push(args.map((a) => pyStr(a)).join(' '));
+  print: (ctx, args, kw, span) => {
+    if (args.length > 1) throw new InmantaError('RuntimeException', `std::print() takes 1 positional arguments but ${args.length} were given`, span);
+    ctx.c.printed.push(printed(params('print', ['message'], args, kw, span)[0] as Value));
     return null;
   },
   len: (_c, args, kw, span) => length(params('len', ['item'], args, kw, span)[0] as Value, span),

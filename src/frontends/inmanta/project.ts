@@ -65,7 +65,7 @@ export function loadProject(projectDir: string): LoadedProject {
     const dir = findModule(mod as string);
     if (!dir) {
       const bundled = sub.length === 0 ? BUNDLED[mod as string] : undefined;
-      if (bundled === undefined) throw new InmantaError('ModuleNotFoundException', `could not find module ${name}`, span);
+      if (bundled === undefined) throw new InmantaError('ModuleLoadingException', `Failed to load module ${name}`, span);
       parse(name, `<bundled ${name}>/_init.cf`, bundled);
       return;
     }

@@ -47,6 +47,19 @@ function pyQuote(s: string): string {
   return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;
 }
 
+/** What std::print shows: a list or dict reaches the plugin as a proxy, printed `@` + repr with None as `null`. */
+export function printed(v: Value): string {
+  if (Array.isArray(v) || isDict(v)) return `@${proxyRepr(v)}`;
+  return pyStr(v);
+}
+
+function proxyRepr(v: Value): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `[${v.map(proxyRepr).join(', ')}]`;
+  if (isDict(v)) return `{${[...v].map(([k, x]) => `${pyQuote(k)}: ${proxyRepr(x)}`).join(', ')}}`;
+  return pyRepr(v);
+}
+
 /** Python's str(): what print() and interpolation show. */
 export function pyStr(v: Value, nested = false): string {
   if (v === null) return 'None';

@@ -115,11 +115,17 @@ export class OptionVar extends ResultVar {
 /** A relation end with more than one possible value: a set that grows until it is frozen. */
 export class ListVar extends Var {
   readonly items: Value[] = [];
+  /** Membership of `items`, so adding stays constant time on large relations. */
+  private readonly members = new Set<Value>();
+  /** Readers that take each element as it arrives (a `for` over a relation). */
+  private readonly listeners: ((v: Value) => void)[] = [];
   frozen = false;
   constructor(
     host: VarHost,
     label: string,
     readonly upper: number | undefined,
+    readonly name: string = label,
+    readonly owner: string = '',
   ) {
     super(host, label);
   }
@@ -135,13 +141,20 @@ export class ListVar extends Var {
   }
   /** False when the value was already there. */
   add(v: Value, span: Span | undefined): boolean {
-    if (this.items.includes(v)) return false;
-    if (this.frozen) throw new InmantaError('RuntimeException', `Attempting to modify ${this.label} after it was frozen`, span);
+    if (this.members.has(v)) return false;
+    if (this.frozen) throw new InmantaError('RuntimeException', 'List modified after freeze', span).markFrozen();
     if (this.upper !== undefined && this.items.length >= this.upper) {
-      throw new InmantaError('RuntimeException', `Exceeded relation arity on attribute '${this.label}'`, span);
+      throw new InmantaError('RuntimeException', `Exceeded relation arity on attribute '${this.name}' of instance '${this.owner}'`, span);
     }
     this.items.push(v);
+    this.members.add(v);
+    for (const l of this.listeners) l(v);
     return true;
+  }
+  /** Calls `fn` for every element, those already there and those added later. */
+  subscribe(fn: (v: Value) => void): void {
+    for (const v of this.items) fn(v);
+    this.listeners.push(fn);
   }
   get(): readonly Value[] {
     if (!this.frozen) throw new Wait(this);
