@@ -257,6 +257,7 @@ export class LocalHost implements Host {
           stdout: Buffer.concat(stdout).toString('utf8'),
           stderr: Buffer.concat(stderr).toString('utf8'),
           timedOut,
+          ...(child.pid !== undefined ? { pid: child.pid } : {}),
         });
       });
     });

@@ -43,6 +43,8 @@ export interface ExecResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly timedOut: boolean;
+  /** Process id, where the host knows it (Salt reports it in cmd.run changes). */
+  readonly pid?: number;
 }
 
 export interface Host {

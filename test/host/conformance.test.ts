@@ -230,8 +230,9 @@ for (const { name, make } of harnesses) {
       const opts = { skip };
 
       test('an argv array runs directly, without a shell', opts, async () => {
-        const r = await runs.host.exec(['echo', '$HOME', 'a b']);
+        const { pid, ...r } = await runs.host.exec(['echo', '$HOME', 'a b']);
         assert.deepEqual(r, { code: 0, signal: null, stdout: '$HOME a b\n', stderr: '', timedOut: false });
+        assert.ok(pid === undefined || (Number.isInteger(pid) && pid > 0), 'a pid, where the host knows one');
       });
       test('a string runs through /bin/sh -c', opts, async () => {
         const r = await runs.host.exec('echo one; echo two >&2; exit 3');

@@ -121,8 +121,11 @@ describe('command: apply', () => {
     const { applied } = await checkThenApply({ cmd: 'echo hello; echo oops >&2' });
     assert.equal(applied.ok, true);
     assert.equal(applied.comment, 'Command "echo hello; echo oops >&2" run');
-    assert.deepEqual(applied.changes, { retcode: 0, stdout: 'hello', stderr: 'oops' });
-    assert.deepEqual(applied.outputs, { retcode: 0, stdout: 'hello\n', stderr: 'oops\n' });
+    const pid = (applied.changes as P).pid;
+    assert.ok(Number.isInteger(pid) && (pid as number) > 0, 'the pid, as Salt reports it');
+    assert.deepEqual(applied.changes, { pid, retcode: 0, stdout: 'hello', stderr: 'oops' });
+    assert.deepEqual(Object.keys(applied.changes ?? {}), ['pid', 'retcode', 'stdout', 'stderr']);
+    assert.deepEqual(applied.outputs, { pid, retcode: 0, stdout: 'hello\n', stderr: 'oops\n' });
   });
 
   test('a non-zero exit fails unless it is in success_codes', async () => {

@@ -23,8 +23,9 @@ function rstrip(text: string): string {
 async function run(ctx: ResourceContext, p: CommandParams): Promise<ApplyOutcome> {
   const shown = displayCommand(p.cmd);
   const result = await ctx.host.exec(toInvocation(p.cmd, p.shell), execOptions(p, true));
-  const changes = { retcode: result.code, stdout: rstrip(result.stdout), stderr: rstrip(result.stderr) };
-  const outputs = { retcode: result.code, stdout: result.stdout, stderr: result.stderr };
+  const pid = result.pid !== undefined ? { pid: result.pid } : {};
+  const changes = { ...pid, retcode: result.code, stdout: rstrip(result.stdout), stderr: rstrip(result.stderr) };
+  const outputs = { ...pid, retcode: result.code, stdout: result.stdout, stderr: result.stderr };
   if (result.timedOut) {
     return { ok: false, changes, outputs, comment: `Command "${shown}" timed out after ${p.timeout} seconds` };
   }
