@@ -137,7 +137,11 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     }
     const inst = new Instance(c.sched, type, e.span, ctx.creator);
     for (const slot of inst.slots.values()) if (slot.canFreeze()) c.sched.track(slot);
-    for (const [k, v] of defaults) inst.set(k, v, e.span);
+    // A default counts as set where it is declared, as the real compiler reports it.
+    for (const [k, v] of defaults) {
+      const d = attrs.get(k)?.default;
+      inst.set(k, v, d && d !== 'undef' ? d.expr.span : e.span);
+    }
     for (const [k, v] of values) inst.set(k, v, e.span);
     for (const t of type.lineage()) t.instances.push(inst);
     c.register(inst, identity);

@@ -85,7 +85,7 @@ function template(ctx: Ctx, path: string, span: Span): string {
 const STD: Record<string, Plugin> = {
   print: (ctx, args, kw, span) => {
     if (args.length > 1) throw new InmantaError('RuntimeException', `std::print() takes 1 positional arguments but ${args.length} were given`, span);
-    ctx.c.printed.push(printed(params('print', ['message'], args, kw, span)[0] as Value));
+    ctx.c.printed.push(...printed(params('print', ['message'], args, kw, span)[0] as Value).split('\n'));
     return null;
   },
   len: (_c, args, kw, span) => length(params('len', ['item'], args, kw, span)[0] as Value, span),

@@ -31,6 +31,16 @@ function modulePath(projectDir: string): string[] {
   return list.map((p) => resolve(projectDir, p));
 }
 
+/** A v1 module needs a module.yml with at least a name, a version and a license. */
+function validModuleYml(dir: string): boolean {
+  try {
+    const doc = parseYaml(readFileSync(join(dir, 'module.yml'), 'utf8')) as Record<string, unknown> | null;
+    return !!doc && ['name', 'version', 'license'].every((k) => doc[k] !== undefined && doc[k] !== null);
+  } catch {
+    return false;
+  }
+}
+
 export function loadProject(projectDir: string): LoadedProject {
   const main = join(projectDir, 'main.cf');
   if (!existsSync(main) || !statSync(main).isFile()) {
@@ -71,8 +81,9 @@ export function loadProject(projectDir: string): LoadedProject {
     }
     if (sub.length > 0) load(mod as string, span);
     const base = join(dir, 'model', ...sub);
-    const file = sub.length === 0 ? join(base, '_init.cf') : existsSync(`${base}.cf`) ? `${base}.cf` : join(base, '_init.cf');
-    if (!existsSync(file)) throw new InmantaError('ModuleNotFoundException', `could not find module ${name}`, span);
+    // As the real loader: a directory of that name wins over a file `name.cf` beside it.
+    const file = sub.length === 0 || (existsSync(base) && statSync(base).isDirectory()) ? join(base, '_init.cf') : `${base}.cf`;
+    if (!existsSync(file) || !validModuleYml(dir)) throw new InmantaError('ModuleLoadingException', `Failed to load module ${name}`, span);
     parse(name, file, readFileSync(file, 'utf8'));
   };
 
