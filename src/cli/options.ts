@@ -23,6 +23,15 @@ export function seconds(v: string): number {
   return n;
 }
 
+/** A repeatable option's values, in order. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function lockTimeoutOption(): Option {
+  return new Option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir').argParser(seconds).default(10);
+}
+
 export function outOption(outs: readonly string[] = ['text', 'json']): Option {
   return new Option('--out <format>', 'output format').choices(outs).default(outs[0]);
 }
@@ -41,5 +50,5 @@ export function addRunOptions(
     .addOption(stateDirOption())
     .option('--jobs <n>', 'most resources acting at once', positiveInt, settings.jobs ?? availableParallelism())
     .option('--detailed-exitcode', settings.detailedExitcode ?? 'exit 2 when the run succeeded with changes (made, pending or drifted)', false)
-    .option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir', seconds, 10);
+    .addOption(lockTimeoutOption());
 }

@@ -1,5 +1,6 @@
 /** `cairn otter run SCRIPT`: options here; the implementation loads lazily. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { lockTimeoutOption, outOption, stateDirOption } from './options.js';
 
 export interface OtterOptions {
   mode: 'collect' | 'collect-execute' | 'execute';
@@ -18,12 +19,6 @@ function collectVar(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function seconds(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of seconds');
-  return n;
-}
-
 export function register(program: Command): void {
   const otter = program.command('otter').description('OtterScript: run plans that configure this machine or report drift from them');
   otter
@@ -35,10 +30,10 @@ export function register(program: Command): void {
     .option('--var <name=value>', 'a configuration variable (repeatable)', collectVar, [])
     .option('--root <dir>', 'working directory of the run (default: the current directory)')
     .option('--raft <dir>', "folder of modules (NAME.otter), scripts and templates (default: the script's folder)")
-    .addOption(new Option('--out <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--state-dir <dir>', 'state directory for run history and locks')
+    .addOption(outOption())
+    .addOption(stateDirOption())
     .option('--detailed-exitcode', 'exit 2 when drift was found or changes were made', false)
-    .option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir', seconds, 10)
+    .addOption(lockTimeoutOption())
     .action(async (script: string, opts: OtterOptions) => {
       const { runOtterCommand } = await import('./otter.js');
       process.exitCode = await runOtterCommand(script, opts);

@@ -1,5 +1,6 @@
 /** `cairn salt FUNCTION [ARGS...] [key=value...]`: the options; the work is in salt.ts, loaded on use. */
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
+import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption } from './options.js';
 
 export interface SaltCliOptions {
   fileRoot: string[];
@@ -12,16 +13,6 @@ export interface SaltCliOptions {
   highData?: string;
 }
 
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
-}
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of 1 or more');
-  return n;
-}
-
 export function register(program: Command): void {
   program
     .command('salt')
@@ -31,8 +22,8 @@ export function register(program: Command): void {
     .option('--file-root <dir>', 'a file root of the environment (repeatable)', collect, [])
     .option('--pillar-root <dir>', 'a pillar root (repeatable)', collect, [])
     .option('--id <minion_id>', 'minion id used for top file targeting (default: this host name)')
-    .addOption(new Option('--out <format>', 'output format').choices(['highstate', 'json', 'yaml']).default('highstate'))
-    .option('--state-dir <dir>', 'state directory for run history and locks')
+    .addOption(outOption(['highstate', 'json', 'yaml']))
+    .addOption(stateDirOption())
     .option(
       '--jobs <n>',
       'most states acting at once. Default 1: states run one at a time in Salt\'s execution order, as salt-call does. ' +
@@ -41,7 +32,7 @@ export function register(program: Command): void {
       positiveInt,
       1,
     )
-    .option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir', Number, 10)
+    .addOption(lockTimeoutOption())
     .addOption(new Option('--high-data <file>', 'run compiled high data (JSON) instead of rendering the file roots').hideHelp())
     .action(async (fun: string, args: string[], opts: SaltCliOptions) => {
       const { runSaltCommand } = await import('./salt.js');

@@ -1,5 +1,6 @@
 /** `cairn zapusk PROGRAM.zdb [COMMAND] [name=value ...]`: options here, the work in zapusk.ts (loaded on use). */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
+import { collect, lockTimeoutOption, outOption } from './options.js';
 
 export interface ZapuskCliOptions {
   stateDir?: string;
@@ -9,10 +10,6 @@ export interface ZapuskCliOptions {
   only?: string;
   out: 'text' | 'json';
   lockTimeout: number;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 export const USAGE = 'Usage: cairn zapusk PROGRAM.zdb [COMMAND] [name=value | name ...] [--state-dir DIR] [--lib DIR ...] [--only SUBSTR] [--debug] [--force] [--out text|json]';
@@ -51,12 +48,6 @@ Examples:
   cairn zapusk web.zdb restart port=8080
   cairn zapusk web.zdb destroy --state-dir /var/lib/web`;
 
-function seconds(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error('expected a number of seconds');
-  return n;
-}
-
 export function register(program: Command): void {
   program
     .command('zapusk')
@@ -69,8 +60,8 @@ export function register(program: Command): void {
     .option('--only <substr>', 'run only components whose name contains substr')
     .option('--debug', 'pass ZAPUSK_DEBUG=--debug to steps', false)
     .option('--force', 'run [once] commands again (ZAPUSK_FORCE)', false)
-    .addOption(new Option('--out <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--lock-timeout <seconds>', 'how long to wait for another cairn run', seconds, 10)
+    .addOption(outOption())
+    .addOption(lockTimeoutOption())
     .addHelpText('after', HELP)
     .action(async (dir: string, command: string, params: string[], opts: ZapuskCliOptions) => {
       const { runZapuskCommand } = await import('./zapusk.js');
