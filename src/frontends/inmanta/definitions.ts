@@ -129,8 +129,13 @@ export function defineAll(c: Compilation): void {
     const entity = c.lookupEntity(s.entity, ns, s.span);
     for (const a of s.attrs) {
       const rel = entity.relations().get(a);
-      if (!entity.attributes().has(a) && !rel) throw new InmantaError('IndexException', `Index defined on attribute ${a} that does not exist on ${entity.fullName}`, s.span);
-      if (rel && rel.upper !== 1) throw new InmantaError('IndexException', `Index on relation ${a} of ${entity.fullName} with an upper arity other than 1`, s.span);
+      const attr = entity.attributes().get(a);
+      if (!attr && !rel) throw new InmantaError('NotFoundException', `Attribute '${a}' referenced in index is not defined in entity ${entity.fullName}`, s.span);
+      if (rel && rel.lower === 0) throw new InmantaError('IndexException', `Index can not contain optional relations, Relation ' ${a}.${entity.fullName}' is optional`, s.span);
+      const isList = (t: ValueType): boolean => t.kind === 'list' || (t.kind === 'base' && t.name === 'list') || (t.kind === 'nullable' && isList(t.of));
+      if ((rel && rel.upper !== 1) || (attr && isList(attr.type))) {
+        throw new InmantaError('IndexException', `Index can not contain list attributes, Attribute ' ${a}.${entity.fullName}' is a list`, s.span);
+      }
     }
     entity.indexes.push([...s.attrs]);
   });
