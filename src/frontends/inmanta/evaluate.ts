@@ -1,7 +1,6 @@
 /** Expression evaluation. A missing input throws `Wait`; the unit reruns later with its side effects memoised. */
 import type { Span } from '../../core/diag.js';
-import { formatSpec } from '../../lang/jinja/pyformat.js';
-import { PyFloat } from '../../lang/jinja/index.js';
+import { formatSpec, PyFloat } from '../../lang/jinja/index.js';
 import type { Expr, KwArg, StrPart } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';

@@ -19,6 +19,7 @@ export type { PyValue } from './pyvalue.js';
 export type { FilterFn } from './filters.js';
 export type { TestFn } from './tests.js';
 export { pyStr, pyRepr } from './pyvalue.js';
+export { formatSpec } from './pyformat.js';
 
 /** A JavaScript function exposed to templates; positional arguments arrive as JS values, keyword arguments
  *  (if any) as one trailing plain object. */
