@@ -15,8 +15,10 @@ import { printReport } from './report.js';
 import { exitCodeOf } from './run-graph.js';
 import { withRunStore } from './session.js';
 
+/** The error as `--out json` shows it; paths inside the message are relative to the project, like `file`. */
 function errorJson(e: InmantaError, projectDir: string): Record<string, unknown> {
-  return { kind: e.kind, message: e.msg, file: e.span ? relative(projectDir, e.span.file) : null, line: e.span?.line ?? null };
+  const message = e.msg.split(`${projectDir}/`).join('');
+  return { kind: e.kind, message, file: e.span ? relative(projectDir, e.span.file) : null, line: e.span?.line ?? null };
 }
 
 function printText(resources: readonly ExportedResource[]): void {
@@ -31,7 +33,7 @@ function printText(resources: readonly ExportedResource[]): void {
 export async function runInmanta(action: string, project: string, opts: InmantaOptions): Promise<number> {
   if (!existsSync(project) || !statSync(project).isDirectory()) throw new UserError(`project directory ${project} does not exist`);
   const projectDir = resolve(project);
-  const result = compileProject(project);
+  const result = compileProject(projectDir);
   let resources: ExportedResource[] = [];
   let error = result.error;
   if (!error && result.compilation && action !== 'compile') {

@@ -116,6 +116,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     for (let p: Instance | undefined = inst; p; p = p.creator) reqs.push(...((p.value('requires') as readonly Value[] | undefined) ?? []));
     const ids = new Set<string>();
     for (const r of reqs) for (const x of expand(r)) ids.add((byInstance.get(x) as ExportedResource).id);
+    // Requiring the entity that built this resource must not make it require itself.
+    ids.delete(res.id);
     res.requires.push(...[...ids].sort());
   }
   const seen = new Map<string, ExportedResource>();
