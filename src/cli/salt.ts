@@ -104,6 +104,12 @@ function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderRes
   return highstate ? render.renderHighstate(so) : render.renderSls(m, so);
 }
 
+/** What Salt's call_highstate returns when the top file gives it nothing to run. */
+export function noStatesResult(why: 'none' | 'empty'): Record<string, unknown> {
+  const comment = why === 'none' ? 'No Top file or master_tops data matches found. Please see master log for details.' : 'No states found for this minion';
+  return { 'no_|-states_|-states_|-None': { result: false, comment, name: 'No States', changes: {}, __run_num__: 0 } };
+}
+
 /** state.single / state.low: one chunk, no SLS. */
 function singleChunk(call: Call): Chunk {
   let low: Record<string, unknown>;
@@ -201,6 +207,10 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   }
   const rendered = renderFor(call, opts, so);
   if (rendered.errors.length > 0) return failCompile(rendered.errors, rendered.diagnostics, out);
+  if (rendered.noStates && !fun.startsWith('state.show_')) {
+    print(formatRun(noStatesResult(rendered.noStates), out));
+    return 1;
+  }
   if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
     print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out));
     return 0;

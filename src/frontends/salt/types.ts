@@ -68,6 +68,9 @@ export interface RenderResult {
   errors: string[];
   /** The same problems with file:line:col (one per error, same order). */
   diagnostics: Diagnostic[];
+  /** Highstate only: the top file matched nothing for this minion (`none`), or matched but gave no states
+   *  (`empty`). Salt then runs nothing and returns its one `no_|-states_|-states_|-None` result. */
+  noStates?: 'none' | 'empty';
 }
 
 export interface ShowTopResult {

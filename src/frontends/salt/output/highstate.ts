@@ -53,7 +53,8 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     if (formatChanges(ret.changes).changed) changed++;
     out.push(...stateBlock(tag, ret));
   }
-  const counts = [ok, failed, none].filter((_, i) => i < 2 || none > 0);
+  // Salt counts only the results it saw (True, False, None), so an empty run has no digits to fit.
+  const counts = [ok, failed, none].filter((c) => c > 0);
   const countLen = Math.max(...counts.map((c) => String(c).length), 0);
   const width = 9 + countLen + 2;
   const row = (label: string, n: number) => `${label}: ${String(n).padStart(width - (label.length + 2))}`;

@@ -77,9 +77,12 @@ export function renderHighstate(opts: SaltOptions): RenderResult {
   if (failed) return failed;
   const p: Problems = { errors: [], diagnostics: [] };
   const matches = matchTop(s, opts, p);
+  if (p.errors.length === 0 && Object.keys(matches).length === 0) return { high: emptyHigh(), errors: [], diagnostics: [], noStates: 'none' };
   const r = new HighRenderer(s.roots, s.jinja);
   const high = r.renderMatches(matches);
-  return { high, errors: [...p.errors, ...r.errors], diagnostics: [...p.diagnostics, ...r.diagnostics] };
+  const errors = [...p.errors, ...r.errors];
+  const empty = errors.length === 0 && Object.keys(high.states).length === 0 && high.extend.length === 0 && high.exclude.length === 0;
+  return { high, errors, diagnostics: [...p.diagnostics, ...r.diagnostics], ...(empty ? { noStates: 'empty' as const } : {}) };
 }
 
 /** state.sls / show_sls: the named SLS (comma-separated names allowed) in `saltenv` (base by default). */

@@ -103,13 +103,13 @@ function problemText(code: string, message: string): string {
   }
 }
 
-/** Salt's get_context: three lines either side, the error line marked, `[...]` where cut. */
+/** Salt's get_context (num_lines 5): up to five lines before and after, the error line marked, `[...]` where cut. */
 export function saltContext(text: string, line: number): string {
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   if (line > lines.length) return text;
-  const start = Math.max(0, line - 4);
-  const end = Math.min(lines.length, line + 3);
+  const start = Math.max(0, line - 6);
+  const end = Math.min(lines.length, line + 5);
   const buf = lines.slice(start, end);
   let at = line - start - 1;
   if (start > 0) {
@@ -133,6 +133,34 @@ function lineCol(text: string, offset: number): { line: number; col: number } {
   return { line, col: offset - lastNl };
 }
 
+/** PyYAML's Mark as str() prints it for a string source: the position, then the line with a caret under it
+ *  (get_snippet: at most about 36 characters either side of the caret, cut with ' ... '). */
+function markText(text: string, offset: number, at: { line: number; col: number }): string {
+  const breaks = '\r\n\u0085\u2028\u2029';
+  let head = '';
+  let start = offset;
+  while (start > 0 && !breaks.includes(text[start - 1] as string)) {
+    start--;
+    if (offset - start > 75 / 2 - 1) {
+      head = ' ... ';
+      start += 5;
+      break;
+    }
+  }
+  let tail = '';
+  let end = offset;
+  while (end < text.length && !breaks.includes(text[end] as string)) {
+    end++;
+    if (end - offset > 75 / 2 - 1) {
+      tail = ' ... ';
+      end -= 5;
+      break;
+    }
+  }
+  const snippet = `    ${head}${text.slice(start, end)}${tail}\n${' '.repeat(4 + offset - start + head.length)}^`;
+  return `  in "<unicode string>", line ${at.line}, column ${at.col}:\n${snippet}`;
+}
+
 const pyTypeName = (v: unknown): string =>
   v === null ? 'NoneType' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : typeof v === 'string' ? 'str' : 'dict';
 
@@ -153,7 +181,7 @@ function findDuplicate(node: Node | null, text: string): YamlFailure | undefined
           const keyAt = lineCol(text, keyOffset);
           const shown = k.value === null ? 'None' : typeof k.value === 'boolean' ? (k.value ? 'True' : 'False') : String(k.value);
           return {
-            saltMessage: `while constructing a mapping\n  in "<unicode string>", line ${mapAt.line}, column ${mapAt.col}\nfound conflicting ID '${shown}'\n  in "<unicode string>", line ${keyAt.line}, column ${keyAt.col}`,
+            saltMessage: `while constructing a mapping\n${markText(text, node.range?.[0] ?? 0, mapAt)}\nfound conflicting ID '${shown}'\n${markText(text, keyOffset, keyAt)}`,
             message: `found conflicting ID '${shown}' (the same key twice in one mapping)`,
             offset: keyOffset,
           };

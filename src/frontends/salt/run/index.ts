@@ -102,7 +102,7 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
         const kind = base.get(node.type);
         const w = kind?.watch ? await kind.watch(opts.ctx, node.params, node) : { ok: true, comment: '' };
         ret = { result: w.ok, comment: w.comment ?? '', changes: w.changes ?? {} };
-      } else ret = { result: true, comment: 'Watch statement fired.', changes: { 'Requisites with changes': [] } };
+      } else ret = { result: true, comment: typeof c.comment === 'string' ? c.comment : 'Watch statement fired.', changes: { 'Requisites with changes': [] } };
       const duration = Math.round((performance.now() - t0) * 1000) / 1000;
       running[tag] = {
         changes: ret.changes,

@@ -55,7 +55,9 @@ export function saltKinds(base: ReadonlyMap<string, Kind>, info: ReadonlyMap<str
         };
         if (type === 'test') {
           tracker.modWatch.add(node.id);
-          return record({ ok: true, comment: 'Watch statement fired.', changes: { 'Requisites with changes': changedWatches(i, tracker.running) } });
+          // test.mod_watch takes its comment from the state's own `comment` argument when there is one.
+          const comment = typeof i.chunk.comment === 'string' ? i.chunk.comment : 'Watch statement fired.';
+          return record({ ok: true, comment, changes: { 'Requisites with changes': changedWatches(i, tracker.running) } });
         }
         const c = await kind.check(ctx, params, node);
         if (c.inSync) {

@@ -79,7 +79,7 @@ export function saltResult(r: NodeResult, info: NodeInfo, tracker: WatchTracker,
       ret = { result: null, comment: `Command "${chunk.name}" would have been executed`, changes: {} };
       modWatch = true;
     } else {
-      ret = { result: true, comment: 'Watch statement fired.', changes: { 'Requisites with changes': changedWatches(info, tracker.running) } };
+      ret = { result: true, comment: typeof chunk.comment === 'string' ? chunk.comment : 'Watch statement fired.', changes: { 'Requisites with changes': changedWatches(info, tracker.running) } };
       modWatch = true;
     }
   } else if (watched) {
@@ -91,7 +91,8 @@ export function saltResult(r: NodeResult, info: NodeInfo, tracker: WatchTracker,
       modWatch = true;
     }
   } else if (chunk.state === 'cmd' && r.result === true && r.status === 'ok' && GUARD.test(r.comment)) skipWatch = true;
-  if (info.impl?.finish && info.fail === undefined) ret = info.impl.finish(chunk, ret, { test });
+  // test.mod_watch's return stands as it is; cmd's goes through cmd's own wording.
+  if (info.impl?.finish && info.fail === undefined && !(modWatch && chunk.state === 'test')) ret = info.impl.finish(chunk, ret, { test });
   let runNum = nums.take();
   if (modWatch) runNum = nums.take();
   return {

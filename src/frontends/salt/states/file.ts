@@ -232,6 +232,12 @@ function hideDiff(marker: unknown) {
   };
 }
 
+/** Salt's file.directory and file.symlink return early through _error when they cannot act
+ *  (a missing parent without makedirs, ...): nothing was changed, so changes stay empty. */
+function noChangesOnError(_chunk: Chunk, ret: SaltRet): SaltRet {
+  return ret.result === false ? { ...ret, changes: {} } : ret;
+}
+
 export const fileStates: Record<string, StateImpl> = {
   touch: {
     translate: touch,
@@ -254,7 +260,7 @@ export const fileStates: Record<string, StateImpl> = {
       return shown;
     },
   },
-  directory: { translate: directory },
+  directory: { translate: directory, finish: noChangesOnError },
   absent: {
     translate: (chunk) => ({ type: 'absent', params: { path: chunk.name } }),
   },
@@ -267,5 +273,6 @@ export const fileStates: Record<string, StateImpl> = {
       if (chunk.makedirs === true) params.makedirs = true;
       return { type: 'symlink', params };
     },
+    finish: noChangesOnError,
   },
 };

@@ -55,8 +55,6 @@ export const testState: StateImpl = {
     return { type: 'test', params: { name: chunk.name, action: action(chunk.fun, chunk) } };
   },
   finish(chunk: Chunk, ret: SaltRet, ctx: FinishContext): SaltRet {
-    // A watch that fired already carries mod_watch's own return.
-    if (ret.comment === 'Watch statement fired.') return ret;
     return saltReturn(chunk, ctx.test);
   },
 };
