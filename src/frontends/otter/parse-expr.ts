@@ -139,6 +139,23 @@ function parseArgs(s: Scanner): Expr[] {
   }
 }
 
+/** `[index]` and `.key` accessors after a vector or map name, in order. */
+export function parseAccessors(s: Scanner): Accessor[] {
+  const accessors: Accessor[] = [];
+  for (;;) {
+    if (s.peek() === '[') {
+      s.pos++;
+      const expr = parseValue(s, 'index');
+      s.skipSpaces();
+      s.expect(']');
+      accessors.push({ kind: 'index', expr });
+    } else if (s.peek() === '.' && /[A-Za-z_]/.test(s.peek(1))) {
+      s.pos++;
+      accessors.push({ kind: 'prop', name: s.identifier() ?? '' });
+    } else return accessors;
+  }
+}
+
 /** A reference at a sigil: `@name`, `%name.key`, `@Fn(args)[0]`, `${any name}`. */
 export function parseRef(s: Scanner, sigil: Sigil): RefExpr {
   const span = s.span();
@@ -147,21 +164,7 @@ export function parseRef(s: Scanner, sigil: Sigil): RefExpr {
   const name = s.variableName();
   if (name === undefined) s.fail(`expected a variable name after "${sigil}"`);
   const args = !braced && s.peek() === '(' ? parseArgs(s) : undefined;
-  const accessors: Accessor[] = [];
-  if (sigil !== '$') {
-    for (;;) {
-      if (s.peek() === '[') {
-        s.pos++;
-        const expr = parseValue(s, 'index');
-        s.skipSpaces();
-        s.expect(']');
-        accessors.push({ kind: 'index', expr });
-      } else if (s.peek() === '.' && /[A-Za-z_]/.test(s.peek(1))) {
-        s.pos++;
-        accessors.push({ kind: 'prop', name: s.identifier() ?? '' });
-      } else break;
-    }
-  }
+  const accessors = sigil !== '$' ? parseAccessors(s) : [];
   return args ? { kind: 'ref', sigil, name, args, accessors, span } : { kind: 'ref', sigil, name, accessors, span };
 }
 

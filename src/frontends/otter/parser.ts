@@ -1,6 +1,5 @@
 /** Statements: blocks, set, if, foreach, for, with, try, call, modules, operations and Log-*. */
 import type {
-  Accessor,
   ActionStatement,
   Block,
   ContextType,
@@ -19,7 +18,7 @@ import type {
   VarTarget,
 } from './ast.js';
 import { describe, Scanner } from './lexer.js';
-import { parsePredicate, parseValue } from './parse-expr.js';
+import { parseAccessors, parsePredicate, parseValue } from './parse-expr.js';
 
 const LOG_LEVELS: Record<string, LogLevel> = {
   'log-debug': 'DEBUG',
@@ -112,20 +111,7 @@ class Parser {
     s.pos++;
     const name = s.variableName();
     if (name === undefined) s.fail(`expected a variable name after "${sigil}"`);
-    const accessors: Accessor[] = [];
-    for (;;) {
-      if (s.peek() === '[') {
-        s.pos++;
-        const expr = parseValue(s, 'index');
-        s.skipSpaces();
-        s.expect(']');
-        accessors.push({ kind: 'index', expr });
-      } else if (s.peek() === '.' && /[A-Za-z_]/.test(s.peek(1))) {
-        s.pos++;
-        accessors.push({ kind: 'prop', name: s.identifier() ?? '' });
-      } else break;
-    }
-    return { sigil: sigil as Sigil, name, accessors, span };
+    return { sigil: sigil as Sigil, name, accessors: parseAccessors(s), span };
   }
 
   private global(at: number, description: string | undefined): GlobalStatement {
