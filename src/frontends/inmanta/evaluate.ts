@@ -11,7 +11,7 @@ import { callPlugin } from './plugins.js';
 import type { Unit } from './scheduler.js';
 import type { EntityType } from './types.js';
 import { Float, isDict, isFloat, isInstance, num, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
-import { ListVar, ResultVar } from './vars.js';
+import { KnownVar, ListVar, ProxyVar, ResultVar, type Var } from './vars.js';
 
 export interface Ctx {
   readonly c: Compilation;
@@ -21,6 +21,233 @@ export interface Ctx {
   readonly key: string;
   /** The instance whose implementation is running, if any. */
   readonly creator: Instance | undefined;
+  /** Results of the steps a statement was split into when it was scheduled (plugin calls, index queries, ...). */
+  readonly staged?: Staged;
+}
+
+/** The separate steps of one statement: each plugin call, index query, attribute read and condition runs on its own. */
+export interface Staged {
+  readonly vars: Map<object, Var>;
+  /** An error a step ran into; the statement reports it when it reads that step's result. */
+  readonly failed: Map<object, unknown>;
+  /** Constructors and plugin calls already made by any step of the statement. */
+  readonly memo: Map<object, Map<string, unknown>>;
+}
+
+export function newStaged(): Staged {
+  return { vars: new Map(), failed: new Map(), memo: new Map() };
+}
+
+/** Memoises a side effect for the whole statement (all its steps), or for the unit when it was not split. */
+export function remember<T>(ctx: Ctx, node: object, key: string, make: () => T): T {
+  const memo = ctx.staged?.memo;
+  if (!memo) return ctx.unit.remember(node, key, make);
+  let m = memo.get(node);
+  if (!m) {
+    m = new Map();
+    memo.set(node, m);
+  }
+  if (m.has(key)) return m.get(key) as T;
+  const v = make();
+  m.set(key, v);
+  return v;
+}
+
+/** Runs `body` as a step of its own once `requires` are known; an error is kept for the reading statement. */
+function step(ctx: Ctx, node: object, span: Span, requires: readonly Var[], body: (inner: Ctx) => void): void {
+  const staged = ctx.staged as Staged;
+  ctx.c.sched.add(
+    span,
+    (unit) => {
+      try {
+        body({ ...ctx, unit });
+      } catch (err) {
+        if (!InmantaError.is(err)) throw err;
+        staged.failed.set(node, err);
+        const v = staged.vars.get(node);
+        if (v instanceof ProxyVar && !v.target) v.connect(new KnownVar(ctx.c.sched, 'failed'));
+        else if (v instanceof ResultVar && !v.isSet) v.set(null, span);
+      }
+    },
+    requires,
+  );
+}
+
+/** The variable a plain name refers to, if it can be found now. */
+function refVar(ctx: Ctx, name: string, span: Span): Var | undefined {
+  try {
+    const cut = name.lastIndexOf('::');
+    if (cut >= 0) return ctx.c.namespaceFor(name.slice(0, cut), ctx.scope.ns, span).scope.own(name.slice(cut + 2));
+    const found = ctx.scope.lookup(name, span);
+    return found.var ?? found.attrOf?.slots.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Splits an expression into the steps the real compiler's scheduler runs separately, and collects into `out`
+ * the variables the expression itself waits on. `ctx.staged` receives each step's result variable.
+ */
+export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
+  const staged = ctx.staged as Staged;
+  const sched = ctx.c.sched;
+  switch (e.kind) {
+    case 'lit':
+    case 'undef':
+      return;
+    case 'fmt':
+      for (const p of e.parts) preparePart(ctx, p, e.span, out);
+      return;
+    case 'ref': {
+      const v = refVar(ctx, e.name, e.span);
+      if (v) out.push(v);
+      return;
+    }
+    case 'attr': {
+      const sub: Var[] = [];
+      prepare(ctx, e.obj, sub);
+      const proxy = new ProxyVar(sched, e.name);
+      staged.vars.set(e, proxy);
+      step(ctx, e, e.span, sub, (inner) => {
+        const obj = evaluate(inner, e.obj);
+        const slot = isInstance(obj) ? obj.slots.get(e.name) : undefined;
+        proxy.connect(slot ?? new KnownVar(sched, e.name));
+      });
+      out.push(proxy);
+      return;
+    }
+    case 'mapget':
+      prepare(ctx, e.obj, out);
+      prepare(ctx, e.key, out);
+      return;
+    case 'list':
+      for (const x of e.items) prepare(ctx, x, out);
+      return;
+    case 'dict':
+      for (const [, x] of e.entries) prepare(ctx, x, out);
+      return;
+    case 'not':
+    case 'neg':
+      prepare(ctx, e.operand, out);
+      return;
+    case 'bin':
+      prepare(ctx, e.left, out);
+      prepare(ctx, e.right, out);
+      return;
+    case 'cond': {
+      // The condition is a step; the chosen branch's inputs another; only then is the result there.
+      const sub: Var[] = [];
+      prepare(ctx, e.test, sub);
+      const rv = new ResultVar(sched, 'conditional expression');
+      staged.vars.set(e, rv);
+      step(ctx, e, e.span, sub, (inner) => {
+        const chosen = truthy(evaluate(inner, e.test)) ? e.then : e.else;
+        const branch: Var[] = [];
+        prepare(ctx, chosen, branch);
+        step(ctx, e, e.span, branch, () => rv.set(true, e.span));
+      });
+      out.push(rv);
+      return;
+    }
+    case 'defined':
+      if (e.obj) prepare(ctx, e.obj, out);
+      return;
+    case 'comp': {
+      // The iterable first; then per element the guard (two steps) and the value; then the collecting step.
+      const f = e.fors[0];
+      const sub: Var[] = [];
+      if (f) prepare(ctx, f.iter, sub);
+      const rv = new ResultVar(sched, 'list comprehension');
+      staged.vars.set(e, rv);
+      step(ctx, e, e.span, sub, (inner) => {
+        const items = f ? evaluate(inner, f.iter) : [];
+        const n = Array.isArray(items) ? items.length : 0;
+        const elements: Var[] = [];
+        for (let i = 0; i < n; i++) {
+          const el = new ResultVar(sched, 'element');
+          elements.push(el);
+          if (e.guards.length > 0) {
+            const guard = new ResultVar(sched, 'guard');
+            const chosen = new ResultVar(sched, 'guarded');
+            sched.add(e.span, () => sched.add(e.span, () => chosen.set(true, e.span)));
+            sched.add(e.span, () => guard.set(true, e.span), [chosen]);
+            sched.add(e.span, () => el.set(true, e.span), [guard]);
+          } else {
+            sched.add(e.span, () => el.set(true, e.span));
+          }
+        }
+        sched.add(e.span, () => rv.set(true, e.span), elements);
+      });
+      out.push(rv);
+      return;
+    }
+    case 'call': {
+      const sub: Var[] = [];
+      for (const a of e.args) prepare(ctx, a, sub);
+      for (const k of e.kwargs) prepare(ctx, k.value, sub);
+      for (const x of e.starstar) prepare(ctx, x, sub);
+      const rv = new ResultVar(sched, `call ${e.name}`);
+      staged.vars.set(e, rv);
+      step(ctx, e, e.span, sub, (inner) => rv.set(invoke(inner, e), e.span));
+      out.push(rv);
+      return;
+    }
+    case 'new':
+      for (const k of e.kwargs) prepare(ctx, k.value, out);
+      for (const x of e.starstar) prepare(ctx, x, out);
+      return;
+    case 'query':
+    case 'selector': {
+      const sub: Var[] = [];
+      if (e.kind === 'selector') prepare(ctx, e.obj, sub);
+      for (const k of e.args) prepare(ctx, k.value, sub);
+      const proxy = new ProxyVar(sched, 'index lookup');
+      staged.vars.set(e, proxy);
+      step(ctx, e, e.span, sub, (inner) => proxy.connect(lookup(inner, e)));
+      out.push(proxy);
+      return;
+    }
+  }
+}
+
+function preparePart(ctx: Ctx, p: StrPart, span: Span, out: Var[]): void {
+  if (typeof p === 'string') return;
+  // `{a.b.c}` reads `a`, then each attribute in a step of its own.
+  let expr: Expr = { kind: 'ref', name: p.path[0] as string, span };
+  for (const name of p.path.slice(1)) expr = { kind: 'attr', obj: expr, name, span };
+  if (p.path.length === 1) prepare(ctx, expr, out);
+  else {
+    const sub: Var[] = [];
+    prepare(ctx, expr, sub);
+    out.push(...sub);
+  }
+  for (const x of p.spec) preparePart(ctx, x, span, out);
+}
+
+function lookup(ctx: Ctx, e: Extract<Expr, { kind: 'query' | 'selector' }>): ResultVar {
+  if (e.kind === 'query') {
+    const type = ctx.c.lookupEntity(e.type, ctx.scope.ns, e.span);
+    return ctx.c.query(type, kwValues(ctx, e.args, [], undefined), e.span);
+  }
+  const obj = evaluate(ctx, e.obj);
+  if (!isInstance(obj)) throw new InmantaError('RuntimeException', `can not look up ${e.rel} on ${pyRepr(obj)}`, e.span);
+  const rel = obj.entity.relations().get(e.rel);
+  if (!rel?.reverse) throw new InmantaError('NotFoundException', `relation ${e.rel} of ${obj.entity.fullName} has no reverse end to look up by`, e.span);
+  const values = kwValues(ctx, e.args, [], undefined);
+  values.set(rel.reverse.name, obj);
+  return ctx.c.query(rel.target, values, e.span);
+}
+
+/** The result of a step prepared for this node, or undefined when the node was not split off. */
+function stagedResult(ctx: Ctx, e: object): { v: Value } | undefined {
+  const st = ctx.staged;
+  if (!st) return undefined;
+  const err = st.failed.get(e);
+  if (err) throw err;
+  const v = st.vars.get(e);
+  if (!(v instanceof ResultVar)) return undefined;
+  return { v: v.get() };
 }
 
 export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
@@ -34,6 +261,7 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
     case 'ref':
       return readName(ctx, e.name, e.span);
     case 'attr':
+      stagedResult(ctx, e);
       return readAttribute(evaluate(ctx, e.obj), e.name, e.span);
     case 'mapget':
       return mapGet(evaluate(ctx, e.obj), evaluate(ctx, e.key), e.span);
@@ -52,31 +280,34 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
     case 'bin':
       return binary(ctx, e.op, e.left, e.right, e.span);
     case 'cond':
+      stagedResult(ctx, e);
       return truthy(evaluate(ctx, e.test)) ? evaluate(ctx, e.then, expected) : evaluate(ctx, e.else, expected);
     case 'defined':
       return isDefined(ctx, e.obj, e.name, e.span);
     case 'comp': {
+      if (stagedResult(ctx, e)) return comprehension(ctx, e, expected);
       // Evaluated in a step of its own that runs after what is already queued; the reader waits for its result.
-      const result = ctx.unit.remember(e, ctx.key, () => {
+      const result = remember(ctx, e, ctx.key, () => {
         const rv = new ResultVar(ctx.c.sched, 'list comprehension');
         ctx.c.sched.add(e.span, (unit) => rv.set(comprehension({ ...ctx, unit }, e, expected), e.span));
         return rv;
       });
       return result.get();
     }
-    case 'call':
-      return ctx.unit.remember(e, ctx.key, () => {
-        const args = e.args.map((a) => pluginArg(ctx, a));
-        const kwargs = kwValues(ctx, e.kwargs, e.starstar, undefined);
-        return callPlugin(ctx, e.name, args, kwargs, e.span);
-      });
+    case 'call': {
+      const done = stagedResult(ctx, e);
+      if (done) return done.v;
+      return invoke(ctx, e);
+    }
     case 'new':
       return construct(ctx, e, expected);
     case 'query': {
+      stagedResult(ctx, e);
       const type = ctx.c.lookupEntity(e.type, ctx.scope.ns, e.span);
       return ctx.c.query(type, kwValues(ctx, e.args, [], undefined), e.span).get();
     }
     case 'selector': {
+      stagedResult(ctx, e);
       const obj = evaluate(ctx, e.obj);
       if (!isInstance(obj)) throw new InmantaError('RuntimeException', `can not look up ${e.rel} on ${pyRepr(obj)}`, e.span);
       const rel = obj.entity.relations().get(e.rel);
@@ -86,6 +317,14 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
       return ctx.c.query(rel.target, values, e.span).get();
     }
   }
+}
+
+function invoke(ctx: Ctx, e: Extract<Expr, { kind: 'call' }>): Value {
+  return remember(ctx, e, ctx.key, () => {
+    const args = e.args.map((a) => pluginArg(ctx, a));
+    const kwargs = kwValues(ctx, e.kwargs, e.starstar, undefined);
+    return callPlugin(ctx, e.name, args, kwargs, e.span);
+  });
 }
 
 /** A plugin argument; an empty optional read here is reported without a location, as the real compiler does. */

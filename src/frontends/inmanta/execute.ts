@@ -3,19 +3,49 @@ import type { Span } from '../../core/diag.js';
 import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
-import { comprehension, type Ctx, evaluate, kwValues, readAttribute } from './evaluate.js';
+import { comprehension, type Ctx, evaluate, kwValues, newStaged, prepare, readAttribute, remember } from './evaluate.js';
 import { Instance } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isInstance, pyRepr, truthy, typeName, type Value } from './values.js';
-import { ListVar } from './vars.js';
+import { ListVar, type Var } from './vars.js';
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
 export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
   for (const s of stmts) {
     if (s.kind === 'assign' || s.kind === 'expr' || s.kind === 'for' || s.kind === 'if') {
-      c.sched.add(s.span, (unit) => runStatement({ c, unit, scope, key: '', creator }, s));
+      // As the real compiler does, the statement's own steps are scheduled first, then the statement waits on them.
+      const staged = newStaged();
+      const requires: Var[] = [];
+      const pre: Ctx = { c, unit: c.sched.placeholder, scope, key: '', creator, staged };
+      prepareStatement(pre, s, requires);
+      c.sched.add(s.span, (unit) => runStatement({ ...pre, unit }, s), requires);
     }
+  }
+}
+
+function prepareStatement(ctx: Ctx, s: Stmt, out: Var[]): void {
+  switch (s.kind) {
+    case 'assign': {
+      const [first, ...rest] = s.target;
+      if (rest.length > 0) prepare(ctx, { kind: 'ref', name: first as string, span: s.span }, out);
+      prepare(ctx, s.value, out);
+      return;
+    }
+    case 'expr':
+      prepare(ctx, s.expr, out);
+      return;
+    case 'if':
+      // An elif is an if of its own inside the else branch.
+      prepare(ctx, (s.branches[0] as (typeof s.branches)[number]).test, out);
+      return;
+    case 'for':
+      // A for over a relation runs per element, so it waits only for the instance holding the relation.
+      if (s.iter.kind === 'attr') prepare(ctx, s.iter.obj, out);
+      else if (s.iter.kind !== 'ref') prepare(ctx, s.iter, out);
+      return;
+    default:
+      return;
   }
 }
 
@@ -46,6 +76,13 @@ function runStatement(ctx: Ctx, s: Stmt): void {
       return;
     }
     case 'if': {
+      const [head, ...more] = s.branches;
+      if (head && more.length > 0 && !truthy(evaluate(ctx, head.test))) {
+        // `elif` is an if statement inside the else branch: it is scheduled as a statement of its own.
+        const rest: Stmt = { ...s, branches: more };
+        emitBlock(ctx.c, [rest], new Scope(ctx.c.sched, ctx.scope.ns, ctx.scope, []), ctx.creator);
+        return;
+      }
       let chosen = s.orelse;
       for (const b of s.branches) {
         if (truthy(evaluate(ctx, b.test))) {
@@ -81,7 +118,7 @@ function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
     if (s.op === '+=') throw new InmantaError('RuntimeException', `The += operator can only be used on relations, ${first} is a variable`, s.span);
     const v = ctx.scope.own(first as string);
     if (!v) throw new InmantaError('RuntimeException', `variable ${first} can not be assigned here`, s.span);
-    if (s.value.kind === 'comp') {
+    if (s.value.kind === 'comp' && !ctx.staged) {
       // A comprehension fills the variable from its own step, as the real compiler's collector does.
       const comp = s.value;
       ctx.c.sched.add(comp.span, (unit) => v.set(comprehension({ ...ctx, unit }, comp), s.span));
@@ -102,7 +139,7 @@ function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
 
 /** `Type(k=v, **d)`: an index hit returns the existing instance (and re-assigns the given values to it). */
 export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
-  return ctx.unit.remember(e, ctx.key, () => {
+  return remember(ctx, e, ctx.key, () => {
     const { c, scope } = ctx;
     const type = c.constructorType(e.type, scope.ns, e.span, expected);
     const values = kwValues(ctx, e.kwargs, e.starstar, type);
@@ -145,7 +182,7 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     for (const [k, v] of values) inst.set(k, v, e.span);
     for (const t of type.lineage()) t.instances.push(inst);
     c.register(inst, identity);
-    c.sched.add(e.span, (unit) => selectImplementations({ c, unit, scope, key: '', creator: inst }, inst));
+    scheduleImplementations(c, scope, inst);
     return inst;
   });
 }
@@ -166,19 +203,32 @@ function checkImplementable(type: EntityType, span: Span): void {
   }
 }
 
-function selectImplementations(ctx: Ctx, inst: Instance): void {
-  checkImplementable(inst.entity, inst.span);
-  const chosen: ImplementationDef[] = [];
-  for (const imp of implementsOf(inst.entity)) {
-    const ok = ctx.unit.remember(imp, '', () => {
-      if (!imp.when) return true;
-      const scope = new Scope(ctx.c.sched, imp.ns, imp.ns.scope, [], inst);
-      return truthy(evaluate({ ...ctx, scope }, imp.when));
-    });
-    if (ok) for (const i of imp.impls) if (!chosen.includes(i)) chosen.push(i);
+/** Each implement statement that applies is a step of its own, run once its condition's inputs are known. */
+function scheduleImplementations(c: Compilation, scope: Scope, inst: Instance): void {
+  const chosen = new Set<ImplementationDef>();
+  const imps = implementsOf(inst.entity);
+  if (imps.length === 0) {
+    c.sched.add(inst.span, () => checkImplementable(inst.entity, inst.span));
+    return;
   }
-  for (const impl of chosen) {
-    const scope = new Scope(ctx.c.sched, impl.ns, impl.ns.scope, declaredNames(impl.body), inst);
-    emitBlock(ctx.c, impl.body, scope, inst);
+  for (const imp of imps) {
+    const whenScope = new Scope(c.sched, imp.ns, imp.ns.scope, [], inst);
+    const pre: Ctx = { c, unit: c.sched.placeholder, scope: whenScope, key: '', creator: inst, staged: newStaged() };
+    const requires: Var[] = [];
+    if (imp.when) prepare(pre, imp.when, requires);
+    c.sched.add(
+      inst.span,
+      (unit) => {
+        if (imp.when && !truthy(evaluate({ ...pre, unit }, imp.when))) return;
+        for (const impl of imp.impls) {
+          if (chosen.has(impl)) continue;
+          chosen.add(impl);
+          const body = new Scope(c.sched, impl.ns, impl.ns.scope, declaredNames(impl.body), inst);
+          emitBlock(c, impl.body, body, inst);
+        }
+      },
+      requires,
+    );
   }
+  void scope;
 }

@@ -10,14 +10,29 @@ export class Unit implements Parked {
   readonly memo = new Map<object, Map<string, unknown>>();
   done = false;
   waitingOn: Var | undefined;
+  /** Inputs still missing, plus one while the unit is being set up; it is queued when this drops to zero. */
+  waitcount = 1;
   constructor(
     private readonly sched: Scheduler,
     readonly span: Span,
     readonly body: (u: Unit) => void,
   ) {}
+  /** Registers on every input that is not known yet, then queues the unit if nothing is missing. */
+  await(requires: readonly Var[]): void {
+    for (const v of requires) {
+      if (v.known) continue;
+      this.waitcount++;
+      this.waitingOn = v;
+      v.park(this);
+    }
+    this.wake();
+  }
   wake(): void {
-    this.waitingOn = undefined;
-    this.sched.enqueue(this);
+    this.waitcount--;
+    if (this.waitcount === 0) {
+      this.waitingOn = undefined;
+      this.sched.enqueue(this);
+    }
   }
   remember<T>(node: object, key: string, make: () => T): T {
     let m = this.memo.get(node);
@@ -37,11 +52,14 @@ export class Scheduler implements VarHost {
   private head = 0;
   private readonly gradual = new Set<Var>();
   readonly units: Unit[] = [];
+  /** Stands in for the unit while a statement is being split into steps, before its own unit exists. */
+  readonly placeholder: Unit = new Unit(this, { file: '', line: 0, col: 0 }, () => {});
 
-  add(span: Span, body: (u: Unit) => void): Unit {
+  /** A unit that is queued once every variable in `requires` is known, in the order those values arrive. */
+  add(span: Span, body: (u: Unit) => void, requires: readonly Var[] = []): Unit {
     const u = new Unit(this, span, body);
     this.units.push(u);
-    this.queue.push(u);
+    u.await(requires);
     return u;
   }
 
@@ -90,13 +108,14 @@ export class Scheduler implements VarHost {
         this.queue = this.queue.slice(this.head);
         this.head = 0;
       }
-      if (u.done || u.waitingOn) continue;
+      if (u.done || u.waitcount > 0) continue;
       try {
         u.body(u);
         u.done = true;
       } catch (e) {
         if (!(e instanceof Wait)) throw e;
         u.waitingOn = e.on;
+        u.waitcount = 1;
         e.on.park(u);
       }
     }

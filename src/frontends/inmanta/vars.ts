@@ -165,3 +165,42 @@ export class ListVar extends Var {
     return this.items.length > 0;
   }
 }
+
+/** Always known: stands in for an input whose failure the reading statement reports itself. */
+export class KnownVar extends Var {
+  get known(): boolean {
+    return true;
+  }
+  isDefined(): boolean {
+    return true;
+  }
+}
+
+/**
+ * Points at a variable that is only found once an earlier step ran (the attribute of an instance, the result of
+ * an index query). Readers parked here move over to that variable when it is connected.
+ */
+export class ProxyVar extends Var {
+  target: Var | undefined;
+  get known(): boolean {
+    return this.target !== undefined && this.target.known;
+  }
+  override park(p: Parked): void {
+    if (!this.target) this.waiters.push(p);
+    else if (this.target.known) p.wake();
+    else this.target.park(p);
+  }
+  connect(target: Var): void {
+    this.target = target;
+    const w = this.waiters;
+    this.waiters = [];
+    for (const p of w) {
+      if (target.known) p.wake();
+      else target.park(p);
+    }
+  }
+  isDefined(): boolean {
+    if (!this.target) throw new Wait(this);
+    return this.target.isDefined();
+  }
+}
