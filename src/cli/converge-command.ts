@@ -10,6 +10,10 @@ export interface ConvergeOptions {
   jobs: number;
   detailedExitcode: boolean;
   lockTimeout: number;
+  /** plan and apply: also print the root, module and param nodes. */
+  showMeta?: boolean;
+  /** graph: also draw params and their edges. */
+  showParams?: boolean;
 }
 
 function collectParam(v: string, previous: string[]): string[] {
@@ -37,7 +41,7 @@ export function register(program: Command): void {
     ['healthcheck', 'check every node and report what is unhealthy'],
     ['graph', 'print the dependency graph as Graphviz DOT'],
   ] as const) {
-    converge
+    const sub = converge
       .command(name)
       .description(what)
       .argument('<files...>', 'module files (.hcl)')
@@ -47,8 +51,10 @@ export function register(program: Command): void {
       .option('--state-dir <dir>', 'state directory for run history and locks')
       .option('--jobs <n>', 'most resources acting at once', positiveInt, availableParallelism())
       .option('--detailed-exitcode', 'exit 2 when the run succeeded with changes (or found something unhealthy)', false)
-      .option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir', seconds, 10)
-      .action(async (files: string[], opts: ConvergeOptions) => {
+      .option('--lock-timeout <seconds>', 'how long to wait for another run on the same state dir', seconds, 10);
+    if (name === 'plan' || name === 'apply') sub.option('--show-meta', 'also print the root, module and param nodes', false);
+    if (name === 'graph') sub.option('--show-params', 'also draw params and the edges to the nodes that read them', false);
+    sub.action(async (files: string[], opts: ConvergeOptions) => {
         const { runConverge } = await import('./converge.js');
         process.exitCode = await runConverge(name, files, opts);
       });

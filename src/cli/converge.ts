@@ -5,7 +5,7 @@
 import { dirname, resolve } from 'node:path';
 import { DiagnosticError } from '../core/diag.js';
 import { checkGraph, preflightGraph, runGraph } from '../core/runtime.js';
-import { type ConvergeProgram, compileConverge, formatDot, formatHealth, formatRunReport, graphView } from '../frontends/converge/index.js';
+import { type ConvergeProgram, compileConverge, formatDot, formatHealth, formatRunReport, graphView, metaBlocks } from '../frontends/converge/index.js';
 import { LocalHost } from '../host/local.js';
 import type { ResourceContext } from '../host/types.js';
 import { kinds } from '../resources/index.js';
@@ -47,7 +47,8 @@ export async function runConverge(command: Command, files: readonly string[], op
   }
   if (command === 'graph') {
     for (const { program } of programs) {
-      process.stdout.write(opts.out === 'json' ? `${JSON.stringify(graphView(program), null, 2)}\n` : formatDot(program));
+      const graphOptions = { showParams: opts.showParams === true };
+      process.stdout.write(opts.out === 'json' ? `${JSON.stringify(graphView(program, graphOptions), null, 2)}\n` : formatDot(program, graphOptions));
     }
     return 0;
   }
@@ -72,7 +73,7 @@ export async function runConverge(command: Command, files: readonly string[], op
         text = health.text;
         exitCode = failed ? 1 : opts.detailedExitcode && health.unhealthy > 0 ? 2 : 0;
       } else {
-        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, missingDirs: dirs });
+        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, missingDirs: dirs, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
         text = run.text;
         const changed = report.counts.changed + report.counts.pending + report.counts.unresolvable > 0;
         exitCode = failed || run.errors > 0 ? 1 : opts.detailedExitcode && changed ? 2 : 0;

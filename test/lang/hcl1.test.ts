@@ -38,7 +38,7 @@ test('syntax errors are file:line:col diagnostics', () => {
     ['a = <<EOF\nno end\n', /^t\.hcl:1:5: HCL004 unterminated heredoc/],
     ['a = "\\q"', /^t\.hcl:1:6: HCL003 unknown escape/],
     ['a b = 1', /^t\.hcl:1:5: HCL012/],
-    ['a = 1 b = 2', /^t\.hcl:1:7: HCL010 expected a new line/],
+    ['a = 1 = 2', /^t\.hcl:1:7: HCL010 expected a new line/],
     ['/* open', /^t\.hcl:1:1: HCL005 unterminated comment/],
     ['a = @', /^t\.hcl:1:5: HCL001 unexpected character "@"/],
   ];
@@ -49,4 +49,11 @@ test('syntax errors are file:line:col diagnostics', () => {
       text,
     );
   }
+});
+
+test('items may follow one another on a line, as HCL 1 allows', () => {
+  const f = parseHcl('t.hcl', 'env = { B = "2" A = "1" }\n');
+  const env = f.body.items[0]?.value;
+  assert.equal(env?.kind, 'object');
+  assert.deepEqual(env?.kind === 'object' ? env.items.map((i) => i.keys[0]?.name) : [], ['B', 'A']);
 });

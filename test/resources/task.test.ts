@@ -68,16 +68,38 @@ describe('task: check and apply', () => {
     assert.equal((await kind.check(local, p, node(p))).inSync, true);
   });
 
-  test('a task still out of sync after apply fails', async () => {
-    const p = { check: 'exit 1', apply: 'echo tried' };
+  test('a task is judged by its apply script, as Converge judges it', async () => {
+    const p = { check: 'exit 1', apply: 'echo tried; exit 3' };
     const c = await kind.check(local, p, node(p));
     const a = await kind.apply(local, p, c, node(p));
     assert.equal(a.ok, false);
-    assert.match(a.comment ?? '', /still has changes after apply/);
+    assert.equal(a.comment, 'still has changes after apply: the apply script returned 3');
+    assert.equal(a.outputs?.['apply.exitstatus'], 3);
+    // The check runs again, but an apply that exits 0 is a success even if the check still fails.
+    const ok = { check: 'exit 1', apply: 'echo tried' };
+    const b = await kind.apply(local, ok, c, node(ok));
+    assert.equal(b.ok, true);
+    assert.equal(b.outputs?.['final.exitstatus'], 1);
     const none = { check: 'exit 1' };
-    const b = await kind.apply(local, none, c, node(none));
-    assert.equal(b.ok, false);
-    assert.match(b.comment ?? '', /no apply script/);
+    const n = await kind.apply(local, none, c, node(none));
+    assert.equal(n.ok, false);
+    assert.match(n.comment ?? '', /no apply script/);
+  });
+
+  test('scripts that cannot run are errors worded as converge words them', async () => {
+    const missing = { check: 'true', interpreter: join(dir, 'no-such-shell') };
+    await assert.rejects(kind.check(local, missing, node(missing)), { message: `fork/exec ${join(dir, 'no-such-shell')}: no such file or directory` });
+    const slow = { check: 'sleep 5', timeout: 0.2 };
+    await assert.rejects(kind.check(local, slow, node(slow)), { message: 'execution timed out' });
+    const nodir = { check: 'true', dir: join(dir, 'no-such-dir') };
+    const c = await kind.check(local, nodir, node(nodir));
+    assert.equal(c.inSync, false);
+    assert.equal(c.outputs?.['check.stdout'], `stat ${join(dir, 'no-such-dir')}: no such file or directory`);
+    assert.equal(c.outputs?.['check.exitstatus'], 1);
+    const slowApply = { check: 'exit 1', apply: 'sleep 5', timeout: 0.2 };
+    const a = await kind.apply(local, slowApply, await kind.check(local, slowApply, node(slowApply)), node(slowApply));
+    assert.equal(a.ok, false);
+    assert.equal(a.comment, 'still has changes after apply: execution timed out');
   });
 
   test('interpreter, flags, dir and env reach the script', async () => {

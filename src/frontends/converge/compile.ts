@@ -18,6 +18,13 @@ export interface ConvergeProgram {
   readonly root: Scope;
   /** Converge type of each node id. */
   readonly types: ReadonlyMap<string, string>;
+  /**
+   * The edges `graph` draws, as Converge draws them: a `depends` on a module comes from the module node
+   * (the run waits for every node inside it), and each switch case links to its switch and the next case.
+   */
+  readonly viewEdges: ReadonlyArray<{ readonly from: string; readonly to: string; readonly kind: string }>;
+  /** For each node id, the param nodes its templates read (drawn by `graph --show-params`). */
+  readonly paramUses: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const CORE_TYPE: Readonly<Record<string, string>> = {
@@ -165,6 +172,8 @@ class Compiler {
     if (raw.skipped !== undefined) return this.nop(raw);
     const params = this.params(raw, (name) => this.renderer.field(raw, name));
     if (!params) return undefined;
+    // The destination as written, for display: Converge prints a relative path as given.
+    const shown = raw.fields.has('destination') ? this.renderer.field(raw, 'destination') : undefined;
     const paramSpans: Record<string, Span> = {};
     const dest = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
     for (const [name, v] of raw.fields) paramSpans[name === 'destination' ? dest : name] = v.span;
@@ -176,7 +185,7 @@ class Compiler {
       params,
       span: raw.span,
       paramSpans,
-      meta: { converge: raw.ctype, ...(isTask(raw.ctype) ? { task: true } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
+      meta: { converge: raw.ctype, ...(typeof shown === 'string' ? { destination: shown } : {}), ...(isTask(raw.ctype) ? { task: true } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
     };
   }
 
@@ -193,11 +202,11 @@ class Compiler {
   }
 
   /** The ids `depends` names: siblings, or every resource inside a sibling module. */
-  dependsTargets(raw: RawNode, all: readonly RawNode[]): Array<{ id: string; span: Span }> {
+  dependsTargets(raw: RawNode, all: readonly RawNode[]): Array<{ id: string; span: Span; shown: string }> {
     const v = raw.fields.get('depends');
     if (!v) return [];
     const items: HclValue[] = v.kind === 'list' ? [...v.items] : [v];
-    const out: Array<{ id: string; span: Span }> = [];
+    const out: Array<{ id: string; span: Span; shown: string }> = [];
     for (const item of items) {
       if (item.kind !== 'string') {
         this.diags.push(error('CV050', 'depends must be a list of node names such as "task.name"', { span: item.span }));
@@ -209,8 +218,8 @@ class Compiler {
         continue;
       }
       if (target.ctype === 'module') {
-        for (const n of all) if (n.id.startsWith(`${target.id}/`)) out.push({ id: n.id, span: item.span });
-      } else out.push({ id: target.id, span: item.span });
+        for (const n of all) if (n.id.startsWith(`${target.id}/`)) out.push({ id: n.id, span: item.span, shown: target.id });
+      } else out.push({ id: target.id, span: item.span, shown: target.id });
     }
     return out;
   }
@@ -239,12 +248,21 @@ export function compileConverge(file: string, params: ReadonlyMap<string, string
   }
   const edges: Edge[] = [];
   const seen = new Set<string>();
+  const viewEdges: Edge[] = [];
+  const viewSeen = new Set<string>();
   const groups = new Map<string, string[]>();
   const ids = new Set(nodes.map((n) => n.id));
   for (const raw of loader.nodes) {
     if (!ids.has(raw.id)) continue;
-    for (const t of compiler.dependsTargets(raw, loader.nodes)) addEdge(edges, seen, t.id, raw.id, t.span);
-    for (const t of compiler.renderer.lookups.get(raw.id) ?? []) if (ids.has(t)) addEdge(edges, seen, t, raw.id, raw.span);
+    for (const t of compiler.dependsTargets(raw, loader.nodes)) {
+      addEdge(edges, seen, t.id, raw.id, t.span);
+      addEdge(viewEdges, viewSeen, t.shown, raw.id, t.span);
+    }
+    for (const t of compiler.renderer.lookups.get(raw.id) ?? []) {
+      if (!ids.has(t)) continue;
+      addEdge(edges, seen, t, raw.id, raw.span);
+      addEdge(viewEdges, viewSeen, t, raw.id, raw.span);
+    }
     const group = raw.fields.get('group');
     if (group) {
       const name = compiler.renderer.field(raw, 'group');
@@ -257,10 +275,29 @@ export function compileConverge(file: string, params: ReadonlyMap<string, string
     }
   }
   // Members of a group run one at a time, in file order.
-  for (const members of groups.values()) for (let i = 1; i < members.length; i++) addEdge(edges, seen, members[i - 1] as string, members[i] as string);
+  for (const members of groups.values()) {
+    for (let i = 1; i < members.length; i++) {
+      addEdge(edges, seen, members[i - 1] as string, members[i] as string);
+      addEdge(viewEdges, viewSeen, members[i - 1] as string, members[i] as string);
+    }
+  }
+  // A switch waits for its cases, each case for the nodes it holds and for the case before it.
+  for (const raw of loader.nodes) {
+    if (raw.ctype !== 'macro.switch' || !ids.has(raw.id)) continue;
+    const cases = loader.nodes.filter((n) => n.ctype === 'macro.case' && n.id.startsWith(`${raw.id}/`) && !n.id.slice(raw.id.length + 1).includes('/'));
+    cases.forEach((c, i) => {
+      for (const e of [edges, viewEdges]) {
+        const s2 = e === edges ? seen : viewSeen;
+        for (const inner of loader.nodes) if (inner.id.startsWith(`${c.id}/`) && !inner.id.slice(c.id.length + 1).includes('/') && ids.has(inner.id)) addEdge(e, s2, inner.id, c.id);
+        addEdge(e, s2, c.id, raw.id);
+        const next = cases[i + 1];
+        if (next) addEdge(e, s2, c.id, next.id);
+      }
+    });
+  }
   const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags];
   if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
-  return { graph: { nodes, edges }, modules: loader.modules, root, types };
+  return { graph: { nodes, edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses };
 }
 
 function dedupe(diags: readonly Diagnostic[]): Diagnostic[] {

@@ -37,6 +37,18 @@ function oldNew(changes: Record<string, unknown>): Array<[string, string, string
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
+/**
+ * A path as the user wrote it: Converge prints a relative destination as given, while the node acts on it
+ * resolved against the working directory. `full` is the resolved path or one of its ancestors.
+ */
+export function shownPath(node: GraphNode, full: string): string {
+  const given = node.meta?.destination;
+  const resolved = str(node.params.path ?? node.params.destination);
+  if (typeof given !== 'string' || given === resolved || given.startsWith('/') || !resolved.endsWith(given)) return full;
+  const cut = resolved.length - given.length;
+  return full.length > cut && full.startsWith(resolved.slice(0, cut)) ? full.slice(cut) : full;
+}
+
 function afterApply(r: NodeResult, why: string | undefined): string {
   return why === undefined || why === '' ? `${r.id} still has changes after apply` : `${r.id} still has changes after apply: ${why}`;
 }
@@ -46,11 +58,11 @@ function shellLines(label: string, out: Record<string, unknown>, prefix: string)
 }
 
 function directory(node: GraphNode, r: NodeResult, mode: ConvergeMode, c: Context): Block {
-  const path = str(node.params.path);
-  const missing = c.missingDirs?.get(node.id) ?? [];
+  const path = shownPath(node, str(node.params.path));
+  const missing = (c.missingDirs?.get(node.id) ?? []).map((d) => shownPath(node, d));
   const createAll = node.params.makedirs === true;
   if (missing.length > 1 && !createAll) {
-    const parent = path.slice(0, path.lastIndexOf('/')) || '/';
+    const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) || '/' : '.';
     const message = `${JSON.stringify(parent)} does not exist and will not be created (enable create_all to do this)`;
     const error = mode === 'apply' ? afterApply(r, `mkdir ${path}: no such file or directory`) : 'resource cannot change because of an error';
     return { error, messages: [message], hasChanges: true, changes: [] };
@@ -64,7 +76,7 @@ function directory(node: GraphNode, r: NodeResult, mode: ConvergeMode, c: Contex
 }
 
 function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
-  const path = str(node.params.path);
+  const path = shownPath(node, str(node.params.path));
   const out = r.outputs ?? {};
   const wanted = Number.parseInt(str(node.params.mode), 8) & 0o777;
   if (out.missing === true) {
@@ -79,7 +91,7 @@ function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
 }
 
 function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
-  const path = str(node.params.path);
+  const path = shownPath(node, str(node.params.path));
   const out = r.outputs ?? {};
   if (out.missing === true || (r.result === false && mode === 'apply')) {
     const messages = [`${path}: does not exist; will re-attempt during apply`];

@@ -5,8 +5,10 @@
  * for an apply as `ID output:  Unresolvable`, as the value-passing design has it.
  */
 import type { GraphNode, NodeResult } from '../../core/model.js';
-import { type Context, resourceBlock } from './format-resources.js';
+import { type Context, resourceBlock, shownPath } from './format-resources.js';
+import { goS, goV } from './gofmt.js';
 import { tabwrite } from './tabwriter.js';
+import type { ModuleInfo } from './types.js';
 
 export type ConvergeMode = 'plan' | 'apply' | 'healthcheck';
 
@@ -63,9 +65,15 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
   if (ctype === 'macro.switch' || ctype === 'macro.case') return { ...base, messages: [], hasChanges: false, changes: [] };
   const block = resourceBlock(node, r, ctype, mode, context);
   if (block) return { id: r.id, ...block };
-  if (node.type === 'task') return { ...base, messages: taskMessages(node, r), hasChanges, changes: [] };
+  if (node.type === 'task') {
+    if (r.result !== false) return { ...base, messages: taskMessages(node, r), hasChanges, changes: [] };
+    // A check that could not run is the node's error and leaves it without changes; a failed apply
+    // leaves the changes in place, which Converge reports as the node still having changes.
+    const applied = mode === 'apply' && out['check.exitstatus'] !== undefined;
+    return { id: r.id, error: applied ? `${r.id} still has changes after apply` : r.comment, messages: taskMessages(node, r), hasChanges: applied, changes: [] };
+  }
   if (ctype === 'file.content') {
-    const path = str(node.params.path);
+    const path = shownPath(node, str(node.params.path));
     const created = out.previous_content === undefined && (r.changes.newfile !== undefined || r.changes.diff === 'New file');
     const changes: Array<[string, string, string]> = [];
     if (hasChanges) changes.push([path, created ? '<file-missing>' : str(out.previous_content), str(out.content)]);
@@ -86,7 +94,8 @@ function drawNode(p: Printable): string {
   for (const m of p.messages) s += `\n\t${indent(m)}`;
   s += `\n\tHas Changes: ${p.hasChanges ? 'yes' : 'no'}\n\tChanges:`;
   if (p.changes.length === 0) s += ' No changes';
-  for (const [k, before, after] of p.changes) s += `\n\t\t${k}:\t${diff(before, after)}`;
+  const sorted = [...p.changes].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [k, before, after] of sorted) s += `\n\t\t${k}:\t${diff(before, after)}`;
   return tabwrite(`${s}\n\n`);
 }
 
@@ -98,6 +107,21 @@ function failedDependency(r: NodeResult): string {
 
 export interface FormatOptions extends Context {
   readonly onlyShowChanges?: boolean;
+  /** Blocks of the root, module and param nodes, shown by `--show-meta` (see metaBlocks). */
+  readonly meta?: readonly Printable[];
+}
+
+/**
+ * The root, module and param nodes as Converge prints them with `--show-meta`: a module lists the values
+ * its caller passed (the root: those given with `-p`) as `name: value` lines, a param shows its value.
+ */
+export function metaBlocks(modules: readonly ModuleInfo[]): Printable[] {
+  const out: Printable[] = [];
+  for (const m of modules) {
+    out.push({ id: m.id, messages: [m.given.map(([k, v]) => `${k}: ${goS(v, 'hcl')}`).join('\n')], hasChanges: false, changes: [] });
+    for (const [name, value] of m.params) out.push({ id: `${m.id}/param.${name}`, messages: [goV(value)], hasChanges: false, changes: [] });
+  }
+  return out;
 }
 
 /** Plan or apply output, from the leading empty line through the Summary. */
@@ -132,6 +156,7 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
     if (options.onlyShowChanges && !p.hasChanges) continue;
     body += drawNode(p);
   }
+  for (const p of options.meta ?? []) if (!options.onlyShowChanges) body += drawNode(p);
   let tail = '';
   if (errors.length > 0) tail += `Errors:\n${errors.map((e) => ` * ${e}\n`).join('')}\n`;
   if (depErrors.length > 0) tail += `Failed due to failing dependency:\n${depErrors.map((e) => ` * ${e}\n`).join('')}\n`;

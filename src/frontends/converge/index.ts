@@ -2,4 +2,4 @@
 export { type ConvergeProgram, compileConverge } from './compile.js';
 export { formatDot, graphView } from './dot.js';
 export { formatHealth } from './format-health.js';
-export { type ConvergeMode, formatRun, formatRunReport } from './format-text.js';
+export { type ConvergeMode, formatRun, formatRunReport, metaBlocks } from './format-text.js';

@@ -59,7 +59,7 @@ export class Loader {
     const text = readSource(file, callSpan);
     const hcl = parseHcl(file, text);
     const scope: Scope = { id, file, params: new Map(), nodes: new Map(), ...(parent ? { parent } : {}), ...(callSpan ? { span: callSpan } : {}) };
-    this.modules.push({ id, source: file, ...(callSpan ? { span: callSpan } : {}) });
+    this.modules.push({ id, source: file, ...(callSpan ? { span: callSpan } : {}), given: [...given], params: scope.params });
     this.loading.push(path);
     try {
       for (const item of hcl.body.items) if (item.keys[0]?.name === 'param') this.declareParam(scope, item, given, fromCommandLine);

@@ -28,6 +28,8 @@ export class Renderer {
   readonly diags: Diagnostic[] = [];
   /** For each node id, the ids of the nodes its templates look up (implicit dependencies). */
   readonly lookups = new Map<string, Set<string>>();
+  /** For each node id, the ids of the param nodes (`root/param.x`) its templates read. */
+  readonly paramUses = new Map<string, Set<string>>();
   private readonly cache = new Map<string, unknown>();
   private readonly active: string[] = [];
 
@@ -118,6 +120,16 @@ export class Renderer {
         let set = this.lookups.get(owner);
         if (!set) this.lookups.set(owner, (set = new Set()));
         set.add(target.id);
+      }
+    }
+    let home = scope;
+    while (home.branch && home.parent) home = home.parent;
+    for (const fn of ['param', 'paramList', 'paramMap']) {
+      for (const call of literalCalls(nodes, fn)) {
+        if (call.arg === undefined || !home.params.has(call.arg)) continue;
+        let set = this.paramUses.get(owner);
+        if (!set) this.paramUses.set(owner, (set = new Set()));
+        set.add(`${home.id}/param.${call.arg}`);
       }
     }
     const refs: DeferredRef[] = [];

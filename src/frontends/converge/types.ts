@@ -35,4 +35,8 @@ export interface ModuleInfo {
   readonly id: string;
   readonly source: string;
   readonly span?: Span;
+  /** The values the caller passed (the module block's params, or `-p` for the root), in the order given. */
+  readonly given: ReadonlyArray<readonly [string, unknown]>;
+  /** The module's params and their values, in declaration order. */
+  readonly params: ReadonlyMap<string, unknown>;
 }

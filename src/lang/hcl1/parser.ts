@@ -54,7 +54,8 @@ class Parser {
       items.push(this.parseItem());
       const after = this.peek();
       if (this.isPunct(after, ',')) this.pos++;
-      else if (after.type !== 'newline' && after.type !== 'eof' && !(closing && this.isPunct(after, '}'))) {
+      // As in HCL 1, the next item may follow on the same line (`{ a = "1" b = "2" }`).
+      else if (after.type !== 'newline' && after.type !== 'eof' && after.type !== 'ident' && after.type !== 'string' && !(closing && this.isPunct(after, '}'))) {
         this.unexpected(after, 'a new line or "," after the item');
       }
     }

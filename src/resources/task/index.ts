@@ -1,6 +1,6 @@
 /**
  * `task`: a check script and an apply script (Converge's task, task.query and healthcheck.task). The check
- * decides: exit 0 is in sync. After an apply the check runs again, and a task still out of sync fails.
+ * decides: exit 0 is in sync. An apply script that exits non-zero fails the task.
  *
  * Outputs are what other nodes may look up. `check.stdout|stderr|exitstatus` come from the first check.
  * `stdout|stderr|exitstatus` are the task's final status: the apply's when it ran, else the check's. A plan
@@ -13,6 +13,7 @@ import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
 import { type TaskParams, taskSchema } from './schema.js';
 
 const TYPE = 'task';
+const STILL = 'still has changes after apply';
 
 interface ScriptStatus {
   readonly stdout: string;
@@ -24,14 +25,21 @@ function parse(params: Params): TaskParams {
   return parseParams(TYPE, taskSchema, params);
 }
 
+/** How the host reports a program it could not start (see LocalHost.exec). */
+const NOT_STARTED = /^cannot run .*: (command not found \(ENOENT\)|permission denied \(EACCES\))\n$/;
+
 async function runScript(ctx: ResourceContext, p: TaskParams, script: string, flags: readonly string[], readOnly: boolean): Promise<ScriptStatus> {
+  // Converge checks the working directory first and reports a missing one as a failed run, not an error.
+  if (p.dir !== undefined && !(await ctx.host.stat(p.dir))) return { stdout: `stat ${p.dir}: no such file or directory`, stderr: '', exitstatus: 1 };
   const options: { stdin: string; readOnly: boolean; cwd?: string; env?: Record<string, string>; timeout?: number } = { stdin: script, readOnly };
   if (p.dir !== undefined) options.cwd = p.dir;
   if (p.env !== undefined) options.env = Object.fromEntries(Object.entries(p.env).map(([k, val]) => [k, String(val)]));
   if (p.timeout !== undefined) options.timeout = Math.round(p.timeout * 1000);
   const r: ExecResult = await ctx.host.exec([p.interpreter, ...flags], options);
-  if (r.timedOut) throw new Error(`script timed out after ${p.timeout} seconds`);
+  if (r.timedOut) throw new Error('execution timed out');
   if (r.code === null) throw new Error(`script was killed by signal ${r.signal ?? 'unknown'}`);
+  const notStarted = r.stdout === '' && (r.code === 127 || r.code === 126) ? NOT_STARTED.exec(r.stderr) : null;
+  if (notStarted) throw new Error(`fork/exec ${p.interpreter}: ${r.code === 127 ? 'no such file or directory' : 'permission denied'}`);
   return { stdout: r.stdout, stderr: r.stderr, exitstatus: r.code };
 }
 
@@ -51,19 +59,30 @@ async function check(ctx: ResourceContext, p: TaskParams): Promise<CheckOutcome>
   return { inSync: false, changes: { check: s.exitstatus }, comment: `check returned ${s.exitstatus}`, outputs: base, state: s };
 }
 
+/**
+ * Runs the apply script, then the check again (its status is kept as `final.*`). As in Converge, the task
+ * is judged by its last run: a non-zero apply leaves it with changes, which is a failure, while the second
+ * check does not decide. A task with no apply script is judged by that second check instead.
+ */
 async function apply(ctx: ResourceContext, p: TaskParams): Promise<ApplyOutcome> {
   if (p.health && p.apply === undefined) {
     const none: ScriptStatus = { stdout: '', stderr: '', exitstatus: 0 };
     return { ok: true, changes: { apply: 0 }, comment: 'health check: nothing to apply', outputs: { ...prefixed('apply.', none), ...prefixed('', none) } };
   }
-  const s = p.apply !== undefined ? await runScript(ctx, p, p.apply, p.exec_flags, false) : undefined;
+  let s: ScriptStatus | undefined;
+  if (p.apply !== undefined) {
+    try {
+      s = await runScript(ctx, p, p.apply, p.exec_flags, false);
+    } catch (e) {
+      // An apply that could not run (timed out, interpreter missing) leaves the check's status in place.
+      return { ok: false, changes: {}, comment: `${STILL}: ${(e as Error).message}`, outputs: { 'apply.error': (e as Error).message } };
+    }
+  }
   const after = await runScript(ctx, p, p.check, p.check_flags, true);
   const outputs: Record<string, unknown> = { ...prefixed('final.', after), ...(s ? { ...prefixed('apply.', s), ...prefixed('', s) } : prefixed('', after)) };
   const changes = s ? { apply: s.exitstatus } : {};
-  if (after.exitstatus !== 0) {
-    const why = p.apply === undefined ? 'there is no apply script and the check still fails' : `the check still returns ${after.exitstatus} after apply`;
-    return { ok: false, changes, comment: `still has changes after apply: ${why}`, outputs };
-  }
+  if (s && s.exitstatus !== 0) return { ok: false, changes, comment: `${STILL}: the apply script returned ${s.exitstatus}`, outputs };
+  if (!s && after.exitstatus !== 0) return { ok: false, changes, comment: `${STILL}: there is no apply script and the check still fails`, outputs };
   return { ok: true, changes, comment: s ? `apply returned ${s.exitstatus}` : 'check returned 0', outputs };
 }
 

@@ -83,10 +83,11 @@ describe('converge failures', () => {
   test('a failing task: Errors section, dependency errors, exit 1', () => {
     const dir = tempDir();
     const file = join(dir, 'fail.hcl');
-    writeFileSync(file, `task "fails" {\n  check = "exit 1"\n  apply = "echo no"\n}\n\nfile.content "dependent" {\n  destination = "${dir}/x"\n  depends = ["task.fails"]\n}\n`);
+    writeFileSync(file, `task "fails" {\n  check = "exit 1"\n  apply = "echo no; exit 1"\n}\n\nfile.content "dependent" {\n  destination = "${dir}/x"\n  depends = ["task.fails"]\n}\n`);
     const r = cairn(['converge', 'apply', file, '--state-dir', join(dir, '.state')]);
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /Errors:\n \* root\/task\.fails: still has changes after apply/);
+    assert.match(r.stdout, /root\/task\.fails:\n Error: root\/task\.fails still has changes after apply\n Messages:\n  check \(returned: 1\)\n  \n  \n  apply \(returned: 1\)\n  no\n \n  \n Has Changes: yes\n/);
+    assert.match(r.stdout, /Errors:\n \* root\/task\.fails: root\/task\.fails still has changes after apply\n\n/);
     assert.match(r.stdout, /Failed due to failing dependency:\n \* root\/file\.content\.dependent: error in dependency "root\/task\.fails"\n/);
     assert.match(r.stdout, /Summary: 1 errors, 0 changes, 1 dependency errors\n$/);
     assert.equal(existsSync(join(dir, 'x')), false);
