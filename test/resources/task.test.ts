@@ -110,12 +110,17 @@ describe('task: check and apply', () => {
     assert.equal(readFileSync(join(dir, 'out'), 'utf8'), `${dir}\nhi\n`);
   });
 
-  test('a query never needs changes and its output is known at check time', async () => {
+  test('a query exiting non-zero reports changes it cannot make; its output is known at check time', async () => {
     const p = { check: 'echo 42; exit 5', query: true };
     const c = await kind.check(local, p, node(p));
-    assert.equal(c.inSync, true);
+    assert.equal(c.inSync, false);
     assert.equal(c.outputs?.stdout, '42\n');
     assert.equal(c.outputs?.exitstatus, 5);
+    const a = await kind.apply(local, p, c, node(p));
+    assert.equal(a.ok, false);
+    assert.equal(a.comment, 'still has changes after apply: query apply called but it should never have changes');
+    const fine = { check: 'echo 1', query: true };
+    assert.equal((await kind.check(local, fine, node(fine))).inSync, true);
   });
 
   test('a timeout is a failure', async () => {

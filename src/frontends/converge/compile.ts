@@ -25,6 +25,8 @@ export interface ConvergeProgram {
   readonly viewEdges: ReadonlyArray<{ readonly from: string; readonly to: string; readonly kind: string }>;
   /** For each node id, the param nodes its templates read (drawn by `graph --show-params`). */
   readonly paramUses: ReadonlyMap<string, ReadonlySet<string>>;
+  /** For each node id, the nodes its templates look up: Converge prepares such a node late, so `graph` shows it by name only. */
+  readonly lookups: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const CORE_TYPE: Readonly<Record<string, string>> = {
@@ -297,7 +299,7 @@ export function compileConverge(file: string, params: ReadonlyMap<string, string
   }
   const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags];
   if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
-  return { graph: { nodes, edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses };
+  return { graph: { nodes, edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses, lookups: compiler.renderer.lookups };
 }
 
 function dedupe(diags: readonly Diagnostic[]): Diagnostic[] {

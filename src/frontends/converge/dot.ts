@@ -64,7 +64,8 @@ export function graphView(p: ConvergeProgram, options: GraphOptions = {}): Graph
     }
   }
   for (const n of p.graph.nodes) {
-    const ctype = p.types.get(n.id) ?? n.type;
+    // A node that looks values up is not prepared when the graph is drawn: it has no type-specific look.
+    const ctype = (p.lookups.get(n.id)?.size ?? 0) > 0 ? 'deferred' : (p.types.get(n.id) ?? n.type);
     nodes.push({ id: n.id, type: ctype, label: label(n, ctype), module: home(n.id) });
   }
   for (const e of p.viewEdges) edges.push({ from: e.from, to: e.to, kind: e.kind });

@@ -84,7 +84,8 @@ function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
     return mode === 'apply' && r.result === false ? { ...base, error: afterApply(r, r.comment) } : base;
   }
   if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages: [], hasChanges: true, changes: [] };
-  const messages = Array.isArray(out.messages) ? out.messages.map(str) : [];
+  const resolved = str(node.params.path);
+  const messages = Array.isArray(out.messages) ? out.messages.map((m) => str(m).replaceAll(JSON.stringify(resolved), JSON.stringify(path))) : [];
   const hasChanges = r.status === 'pending' || r.status === 'changed';
   // Converge shows the mode line even when nothing changes; after an apply both sides are the new mode.
   return { messages, hasChanges, changes: [[path, str(r.status === 'pending' ? out.mode : out.wanted), str(out.wanted)]] };

@@ -70,7 +70,8 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
     // A check that could not run is the node's error and leaves it without changes; a failed apply
     // leaves the changes in place, which Converge reports as the node still having changes.
     const applied = mode === 'apply' && out['check.exitstatus'] !== undefined;
-    return { id: r.id, error: applied ? `${r.id} still has changes after apply` : r.comment, messages: taskMessages(node, r), hasChanges: applied, changes: [] };
+    const why = node.params.query === true ? ': query apply called but it should never have changes' : '';
+    return { id: r.id, error: applied ? `${r.id} still has changes after apply${why}` : r.comment, messages: taskMessages(node, r), hasChanges: applied, changes: [] };
   }
   if (ctype === 'file.content') {
     const path = shownPath(node, str(node.params.path));
@@ -156,7 +157,13 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
     if (options.onlyShowChanges && !p.hasChanges) continue;
     body += drawNode(p);
   }
-  for (const p of options.meta ?? []) if (!options.onlyShowChanges) body += drawNode(p);
+  // A module waits for the nodes inside it, so one failing there fails it too: Converge leaves it out.
+  const failedIds = [...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': ')));
+  for (const p of options.meta ?? []) {
+    const isModule = !/\/param\.[^/]*$/.test(p.id);
+    if (options.onlyShowChanges || (isModule && failedIds.some((id) => id.startsWith(`${p.id}/`)))) continue;
+    body += drawNode(p);
+  }
   let tail = '';
   if (errors.length > 0) tail += `Errors:\n${errors.map((e) => ` * ${e}\n`).join('')}\n`;
   if (depErrors.length > 0) tail += `Failed due to failing dependency:\n${depErrors.map((e) => ` * ${e}\n`).join('')}\n`;

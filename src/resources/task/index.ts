@@ -14,6 +14,7 @@ import { type TaskParams, taskSchema } from './schema.js';
 
 const TYPE = 'task';
 const STILL = 'still has changes after apply';
+const QUERY_APPLY = 'query apply called but it should never have changes';
 
 interface ScriptStatus {
   readonly stdout: string;
@@ -54,7 +55,11 @@ function statics(p: TaskParams): Record<string, unknown> {
 async function check(ctx: ResourceContext, p: TaskParams): Promise<CheckOutcome> {
   const s = await runScript(ctx, p, p.check, p.check_flags, true);
   const base = { ...statics(p), ...prefixed('check.', s) };
-  if (p.query) return { inSync: true, comment: 'query ran', outputs: { ...base, ...prefixed('', s) }, state: s };
+  // A query's status is known at once; like Converge, a query exiting non-zero reports changes it cannot make.
+  if (p.query) {
+    if (s.exitstatus === 0) return { inSync: true, comment: 'query ran', outputs: { ...base, ...prefixed('', s) }, state: s };
+    return { inSync: false, changes: { check: s.exitstatus }, comment: `query returned ${s.exitstatus}`, outputs: { ...base, ...prefixed('', s) }, state: s };
+  }
   if (s.exitstatus === 0) return { inSync: true, comment: 'check returned 0', outputs: { ...base, ...prefixed('', s) }, state: s };
   return { inSync: false, changes: { check: s.exitstatus }, comment: `check returned ${s.exitstatus}`, outputs: base, state: s };
 }
@@ -65,6 +70,7 @@ async function check(ctx: ResourceContext, p: TaskParams): Promise<CheckOutcome>
  * check does not decide. A task with no apply script is judged by that second check instead.
  */
 async function apply(ctx: ResourceContext, p: TaskParams): Promise<ApplyOutcome> {
+  if (p.query) return { ok: false, changes: {}, comment: `${STILL}: ${QUERY_APPLY}` };
   if (p.health && p.apply === undefined) {
     const none: ScriptStatus = { stdout: '', stderr: '', exitstatus: 0 };
     return { ok: true, changes: { apply: 0 }, comment: 'health check: nothing to apply', outputs: { ...prefixed('apply.', none), ...prefixed('', none) } };

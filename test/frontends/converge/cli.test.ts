@@ -121,3 +121,21 @@ describe('converge bad input: positioned diagnostic, exit 1, nothing applied', (
     });
   }
 });
+
+describe('converge fixture tasks (checked against converge)', () => {
+  const main = join(FIX, 'tasks/main.hcl');
+  const cases: Array<[string, string[], string, number]> = [
+    ['plan: check errors have no changes', ['plan'], 'tasks/plan.txt', 1],
+    ['plan --show-meta adds the root and param nodes', ['plan', '--show-meta'], 'tasks/plan-meta.txt', 1],
+    ['apply: a failing apply is worded as converge words it', ['apply'], 'tasks/apply.txt', 1],
+    ['graph --show-params draws params and their edges', ['graph', '--show-params'], 'tasks/graph.dot', 0],
+  ];
+  for (const [name, args, file, code] of cases) {
+    test(name, () => {
+      const dir = tempDir();
+      const r = cairn(['converge', ...args, main, '--state-dir', join(dir, '.state')]);
+      assert.equal(r.stdout, expected(file, dir));
+      assert.equal(r.code, code);
+    });
+  }
+});
