@@ -16,18 +16,25 @@ const TYPE = 'fetch';
 
 export const HASH_LENGTHS: Readonly<Record<string, number>> = { md5: 32, sha1: 40, sha256: 64, sha512: 128 };
 
-export const fetchSchema = v.pipe(
-  v.strictObject({
-    /** A local path (relative to the graph file's folder) or a file:// URL. */
-    source: v.pipe(v.string(), v.minLength(1, 'expected a path or a file:// URL')),
-    destination: absolutePathSchema,
-    hash_type: v.optional(v.picklist(['md5', 'sha1', 'sha256', 'sha512'], 'expected one of md5, sha1, sha256, sha512')),
-    hash: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]+$/, 'expected a hex checksum'))),
-    force: v.optional(v.boolean(), false),
-  }),
-  v.check((p) => (p.hash === undefined) === (p.hash_type === undefined), 'give hash and hash_type together'),
-  v.check((p) => p.hash === undefined || p.hash.length === HASH_LENGTHS[p.hash_type ?? ''], 'hash has the wrong length for its hash_type'),
-);
+/**
+ * Params of a kind that takes a local source checked against an optional hash (fetch, unarchive):
+ * source (a path relative to the graph file's folder, or a file:// URL), destination, hash_type, hash, force.
+ */
+export function sourceWithHashSchema() {
+  return v.pipe(
+    v.strictObject({
+      source: v.pipe(v.string(), v.minLength(1, 'expected a path or a file:// URL')),
+      destination: absolutePathSchema,
+      hash_type: v.optional(v.picklist(['md5', 'sha1', 'sha256', 'sha512'], 'expected one of md5, sha1, sha256, sha512')),
+      hash: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]+$/, 'expected a hex checksum'))),
+      force: v.optional(v.boolean(), false),
+    }),
+    v.check((p) => (p.hash === undefined) === (p.hash_type === undefined), 'give hash and hash_type together'),
+    v.check((p) => p.hash === undefined || p.hash.length === HASH_LENGTHS[p.hash_type ?? ''], 'hash has the wrong length for its hash_type'),
+  );
+}
+
+export const fetchSchema = sourceWithHashSchema();
 
 type FetchParams = v.InferOutput<typeof fetchSchema>;
 

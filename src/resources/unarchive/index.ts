@@ -8,26 +8,13 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { Host, ResourceContext } from '../../host/types.js';
-import { sourceFile } from '../fetch/index.js';
+import { sourceFile, sourceWithHashSchema } from '../fetch/index.js';
 import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
-import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'unarchive';
 
-const HASH_LENGTHS: Readonly<Record<string, number>> = { md5: 32, sha1: 40, sha256: 64, sha512: 128 };
-
-export const unarchiveSchema = v.pipe(
-  v.strictObject({
-    source: v.pipe(v.string(), v.minLength(1, 'expected a path or a file:// URL')),
-    /** An existing directory. */
-    destination: absolutePathSchema,
-    hash_type: v.optional(v.picklist(['md5', 'sha1', 'sha256', 'sha512'], 'expected one of md5, sha1, sha256, sha512')),
-    hash: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]+$/, 'expected a hex checksum'))),
-    force: v.optional(v.boolean(), false),
-  }),
-  v.check((p) => (p.hash === undefined) === (p.hash_type === undefined), 'give hash and hash_type together'),
-  v.check((p) => p.hash === undefined || p.hash.length === HASH_LENGTHS[p.hash_type ?? ''], 'hash has the wrong length for its hash_type'),
-);
+/** The destination is an existing directory. */
+export const unarchiveSchema = sourceWithHashSchema();
 
 type UnarchiveParams = v.InferOutput<typeof unarchiveSchema>;
 
