@@ -69,9 +69,10 @@ export async function runConverge(command: Command, files: readonly string[], op
       let text: string;
       let exitCode: number;
       if (command === 'healthcheck') {
-        const health = formatHealth(program.graph.nodes, report.results, index.before);
+        const health = formatHealth(program.graph.nodes, report.results, index.before, program.types, { missingDirs: dirs });
         text = health.text;
-        exitCode = failed ? 1 : opts.detailedExitcode && health.unhealthy > 0 ? 2 : 0;
+        // Converge's healthcheck reports a node that cannot change in its block and still exits 0.
+        exitCode = opts.detailedExitcode && health.unhealthy > 0 ? 2 : 0;
       } else {
         const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, missingDirs: dirs, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
         text = run.text;

@@ -172,4 +172,4 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
   return { text: `\n${body}${tail}`, errors: errors.length + depErrors.length };
 }
 
-export { drawNode, type Printable };
+export { drawNode, printable, type Printable };

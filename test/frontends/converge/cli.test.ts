@@ -139,3 +139,18 @@ describe('converge fixture tasks (checked against converge)', () => {
     });
   }
 });
+
+describe('converge healthcheck fixture', () => {
+  test('each node prints its own status code, changes and warning, as converge does; nothing changes', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'same.txt'), 'hello', { mode: 0o644 });
+    writeFileSync(join(dir, 'drift.txt'), 'old', { mode: 0o644 });
+    writeFileSync(join(dir, 'm.txt'), '', { mode: 0o644 });
+    const r = run(['healthcheck', join(FIX, 'health/main.hcl')], dir);
+    assert.equal(r.stdout, expected('health/health.txt', dir));
+    assert.equal(r.code, 0);
+    assert.equal(existsSync(join(dir, 'new.txt')), false);
+    assert.equal(existsSync(join(dir, 'sub')), false);
+    assert.equal(readFileSync(join(dir, 'drift.txt'), 'utf8'), 'old');
+  });
+});

@@ -36,3 +36,23 @@ test('plan and apply print what converge prints', { skip }, () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('healthcheck prints each node as converge prints it (the summary counts aside)', { skip }, () => {
+  const dir = mkdtempSync('/tmp/cairn-oracle-');
+  try {
+    const hcl = `file.content "missing" {\n  destination = "${dir}/new.txt"\n  content = "new"\n}\n\nfile.content "drift" {\n  destination = "${dir}/drift.txt"\n  content = "fresh"\n}\n\nfile.mode "m" {\n  destination = "${dir}/drift.txt"\n  mode = 0600\n}\n\nfile.mode "same" {\n  destination = "${dir}/ok.txt"\n  mode = 0644\n}\n\nfile.directory "deep" {\n  destination = "${dir}/nop/x"\n}\n\ntask "t" {\n  check = "exit 1"\n  apply = "true"\n}\n\ntask.query "q" {\n  query = "echo hi"\n}\n\nhealthcheck.task "h" {\n  check = "exit 3"\n}\n`;
+    for (const name of ['a', 'b']) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'drift.txt'), 'old', { mode: 0o644 });
+      writeFileSync(join(dir, name, 'ok.txt'), '', { mode: 0o644 });
+      writeFileSync(join(dir, name, 'main.hcl'), hcl.replaceAll(dir, join(dir, name)));
+    }
+    const ours = cairn(['converge', 'healthcheck', join(dir, 'a/main.hcl'), '--state-dir', join(dir, 'state')]);
+    const theirs = spawnSync(BIN, ['healthcheck', '--local', '--nocolor', join(dir, 'b/main.hcl')], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(theirs.status, ours.code, theirs.stderr.slice(-600));
+    const nodeBlocks = (text: string) => blocks(text).filter((b) => !b.startsWith('Summary: '));
+    assert.deepEqual(nodeBlocks(ours.stdout.replaceAll(join(dir, 'a'), 'D')), nodeBlocks(theirs.stdout.replaceAll(join(dir, 'b'), 'D')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
