@@ -4,10 +4,10 @@
 // N = 1,000 file.content nodes: a first apply (files absent), a no-op plan and a no-op apply, each next to
 // the same 1,000 files as a core graph file (`cairn apply|plan graph.json`). Commands are timed
 // round-robin so that machine load weighs on both alike; the medians and their ratios are printed.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { interleaved as timedRounds } from './timing.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const cairn = join(root, 'bin/cairn.js');
@@ -16,29 +16,8 @@ const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 const work = mkdtempSync(join(tmpdir(), 'cairn-bench-cv-'));
 
-/** Wall seconds of one whole process; exit 0 or 2 (changes) is success. */
-function measure(argv) {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0 && r.status !== 2) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return (performance.now() - t) / 1000;
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function interleaved(cases) {
-  const walls = cases.map(() => []);
-  for (let i = 0; i < RUNS; i++) {
-    cases.forEach((c, j) => {
-      c.before?.();
-      walls[j].push(measure(c.argv));
-    });
-  }
-  return walls.map(median);
-}
+/** Median wall seconds per case, measured round-robin. */
+const interleaved = (cases) => timedRounds(cases, RUNS).map((m) => m.wall);
 
 const hclDir = join(work, 'hcl-files');
 const coreDir = join(work, 'core-files');

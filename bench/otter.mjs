@@ -5,10 +5,10 @@
 // each timed as a whole process next to the core's own graph-file run of the same 1,000 files
 // (`cairn plan` / `cairn apply GRAPH.json`), round-robin in one run, median of 5.
 //   last line: bench-otter: collect_ratio=X execute_ratio=Y execute_noop_ratio=Z
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { interleaved as timedRounds } from './timing.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const cairn = join(root, 'bin/cairn.js');
@@ -30,31 +30,8 @@ writeFileSync(script, plan);
 const graph = join(work, 'graph.json');
 writeFileSync(graph, JSON.stringify({ version: 1, nodes }));
 
-/** Wall seconds of one whole process; exit 0 or 2 (changes) is success. */
-function measure(argv) {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const wall = (performance.now() - t) / 1000;
-  if (r.status !== 0 && r.status !== 2) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return wall;
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-/** Round-robin over the cases, so that the machine's load at any moment weighs on all of them alike. */
-function interleaved(cases) {
-  const walls = cases.map(() => []);
-  for (let i = 0; i < RUNS; i++) {
-    cases.forEach((c, j) => {
-      c.before?.();
-      walls[j].push(measure(c.argv));
-    });
-  }
-  return walls.map(median);
-}
+/** Median wall seconds per case, measured round-robin. */
+const interleaved = (cases) => timedRounds(cases, RUNS).map((m) => m.wall);
 
 const clear = () => rmSync(target, { recursive: true, force: true });
 const otter = (mode) => [cairn, 'otter', 'run', script, '--root', work, '--state-dir', state, '--mode', mode];

@@ -1,10 +1,10 @@
 // Benchmarks cairn against the floor (bench/floor.mjs) in one run, whole process against whole process,
 // and prints ratios. `--quick` measures N = 1,000 only. The last line is machine-readable:
 //   bench: noop_ratio=X first_apply_ratio=Y rss_mb=Z
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { interleaved } from './timing.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
@@ -13,53 +13,6 @@ const RUNS = quick ? 5 : 7;
 const cairn = join(root, 'bin/cairn.js');
 const floor = join(root, 'bench/floor.mjs');
 const work = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
-
-const hasPython = spawnSync('python3', ['-c', 'import resource'], { stdio: 'ignore' }).status === 0;
-const MEASURE = `
-import resource, subprocess, sys, time
-t = time.perf_counter()
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-wall = time.perf_counter() - t
-print(wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)
-if r.returncode not in (0, 2): sys.stderr.write(r.stderr.decode())
-`;
-
-/** Wall seconds and peak RSS (MiB) of one whole process. */
-function measure(argv) {
-  if (hasPython) {
-    const r = spawnSync('python3', ['-c', MEASURE, process.execPath, ...argv], { encoding: 'utf8' });
-    const [wall, rssKb, code] = r.stdout.trim().split(/\s+/).map(Number);
-    if (code !== 0 && code !== 2) throw new Error(`${argv.join(' ')} exited ${code}: ${r.stderr}`);
-    return { wall, rss: rssKb / 1024 };
-  }
-  const t = performance.now();
-  const r = spawnSync(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0 && r.status !== 2) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { wall: (performance.now() - t) / 1000, rss: Number.NaN };
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-/**
- * Measures several commands round-robin, so that the machine's load at any moment weighs on all of them
- * alike (these VMs are noisy), and returns the median wall time and the peak RSS of each.
- */
-function interleaved(cases, runs) {
-  const walls = cases.map(() => []);
-  const rss = cases.map(() => 0);
-  for (let i = 0; i < runs; i++) {
-    cases.forEach((c, j) => {
-      c.before?.();
-      const m = measure(c.argv);
-      walls[j].push(m.wall);
-      rss[j] = Math.max(rss[j], m.rss);
-    });
-  }
-  return cases.map((_, j) => ({ wall: median(walls[j]), rss: rss[j] }));
-}
 
 function makeGraph(dir, n, chain) {
   const target = join(dir, 'files');
