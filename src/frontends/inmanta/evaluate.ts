@@ -301,21 +301,10 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
     }
     case 'new':
       return construct(ctx, e, expected);
-    case 'query': {
+    case 'query':
+    case 'selector':
       stagedResult(ctx, e);
-      const type = ctx.c.lookupEntity(e.type, ctx.scope.ns, e.span);
-      return ctx.c.query(type, kwValues(ctx, e.args, [], undefined), e.span).get();
-    }
-    case 'selector': {
-      stagedResult(ctx, e);
-      const obj = evaluate(ctx, e.obj);
-      if (!isInstance(obj)) throw new InmantaError('RuntimeException', `can not look up ${e.rel} on ${pyRepr(obj)}`, e.span);
-      const rel = obj.entity.relations().get(e.rel);
-      if (!rel?.reverse) throw new InmantaError('NotFoundException', `relation ${e.rel} of ${obj.entity.fullName} has no reverse end to look up by`, e.span);
-      const values = kwValues(ctx, e.args, [], undefined);
-      values.set(rel.reverse.name, obj);
-      return ctx.c.query(rel.target, values, e.span).get();
-    }
+      return lookup(ctx, e).get();
   }
 }
 
