@@ -1,29 +1,11 @@
 /** Runs `cairn converge` on the fixtures as a user would and compares with the expected Converge text. */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
 import { assertNoStack, cairn } from '../../cli/cli-helpers.js';
+import { expected, FIX, run, tempDir } from './fixture-helpers.js';
 
-const FIX = resolve(import.meta.dirname, '../../fixtures/converge');
-// Fixed-length temp dirs: the expected text is tabwriter-aligned around the path.
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync('/tmp/cairn-cv-');
-  dirs.push(d);
-  return d;
-}
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function expected(name: string, dir: string): string {
-  return readFileSync(join(FIX, name), 'utf8').replaceAll('@DIR@', dir);
-}
-
-function run(args: string[], dir: string) {
-  return cairn(['converge', ...args, '-p', `dir=${dir}`, '--state-dir', join(dir, '.state')]);
-}
 
 for (const fixture of ['values', 'modules']) {
   describe(`converge fixture ${fixture}`, () => {

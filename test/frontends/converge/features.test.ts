@@ -1,29 +1,12 @@
 /** switch/case and the file.fetch, unarchive, file.mode, file.owner, wait and healthcheck.task fixtures, plus their bad input. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
 import { assertNoStack, cairn } from '../../cli/cli-helpers.js';
+import { expected, FIX, run, tempDir } from './fixture-helpers.js';
 
-const FIX = resolve(import.meta.dirname, '../../fixtures/converge');
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync('/tmp/cairn-cv-');
-  dirs.push(d);
-  return d;
-}
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function expected(name: string, dir: string): string {
-  return readFileSync(join(FIX, name), 'utf8').replaceAll('@DIR@', dir);
-}
-
-function run(args: string[], dir: string) {
-  return cairn(['converge', ...args, '-p', `dir=${dir}`, '--state-dir', join(dir, '.state')]);
-}
 
 const SETUP: Record<string, (dir: string) => void> = {
   switch: () => {},
