@@ -1,7 +1,7 @@
 /** Human output: one status line per node, diffs under changed nodes, and a summary line. */
-import pc from 'picocolors';
 import type { NodeResult, RunMode } from '../core/model.js';
 import type { Counts } from '../core/runtime.js';
+import { colors } from './color.js';
 
 const LABELS: Record<NodeResult['status'], string> = {
   ok: 'ok',
@@ -21,16 +21,16 @@ function label(r: NodeResult, mode: RunMode): string {
 function paint(status: NodeResult['status'], text: string): string {
   switch (status) {
     case 'ok':
-      return pc.green(text);
+      return colors().green(text);
     case 'changed':
     case 'pending':
-      return pc.yellow(text);
+      return colors().yellow(text);
     case 'failed':
-      return pc.red(text);
+      return colors().red(text);
     case 'skipped':
-      return pc.dim(text);
+      return colors().dim(text);
     case 'unresolvable':
-      return pc.magenta(text);
+      return colors().magenta(text);
   }
 }
 
@@ -43,9 +43,9 @@ function indent(text: string, prefix: string): string {
 }
 
 function colourDiffLine(l: string): string {
-  if (l.startsWith('+') && !l.startsWith('+++')) return pc.green(l);
-  if (l.startsWith('-') && !l.startsWith('---')) return pc.red(l);
-  if (l.startsWith('@@')) return pc.cyan(l);
+  if (l.startsWith('+') && !l.startsWith('+++')) return colors().green(l);
+  if (l.startsWith('-') && !l.startsWith('---')) return colors().red(l);
+  if (l.startsWith('@@')) return colors().cyan(l);
   return l;
 }
 
@@ -66,9 +66,9 @@ export function formatChanges(changes: Record<string, unknown>): string[] {
 }
 
 export function formatResultLine(r: NodeResult, mode: RunMode, width: number): string {
-  const name = r.name !== r.id ? ` ${pc.dim(`(${r.name})`)}` : '';
+  const name = r.name !== r.id ? ` ${colors().dim(`(${r.name})`)}` : '';
   const comment = r.comment ? `  ${r.comment.split('\n')[0]}` : '';
-  return `${paint(r.status, label(r, mode).padEnd(width))} ${r.type} ${pc.bold(r.id)}${name}${comment}`;
+  return `${paint(r.status, label(r, mode).padEnd(width))} ${r.type} ${colors().bold(r.id)}${name}${comment}`;
 }
 
 export function formatResults(results: readonly NodeResult[], mode: RunMode): string {
@@ -96,5 +96,5 @@ export function formatSummary(mode: RunMode, counts: Counts, total: number, dura
   if (counts.unresolvable > 0) parts.push(`${counts.unresolvable} unresolvable`);
   const run = runId !== undefined ? `, run ${runId}` : '';
   const text = `${head}: ${parts.join(', ')} (${total} nodes in ${seconds(durationMs)}${run})`;
-  return counts.failed > 0 ? pc.red(text) : text;
+  return counts.failed > 0 ? colors().red(text) : text;
 }

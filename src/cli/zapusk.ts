@@ -5,6 +5,7 @@ import { prepare, runZapusk, type ZapuskOutcome } from '../frontends/zapusk/inde
 import { initProgram, printHelp } from '../frontends/zapusk/init.js';
 import { LocalHost } from '../host/local.js';
 import { defaultStateDir } from '../store/index.js';
+import { useColor } from './color.js';
 import { printDiagnostics } from './errors.js';
 import { withRunStore } from './session.js';
 import { HELP, USAGE, type ZapuskCliOptions } from './zapusk-command.js';
@@ -25,12 +26,6 @@ function shellWord(word: string): string {
 /** What `{{zapusk_tool}}` runs: this node and this cairn, at the zapusk command. */
 function toolCommand(): string {
   return [process.execPath, cairnScript(), 'zapusk'].map(shellWord).join(' ');
-}
-
-function useColor(): boolean {
-  if (process.env.NO_COLOR) return false;
-  if (process.env.FORCE_COLOR) return true;
-  return process.stdout.isTTY === true;
 }
 
 function json(outcome: ZapuskOutcome, runId: number): string {

@@ -145,6 +145,9 @@ test('colour only when asked or on a terminal: piped output has no escape codes'
   const { state, graph } = setup();
   const plain = cairn(['plan', graph, '--state-dir', state], { env: { NO_COLOR: '', FORCE_COLOR: '' } });
   assert.doesNotMatch(plain.stdout, /\x1b\[/);
+  // a CI log is a pipe too: the CI variable alone does not turn colour on
+  const onCi = cairn(['plan', graph, '--state-dir', state], { env: { NO_COLOR: '', FORCE_COLOR: '', CI: 'true' } });
+  assert.doesNotMatch(onCi.stdout, /\x1b\[/);
   const forced = cairn(['plan', graph, '--state-dir', state], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
   assert.match(forced.stdout, /\x1b\[33mwould change/);
 });
