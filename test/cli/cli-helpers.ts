@@ -1,6 +1,6 @@
 /** Runs the built CLI (dist/) as a user would, in temp dirs. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -23,8 +23,16 @@ export function cairn(args: readonly string[], options: { cwd?: string; env?: Re
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function tempDir(prefix = 'cairn-cli-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+const made: string[] = [];
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temp dir under `base` (the system's by default), removed when the test process ends. */
+export function tempDir(prefix = 'cairn-cli-', base = tmpdir()): string {
+  const d = mkdtempSync(join(base, prefix));
+  made.push(d);
+  return d;
 }
 
 /** Writes a graph file and returns its path. */

@@ -3,17 +3,16 @@
 // CAIRN_INTEGRATION=1 as root, a real account created, checked and removed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { checkScript, type ExecutionMode, parseScript, plainLines, RaftLoader, runOtter } from '../../../src/frontends/otter/index.js';
 import { FakeHost } from '../../../src/host/fake.js';
 import { LocalHost } from '../../../src/host/local.js';
 import type { Host } from '../../../src/host/types.js';
+import { tempDir } from '../../cli/cli-helpers.js';
 
 async function runOn(host: Host, source: string, mode: ExecutionMode) {
-  const root = mkdtempSync(join(tmpdir(), 'cairn-otter-sys-'));
+  const root = tempDir('cairn-otter-sys-');
   const script = parseScript('sys.otter', source);
   assert.deepEqual(await checkScript(script, new RaftLoader(root, host), new Set()), []);
   const result = await runOtter(script, { mode, simulation: false, host, root, raftDir: root, variables: new Map(), serverName: 'here', roles: [], environmentName: '' });

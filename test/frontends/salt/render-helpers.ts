@@ -1,8 +1,8 @@
 // Builds throwaway Salt trees (file_roots, pillar_roots) in a temp dir for the render tests.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SaltOptions } from '../../../src/frontends/salt/types.js';
+import { tempDir } from '../../cli/cli-helpers.js';
 
 export interface Tree {
   dir: string;
@@ -11,7 +11,7 @@ export interface Tree {
 
 /** `files` maps paths under the temp dir (`salt/top.sls`, `pillar/top.sls`) to their text. */
 export function tree(files: Record<string, string>, extra: Partial<SaltOptions> = {}): Tree {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-salt-render-'));
+  const dir = tempDir('cairn-salt-render-');
   mkdirSync(join(dir, 'salt'), { recursive: true });
   mkdirSync(join(dir, 'pillar'), { recursive: true });
   for (const [p, text] of Object.entries(files)) {
