@@ -39,20 +39,31 @@ export class Compilation {
     return target;
   }
 
-  /** Looks a type up as the real compiler does: qualified via imports, else this namespace, its parents, then std. */
+  /** The namespace a qualified type or plugin name points into: it must be imported (std always is). */
+  qualifiedTarget(name: string, ns: Namespace, span: Span): Namespace {
+    const prefix = name.slice(0, name.lastIndexOf('::'));
+    const full = ns.imports.get(prefix) ?? (prefix === 'std' || prefix === ns.name ? prefix : undefined);
+    const target = full !== undefined ? this.namespaces.get(full) : undefined;
+    if (!target) {
+      throw new InmantaError('MissingImportException', `could not find type ${name} in namespace ${ns.name}.\nTry importing the module with \`import ${prefix}\` in ${ns.file}`, span);
+    }
+    return target;
+  }
+
+  /** Looks a type up as the real compiler does: qualified via imports, else this namespace and its parents (not std). */
   lookupType(name: string, ns: Namespace, span: Span): EntityType | Typedef {
     const cut = name.lastIndexOf('::');
     if (cut >= 0) {
-      const found = this.namespaceFor(name.slice(0, cut), ns, span).types.get(name.slice(cut + 2));
+      const target = this.qualifiedTarget(name, ns, span);
+      const found = target.types.get(name.slice(cut + 2));
       if (found) return found;
+      throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${target.name}`, span);
     } else {
       const chain = ns.name.split('::');
       for (let i = chain.length; i > 0; i--) {
         const found = this.namespaces.get(chain.slice(0, i).join('::'))?.types.get(name);
         if (found) return found;
       }
-      const std = this.namespaces.get('std')?.types.get(name);
-      if (std) return std;
     }
     throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${ns.name}`, span);
   }

@@ -5,6 +5,7 @@ import { InmantaError } from './errors.js';
 import { emitBlock } from './execute.js';
 import type { Instance } from './instance.js';
 import { loadProject } from './project.js';
+import { checkCalls } from './resolve.js';
 
 export interface CompileResult {
   readonly ok: boolean;
@@ -20,6 +21,7 @@ export function compileProject(projectDir: string): CompileResult {
     c = new Compilation({ modules: project.moduleDirs });
     for (const [name, ns] of project.namespaces) c.namespaces.set(name, ns);
     defineAll(c);
+    checkCalls(c);
     for (const ns of c.namespaces.values()) emitBlock(c, ns.stmts, ns.scope, undefined);
     c.sched.run();
     finalCheck(c);

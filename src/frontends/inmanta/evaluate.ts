@@ -131,10 +131,29 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
     case 'neg':
       prepare(ctx, e.operand, out);
       return;
-    case 'bin':
-      prepare(ctx, e.left, out);
-      prepare(ctx, e.right, out);
+    case 'bin': {
+      if (e.op !== 'and' && e.op !== 'or') {
+        prepare(ctx, e.left, out);
+        prepare(ctx, e.right, out);
+        return;
+      }
+      // Lazy: a step waits for the left side; only when that does not decide is the right side scheduled.
+      const sub: Var[] = [];
+      prepare(ctx, e.left, sub);
+      const rv = new ResultVar(sched, 'boolean expression');
+      staged.vars.set(e, rv);
+      step(ctx, e, e.span, sub, (inner) => {
+        if (booleanOperand(evaluate(inner, e.left), 'left', e.op, e.span) === (e.op === 'or')) {
+          rv.set(true, e.span);
+          return;
+        }
+        const branch: Var[] = [];
+        prepare(ctx, e.right, branch);
+        step(ctx, e, e.span, branch, () => rv.set(true, e.span));
+      });
+      out.push(rv);
       return;
+    }
     case 'cond': {
       // The condition is a step; the chosen branch's inputs another; only then is the result there.
       const sub: Var[] = [];
@@ -378,17 +397,12 @@ function isDefined(ctx: Ctx, objExpr: Expr | undefined, name: string, span: Span
   return obj.slot(name, span).isDefined();
 }
 
+/** `m[k]`: only dicts can be looked up, only with string keys (lists have no indexing in the language). */
 function mapGet(obj: Value, key: Value, span: Span): Value {
-  if (isDict(obj)) {
-    if (typeof key !== 'string' || !obj.has(key)) throw new InmantaError('KeyException', `key ${pyStr(key)} not found in dict, options are [${[...obj.keys()].join(',')}]`, span);
-    return obj.get(key) as Value;
-  }
-  if (Array.isArray(obj) && typeof key === 'number') {
-    const v = obj[key < 0 ? obj.length + key : key];
-    if (v === undefined) throw new InmantaError('RuntimeException', `list index ${key} out of range`, span);
-    return v;
-  }
-  throw new InmantaError('RuntimeException', `can not index ${typeName(obj)} with ${typeName(key)}`, span);
+  if (!isDict(obj)) throw new InmantaError('TypingException', `dict lookup is only possible on dicts, ${pyStr(obj)} is not an object`, span);
+  if (typeof key !== 'string') throw new InmantaError('TypingException', `dict keys must be string, ${pyStr(key)} is not a string`, span);
+  if (!obj.has(key)) throw new InmantaError('KeyException', `key ${key} not found in dict, options are [${[...obj.keys()].join(',')}]`, span);
+  return obj.get(key) as Value;
 }
 
 function iterable(v: Value, span: Span): readonly Value[] {
@@ -479,9 +493,18 @@ function arithmetic(op: string, a: Value, b: Value, span: Span): Value {
   }
 }
 
+/** `and` / `or` take booleans only, as the real compiler checks each side. */
+function booleanOperand(v: Value, side: 'left' | 'right', op: string, span: Span): boolean {
+  if (typeof v !== 'boolean') throw new InmantaError('RuntimeException', `Invalid ${side} hand value \`${pyStr(v)}\`: \`${op}\` expects a boolean`, span);
+  return v;
+}
+
 function binary(ctx: Ctx, op: string, l: Expr, r: Expr, span: Span): Value {
-  if (op === 'and') return truthy(evaluate(ctx, l)) && truthy(evaluate(ctx, r));
-  if (op === 'or') return truthy(evaluate(ctx, l)) || truthy(evaluate(ctx, r));
+  if (op === 'and' || op === 'or') {
+    const left = booleanOperand(evaluate(ctx, l), 'left', op, span);
+    if (left === (op === 'or')) return left;
+    return booleanOperand(evaluate(ctx, r), 'right', op, span);
+  }
   const a = evaluate(ctx, l);
   const b = evaluate(ctx, r);
   if (op === 'in') return contains(b, a, span);

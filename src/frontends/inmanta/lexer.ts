@@ -12,6 +12,11 @@ export interface Token {
   readonly flavour?: StrFlavour;
   readonly offset: number;
   readonly span: Span;
+  /**
+   * Where a syntax error at this token is reported: the real parser names the position just after the token
+   * it could not use (its lexer has read past it by then).
+   */
+  readonly after: Span;
 }
 
 export const KEYWORDS = new Set([
@@ -35,12 +40,14 @@ export function lex(file: string, src: string): Token[] {
   const lines = new LineMap(file, src);
   const out: Token[] = [];
   let i = 0;
-  const push = (kind: TokKind, text: string, start: number, flavour?: StrFlavour) => {
-    const t: Token = flavour ? { kind, text, flavour, offset: start, span: lines.span(start) } : { kind, text, offset: start, span: lines.span(start) };
-    out.push(t);
+  // `end` is the offset just after the token's source text.
+  const push = (kind: TokKind, text: string, start: number, end: number, flavour?: StrFlavour) => {
+    const base = { kind, text, offset: start, span: lines.span(start), after: lines.span(end) };
+    out.push(flavour ? { ...base, flavour } : base);
   };
-  const fail = (at: number, msg: string): never => {
-    throw new InmantaError('ParserException', msg, lines.span(at));
+  // A character no token can start with (an unterminated string's quote among them).
+  const illegal = (at: number): never => {
+    throw new InmantaError('ParserException', `Syntax error: Illegal character '${src[at] ?? ''}'`, lines.span(at));
   };
   while (i < src.length) {
     const c = src[i] ?? '';
@@ -54,38 +61,38 @@ export function lex(file: string, src: string): Token[] {
     }
     const start = i;
     // String prefixes r/f directly before a quote.
-    if ((c === 'r' || c === 'f') && (src[i + 1] === '"' || src[i + 1] === "'")) {
-      i++;
-      const body = readQuoted(src, i, fail);
-      i = body.end;
-      push('str', c === 'r' ? body.raw : decodeEscapes(body.raw), start, c === 'r' ? 'raw' : 'f');
+    // An unterminated r/f string leaves the prefix to be read as a name, and its quote is then illegal.
+    const prefixed = (c === 'r' || c === 'f') && (src[i + 1] === '"' || src[i + 1] === "'") ? readQuoted(src, i + 1) : undefined;
+    if (prefixed) {
+      i = prefixed.end;
+      push('str', c === 'r' ? prefixed.raw : decodeEscapes(prefixed.raw), start, i, c === 'r' ? 'raw' : 'f');
       continue;
     }
     if (c === '"' || c === "'") {
-      if (src.startsWith('"""', i)) {
-        const close = src.indexOf('"""', i + 3);
-        if (close < 0) fail(start, 'Unterminated multi-line string');
-        push('str', decodeEscapes(src.slice(i + 3, close)), start, 'mls');
+      const close = src.startsWith('"""', i) ? src.indexOf('"""', i + 3) : -1;
+      if (close >= 0) {
+        push('str', decodeEscapes(src.slice(i + 3, close)), start, close + 3, 'mls');
         i = close + 3;
         continue;
       }
-      const body = readQuoted(src, i, fail);
+      // Without its closing `"""`, a multi-line string opens as the empty string `""`.
+      const body = readQuoted(src, i) ?? illegal(i);
       i = body.end;
-      push('str', decodeEscapes(body.raw), start, 'plain');
+      push('str', decodeEscapes(body.raw), start, i, 'plain');
       continue;
     }
     if (c === '/' && out.at(-1)?.kind === 'kw' && out.at(-1)?.text === 'matching') {
       let j = i + 1;
       while (j < src.length && src[j] !== '/' && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
-      if (src[j] !== '/') fail(start, 'Unterminated regex');
-      push('regex', src.slice(i + 1, j), start);
+      if (src[j] !== '/') illegal(start);
+      push('regex', src.slice(i + 1, j), start, j + 1);
       i = j + 1;
       continue;
     }
     const num = /^(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?/.exec(src.slice(i, i + 64));
     if (num && /\d/.test(c)) {
       const t = num[0];
-      push(/[.eE]/.test(t) ? 'float' : 'int', t, start);
+      push(/[.eE]/.test(t) ? 'float' : 'int', t, start, i + t.length);
       i += t.length;
       continue;
     }
@@ -95,26 +102,32 @@ export function lex(file: string, src: string): Token[] {
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (w.endsWith('-')) w = w.slice(0, -1);
       i += w.length;
-      if (KEYWORDS.has(w)) push('kw', w, start);
-      else push(/^[A-Z]/.test(w) ? 'cid' : 'id', w, start);
+      if (KEYWORDS.has(w)) push('kw', w, start, i);
+      else push(/^[A-Z]/.test(w) ? 'cid' : 'id', w, start, i);
       continue;
     }
     const op = OPS.find((o) => src.startsWith(o, i));
-    if (!op) fail(start, `Illegal character '${c}'`);
-    push('op', op as string, start);
+    if (!op) illegal(start);
+    push('op', op as string, start, i + (op as string).length);
     i += (op as string).length;
   }
-  push('eof', '', src.length);
+  // The real parser reads the file with a newline added, and reports the end one column past that line's
+  // start, on the line after it.
+  let newlines = 0;
+  for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) newlines++;
+  const end: Span = { file, line: newlines + 2, col: 2 };
+  out.push({ kind: 'eof', text: '', offset: src.length, span: end, after: end });
   return out;
 }
 
-function readQuoted(src: string, i: number, fail: (at: number, msg: string) => never): { raw: string; end: number } {
+/** A one-line quoted string starting at `i`, or undefined when it does not close on its line. */
+function readQuoted(src: string, i: number): { raw: string; end: number } | undefined {
   const q = src[i];
   let j = i + 1;
   while (j < src.length && src[j] !== q) {
-    if (src[j] === '\n') fail(i, 'Unterminated string');
+    if (src[j] === '\n') return undefined;
     j += src[j] === '\\' ? 2 : 1;
   }
-  if (j >= src.length) fail(i, 'Unterminated string');
+  if (j >= src.length) return undefined;
   return { raw: src.slice(i + 1, j), end: j + 1 };
 }

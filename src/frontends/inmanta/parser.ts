@@ -8,6 +8,18 @@ import { formatted, interpolated } from './strings.js';
 const CMP = new Set(['==', '!=', '<', '>', '<=', '>=']);
 const BLOCK_END = new Set(['end', 'elif', 'else']);
 
+/** A token as the real parser names it in a syntax error: its value (a string without quotes, a number as Python prints it). */
+function tokenValue(t: Token): string {
+  if (t.kind === 'int') return BigInt(t.text).toString();
+  if (t.kind === 'float') {
+    const n = Number(t.text);
+    return Number.isInteger(n) && Math.abs(n) < 1e16 ? `${n}.0` : String(n);
+  }
+  return t.text;
+}
+
+const CAPITAL = 'Syntax error: Invalid identifier: Entity names must start with a capital';
+
 export function parseFile(file: string, src: string): Stmt[] {
   return new Parser(lex(file, src)).file();
 }
@@ -39,8 +51,7 @@ class Parser {
   private fail(t: Token = this.tok): never {
     if (t.kind === 'eof') throw new InmantaError('ParserException', 'Syntax error: Unexpected end of file', t.span);
     if (t.kind === 'kw') throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
-    const shown = t.kind === 'str' ? JSON.stringify(t.text) : t.text;
-    throw new InmantaError('ParserException', `Syntax error at token ${shown}`, t.span);
+    throw new InmantaError('ParserException', `Syntax error at token ${tokenValue(t)}`, t.after);
   }
   private expect(text: string): Token {
     if (!this.is(text)) this.fail();
@@ -55,12 +66,6 @@ class Parser {
   private checkHyphen(t: Token): void {
     if (t.text.includes('-')) throw new InmantaError('HyphenException', `The use of '-' in identifiers is not allowed. please rename ${t.text}.`, t.span);
   }
-  /** Same-line check: a `(` or `[` on a new line starts a new statement, not a call or lookup. */
-  private sameLine(): boolean {
-    const prev = this.toks[this.pos - 1];
-    return prev !== undefined && prev.span.line === this.tok.span.line;
-  }
-
   file(): Stmt[] {
     const out: Stmt[] = [];
     while (this.tok.kind !== 'eof') out.push(this.statement(true));
@@ -119,9 +124,8 @@ class Parser {
       }
       this.pos = save;
     }
-    const expr = this.expr();
-    if (expr.kind !== 'call' && expr.kind !== 'new' && expr.kind !== 'query') this.fail(t);
-    return { kind: 'expr', expr, span: t.span };
+    // Any expression is a statement; whatever cannot continue it starts the next one, newline or not.
+    return { kind: 'expr', expr: this.expr(), span: t.span };
   }
 
   private looksLikeRelation(): boolean {
@@ -179,12 +183,18 @@ class Parser {
   private entity(): Stmt {
     const span = this.next().span;
     const nameTok = this.tok;
-    if (nameTok.kind !== 'cid') this.fail();
+    if (nameTok.kind !== 'cid' && nameTok.kind !== 'id') this.fail();
     this.next();
     const parents: string[] = [];
     if (this.accept('extends')) {
-      parents.push(this.className());
-      while (this.accept(',')) parents.push(this.className());
+      do {
+        const first = this.tok;
+        if (first.kind !== 'id' && first.kind !== 'cid') this.fail();
+        const { name, last } = this.qualified();
+        if (last.kind !== 'cid' && (this.is(',') || this.is(':'))) throw new InmantaError('ParserException', CAPITAL, first.span);
+        if (last.kind !== 'cid') this.fail();
+        parents.push(name);
+      } while (this.accept(','));
     }
     this.expect(':');
     if (this.tok.kind === 'str') this.next(); // docstring
@@ -200,6 +210,8 @@ class Parser {
       else attrs.push({ type, name: name.text, span: name.span });
     }
     this.expect('end');
+    // The real grammar takes a lower-case name and rejects it once the whole definition is read.
+    if (nameTok.kind !== 'cid') throw new InmantaError('ParserException', CAPITAL, nameTok.span);
     return { kind: 'entity', name: nameTok.text, parents, attrs, span };
   }
 
@@ -419,29 +431,45 @@ class Parser {
       this.expect('defined');
       if (left.kind === 'ref' && !left.name.includes('::')) return { kind: 'defined', obj: undefined, name: left.name, span: left.span };
       if (left.kind === 'attr') return { kind: 'defined', obj: left.obj, name: left.name, span: left.span };
+      if (left.kind === 'mapget') {
+        // `m[k] is defined`: the key is there and its value is neither null nor an empty list.
+        const span = left.span;
+        const has: Expr = { kind: 'bin', op: 'in', left: left.key, right: left.obj, span };
+        const notNull: Expr = { kind: 'bin', op: '!=', left, right: { kind: 'lit', value: null, span }, span };
+        const notEmpty: Expr = { kind: 'bin', op: '!=', left, right: { kind: 'list', items: [], span }, span };
+        return { kind: 'bin', op: 'and', left: { kind: 'bin', op: 'and', left: has, right: notNull, span }, right: notEmpty, span };
+      }
       this.fail();
     }
     return left;
   }
 
+  /**
+   * Attribute access and lookups, as far as the real grammar lets them chain: `.name` only on a variable
+   * reference (`a`, `a.b`); `[key]` on a reference or another map lookup; `[k=v]` (a relation selector) on
+   * `a.b`. After anything else (a call, a constructor, a parenthesised expression, an index lookup) the
+   * expression ends here.
+   */
   private postfix(): Expr {
+    const first = this.tok;
     let e = this.primary();
+    let shape: 'var' | 'lookup' | 'other' = (first.kind === 'id' || first.kind === 'cid') && e.kind === 'ref' ? 'var' : 'other';
     for (;;) {
-      if (this.is('.') && this.peek().kind === 'id') {
+      if (shape === 'var' && this.is('.')) {
         this.next();
         const name = this.ident();
         e = { kind: 'attr', obj: e, name: name.text, span: e.span };
-      } else if (this.is('[') && this.sameLine()) {
-        const open = this.next();
-        if (this.tok.kind === 'id' && this.peek().text === '=' && (e.kind === 'attr' || e.kind === 'ref')) {
+      } else if (shape !== 'other' && this.is('[')) {
+        this.next();
+        if (shape === 'var' && e.kind === 'attr' && this.tok.kind === 'id' && this.peek().text === '=') {
           const args = this.kwargsUntil(']').kwargs;
-          const obj = e.kind === 'attr' ? e.obj : undefined;
-          if (!obj) this.fail(open);
-          e = { kind: 'selector', obj, rel: (e as { name: string }).name, args, span: e.span };
+          e = { kind: 'selector', obj: e.obj, rel: e.name, args, span: e.span };
+          shape = 'other';
         } else {
           const key = this.expr();
           this.expect(']');
           e = { kind: 'mapget', obj: e, key, span: e.span };
+          shape = 'lookup';
         }
       } else return e;
     }
@@ -511,20 +539,20 @@ class Parser {
   private namePrimary(span: Span): Expr {
     const { name, last } = this.qualified();
     if (last.kind === 'cid') {
-      if (this.is('(') && this.sameLine()) {
+      if (this.is('(')) {
         this.next();
         const { args, kwargs, starstar } = this.kwargsUntil(')');
         if (args.length > 0) throw new InmantaError('ParserException', `Syntax error: constructor of ${name} takes keyword arguments only`, args[0]?.span ?? span);
         return { kind: 'new', type: name, kwargs, starstar, span };
       }
-      if (this.is('[') && this.sameLine()) {
+      if (this.is('[')) {
         this.next();
         return { kind: 'query', type: name, args: this.kwargsUntil(']').kwargs, span };
       }
       // A type used as a value (e.g. in a relation annotation) is kept as a reference.
       return { kind: 'ref', name, span };
     }
-    if (this.is('(') && this.sameLine()) return this.call(name, span);
+    if (this.is('(')) return this.call(name, span);
     return { kind: 'ref', name, span };
   }
 

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import type { Span } from '../../core/diag.js';
 import { PyFloat, renderTemplate } from '../../lang/jinja/index.js';
 import { InmantaError } from './errors.js';
+import type { Compilation } from './compilation.js';
 import type { Ctx } from './evaluate.js';
 import type { Instance } from './instance.js';
+import type { Namespace } from './namespace.js';
 import { Float, isDict, isFloat, isInstance, num, printed, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
 import { ListVar, ResultVar, Wait } from './vars.js';
 
@@ -151,18 +153,38 @@ const CASTS: Record<string, (v: Value, span: Span) => Value> = {
   string: (v) => (typeof v === 'boolean' ? String(v) : pyStr(v)),
 };
 
-export function callPlugin(ctx: Ctx, name: string, args: Value[], kwargs: Map<string, Value>, span: Span): Value {
+type Callable = (ctx: Ctx, args: Value[], kwargs: Map<string, Value>, span: Span) => Value;
+
+const castCall =
+  (name: string, cast: (v: Value, span: Span) => Value): Callable =>
+  (_ctx, args, _kwargs, span) => {
+    if (args.length !== 1) throw new InmantaError('RuntimeException', `${name}() takes exactly one argument`, span);
+    return cast(args[0] as Value, span);
+  };
+
+/**
+ * What a call `name(...)` in namespace `ns` calls, resolved as the real compiler does before anything runs:
+ * a primitive cast, or a plugin (std's, by qualified name). A type is not callable.
+ */
+export function resolveCall(c: Compilation, name: string, ns: Namespace, span: Span): Callable {
   const cut = name.lastIndexOf('::');
+  const short = name.slice(cut + 2);
+  let home = ns;
   if (cut < 0) {
     const cast = CASTS[name];
-    if (cast) {
-      if (args.length !== 1) throw new InmantaError('RuntimeException', `${name}() takes exactly one argument`, span);
-      return cast(args[0] as Value, span);
-    }
-    if (name === 'dict') return new Map(kwargs);
+    if (cast) return castCall(name, cast);
+    if (name === 'dict') return (_ctx, _args, kwargs) => new Map(kwargs);
+  } else {
+    home = c.qualifiedTarget(name, ns, span);
+    const fn = home.name === 'std' ? STD[short] : undefined;
+    if (fn) return fn;
   }
-  const ns = cut < 0 ? 'std' : ctx.c.namespaceFor(name.slice(0, cut), ctx.scope.ns, span).name;
-  const fn = ns === 'std' ? STD[name.slice(cut + 2)] : undefined;
-  if (!fn) throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${ctx.scope.ns.name}`, span);
-  return fn(ctx, args, kwargs, span);
+  const chain = home.name.split('::');
+  const searched = cut < 0 ? chain.map((_, i) => chain.slice(0, chain.length - i).join('::')) : [home.name];
+  if (searched.some((n) => c.namespaces.get(n)?.types.has(short))) throw new InmantaError('RuntimeException', `Can not call '${name}', can only call plugin or primitive type cast`, span);
+  throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${home.name}`, span);
+}
+
+export function callPlugin(ctx: Ctx, name: string, args: Value[], kwargs: Map<string, Value>, span: Span): Value {
+  return resolveCall(ctx.c, name, ctx.scope.ns, span)(ctx, args, kwargs, span);
 }

@@ -45,3 +45,34 @@ test('syntax errors carry file, line and column', () => {
   assert.equal(parseError('a-b = 1\n').kind, 'HyphenException');
   assert.equal(parseError('x = "open\n').kind, 'ParserException');
 });
+
+// Positions and wording as the real parser reports them (recorded from the real compiler): a token it cannot
+// use is reported one column past its end; the end of the file on the line after the last, column 2.
+test('syntax errors are placed and worded as the real parser does', () => {
+  const cases: [string, string, number, number][] = [
+    ['x = = 1\n', 'Syntax error at token =', 1, 6],
+    ['z = A[n="y"].v\n', 'Syntax error at token .', 1, 14],
+    ['z = std::count([1]).v\n', 'Syntax error at token .', 1, 21],
+    ['z = (a).v\n', 'Syntax error at token .', 1, 9],
+    ['z = A[n="y"][n="y"]\n', 'Syntax error at token =', 1, 16],
+    ['if 1 "abc":\nend\n', 'Syntax error at token abc', 1, 11],
+    ['if 1 3.5:\nend\n', 'Syntax error at token 3.5', 1, 9],
+    ['a = 1\nx = 1 +\n', 'Syntax error: Unexpected end of file', 4, 2],
+    ['x = a.', 'Syntax error: Unexpected end of file', 2, 2],
+    ['x = "abc\n', `Syntax error: Illegal character '"'`, 1, 5],
+    ['x = """abc\n', `Syntax error: Illegal character '"'`, 1, 7],
+    ['x = 1 $\n', "Syntax error: Illegal character '$'", 1, 7],
+    ['entity b:\nend\n', 'Syntax error: Invalid identifier: Entity names must start with a capital', 1, 8],
+    ['entity A extends b:\nend\n', 'Syntax error: Invalid identifier: Entity names must start with a capital', 1, 18],
+  ];
+  for (const [src, msg, line, col] of cases) {
+    const e = parseError(src);
+    assert.deepEqual([e.kind, e.msg, e.span?.line, e.span?.col], ['ParserException', msg, line, col], src);
+  }
+});
+
+test('any expression is a statement, and what cannot continue one starts the next, newline or not', () => {
+  assert.deepEqual(parseFile('m.cf', 'x = 1 2\n[1]\n').map((s) => s.kind), ['assign', 'expr', 'expr']);
+  const [s] = parseFile('m.cf', 'x = a\n["k"]\n');
+  assert.ok(s?.kind === 'assign' && s.value.kind === 'mapget');
+});

@@ -1,0 +1,93 @@
+/**
+ * Name checks made before anything runs, as the real compiler's normalisation does: every call must name a
+ * primitive cast or a plugin, so a misspelt plugin is reported even when a runtime error would come earlier.
+ */
+import type { Expr, Stmt } from './ast.js';
+import type { Compilation } from './compilation.js';
+import type { Namespace } from './namespace.js';
+import { resolveCall } from './plugins.js';
+
+export function checkCalls(c: Compilation): void {
+  for (const ns of c.namespaces.values()) for (const s of ns.stmts) statement(c, ns, s);
+}
+
+function statement(c: Compilation, ns: Namespace, s: Stmt): void {
+  const exprs: (Expr | undefined)[] = [];
+  const bodies: (readonly Stmt[])[] = [];
+  switch (s.kind) {
+    case 'assign':
+      exprs.push(s.value);
+      break;
+    case 'expr':
+      exprs.push(s.expr);
+      break;
+    case 'for':
+      exprs.push(s.iter);
+      bodies.push(s.body);
+      break;
+    case 'if':
+      for (const b of s.branches) {
+        exprs.push(b.test);
+        bodies.push(b.body);
+      }
+      bodies.push(s.orelse);
+      break;
+    case 'implementation':
+      bodies.push(s.body);
+      break;
+    case 'implement':
+      exprs.push(s.when);
+      break;
+    case 'entity':
+      for (const a of s.attrs) exprs.push(a.default);
+      break;
+    case 'typedef':
+      exprs.push(s.cond);
+      break;
+    case 'relation':
+      exprs.push(...s.annotations);
+      break;
+    default:
+      break;
+  }
+  for (const e of exprs) if (e) expression(c, ns, e);
+  for (const b of bodies) for (const x of b) statement(c, ns, x);
+}
+
+function expression(c: Compilation, ns: Namespace, e: Expr): void {
+  if (e.kind === 'call') resolveCall(c, e.name, ns, e.span);
+  for (const sub of children(e)) expression(c, ns, sub);
+}
+
+function children(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'attr':
+      return [e.obj];
+    case 'mapget':
+      return [e.obj, e.key];
+    case 'query':
+      return e.args.map((a) => a.value);
+    case 'selector':
+      return [e.obj, ...e.args.map((a) => a.value)];
+    case 'call':
+    case 'new':
+      return [...('args' in e ? e.args : []), ...e.kwargs.map((a) => a.value), ...e.starstar];
+    case 'list':
+      return e.items;
+    case 'dict':
+      return e.entries.map(([, v]) => v);
+    case 'bin':
+      return [e.left, e.right];
+    case 'not':
+    case 'neg':
+      return [e.operand];
+    case 'defined':
+      return e.obj ? [e.obj] : [];
+    case 'cond':
+      return [e.test, e.then, e.else];
+    case 'comp':
+      return [e.value, ...e.fors.map((f) => f.iter), ...e.guards];
+    default:
+      return [];
+  }
+}
