@@ -6,7 +6,7 @@ import { register as registerInmanta } from './inmanta-command.js';
 import { register as registerOtter } from './otter-command.js';
 import { register as registerSalt } from './salt-command.js';
 import { VERSION } from './version.js';
-import { register as registerZapusk } from './zapusk-command.js';
+import { fromToolArgs, register as registerZapusk } from './zapusk-command.js';
 
 export interface CommonOptions {
   out: 'text' | 'json';
@@ -70,9 +70,16 @@ function finish(code: number): void {
   process.exitCode = code;
 }
 
+/** `cairn zapusk` also takes zapusk-tool's own argument style; it is rewritten to ours before parsing. */
+function cairnArgs(argv: readonly string[]): string[] {
+  if (argv[2] !== 'zapusk') return [...argv];
+  const ours = fromToolArgs(argv.slice(3), process.env);
+  return ours ? [...argv.slice(0, 3), ...ours] : [...argv];
+}
+
 async function main(): Promise<void> {
   try {
-    await buildProgram().parseAsync(process.argv);
+    await buildProgram().parseAsync(cairnArgs(process.argv));
   } catch (e) {
     const { reportError } = await import('./errors.js');
     process.exitCode = reportError(e);

@@ -1,5 +1,7 @@
 /** `cairn zapusk PROGRAM.zdb [COMMAND] [name=value ...]`: options here, the work in zapusk.ts (loaded on use). */
+import { existsSync, readdirSync } from 'node:fs';
 import type { Command } from 'commander';
+import { UserError } from './errors.js';
 import { collect, lockTimeoutOption, outOption } from './options.js';
 
 export interface ZapuskCliOptions {
@@ -40,6 +42,11 @@ that start other programs from an os step.
 Steps' shell commands (os, run) run in the instance's state dir, their output shown as it comes, with
 ZAPUSK_DEBUG, ZAPUSK_PADDING and ZAPUSK_DEFERRED_PATH set. An exit code of 100 stops the remaining components of that program.
 
+zapusk-tool's own argument style works too, so programs and scripts written for it run unchanged:
+  cairn zapusk [COMMAND] [--zdb_dir DIR] [--state_dir DIR] [--a name=value ...] [--only S] [--padding P]
+    [--debug] [--force] [--deferred-master]
+The program folder defaults to the current one there, as with zapusk-tool.
+
 Exit codes: 0 success; 1 a step failed, or the program is wrong (printed as file:line:col: CODE message;
 nothing runs).
 
@@ -67,4 +74,75 @@ export function register(program: Command): void {
       const { runZapuskCommand } = await import('./zapusk.js');
       process.exitCode = await runZapuskCommand(dir, command, params, opts);
     });
+}
+
+/** Options only zapusk-tool's argument style has, each with whether it takes a value. */
+const TOOL_OPTIONS: Record<string, boolean> = {
+  '--zdb': true,
+  '--zdb_dir': true,
+  '--state_dir': true,
+  '--a': true,
+  '--padding': true,
+  '--deferred-master': false,
+};
+const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false };
+
+function looksLikeToolStyle(args: readonly string[]): boolean {
+  if (args.some((a) => a in TOOL_OPTIONS)) return true;
+  // `zapusk-tool apply` run inside a program folder: the first word is a command, not a folder.
+  const first = args.find((a) => !a.startsWith('-'));
+  if (first === undefined || first.includes('=') || existsSync(first) || first === 'init' || first === 'help') return false;
+  try {
+    return readdirSync('.').some((f) => f.endsWith('.ini'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * zapusk-tool's command line (`apply --zdb_dir X --state_dir Y --a k=v`) as ours (`X apply k=v --state-dir Y`),
+ * or undefined when the arguments are already ours. --padding and --deferred-master set the environment
+ * variables zapusk-tool sets for them.
+ */
+export function fromToolArgs(args: readonly string[], env: NodeJS.ProcessEnv): string[] | undefined {
+  if (!looksLikeToolStyle(args)) return undefined;
+  let dir = '.';
+  let cmd: string | undefined;
+  const params: string[] = [];
+  const options: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const takesValue = TOOL_OPTIONS[a] ?? SHARED_OPTIONS[a];
+    if (takesValue === undefined) {
+      if (cmd !== undefined) throw new UserError(`unexpected argument '${a}': the command is already '${cmd}' (params go as --a name=value)`);
+      cmd = a;
+      continue;
+    }
+    const value = takesValue ? args[++i] : undefined;
+    if (takesValue && value === undefined) throw new UserError(`${a} needs a value`);
+    switch (a) {
+      case '--zdb':
+      case '--zdb_dir':
+        dir = value as string;
+        break;
+      case '--state_dir':
+        options.push('--state-dir', value as string);
+        break;
+      case '--a': {
+        // As zapusk-tool splits it: the name, and the text up to a second '=' if there is one.
+        const [name = '', val = ''] = (value as string).split('=');
+        params.push(`${name}=${val}`);
+        break;
+      }
+      case '--padding':
+        env.ZAPUSK_PADDING = value;
+        break;
+      case '--deferred-master':
+        env.ZAPUSK_DEFERRED_PATH = '';
+        break;
+      default:
+        options.push(a, ...(value === undefined ? [] : [value]));
+    }
+  }
+  return [dir, cmd ?? 'apply', ...params, ...options];
 }

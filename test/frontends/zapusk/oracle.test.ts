@@ -9,24 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { caseEnv, FIXTURES, normalize, readRuns, runZapusk } from './zapusk-helpers.js';
+import { caseEnv, FIXTURES, normalize, readRuns, runZapusk, toolArgs } from './zapusk-helpers.js';
 
 const TOOL = process.env.ZAPUSK_TOOL ?? '';
 const ruby = spawnSync('ruby', ['--version'], { encoding: 'utf8' });
 const skip = TOOL === '' || !existsSync(TOOL) ? 'no zapusk-tool: set ZAPUSK_TOOL to its src.v1/zapusk.rb to run this test' : ruby.status !== 0 ? 'ruby is not installed' : false;
-
-/** Our CLI arguments as zapusk-tool's: --zdb_dir, --state_dir, --a k=v; --lib becomes prepend_zdb_dirs. */
-function toolArgs(args: readonly string[]): string[] {
-  const [program = '', command = 'apply', ...rest] = args;
-  const out = [command, '--zdb_dir', program];
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i] as string;
-    if (a === '--state-dir') out.push('--state_dir', rest[++i] as string);
-    else if (a === '--lib') out.push('--a', `prepend_zdb_dirs=${rest[++i] as string}`);
-    else out.push('--a', a.includes('=') ? a : `${a}=true`);
-  }
-  return out;
-}
 
 /** A root run: no variables of an enclosing zapusk run (the tool treats a set ZAPUSK_PADDING as nested). */
 function rootEnv(): NodeJS.ProcessEnv {

@@ -57,3 +57,18 @@ export function caseNames(): string[] {
     .filter((n) => existsSync(join(FIXTURES, n, 'runs.txt')))
     .sort();
 }
+
+/** Our CLI arguments as zapusk-tool's: --zdb_dir, --state_dir, --a k=v; --lib becomes prepend_zdb_dirs. */
+export function toolArgs(args: readonly string[]): string[] {
+  const [program = '', command = 'apply', ...rest] = args;
+  const out = [command, '--zdb_dir', program];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i] as string;
+    if (a === '--state-dir') out.push('--state_dir', rest[++i] as string);
+    else if (a === '--lib') out.push('--a', `prepend_zdb_dirs=${rest[++i] as string}`);
+    else if (a === '--only') out.push(a, rest[++i] as string);
+    else if (a === '--debug' || a === '--force') out.push(a);
+    else out.push('--a', a.includes('=') ? a : `${a}=true`);
+  }
+  return out;
+}
