@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'NotFoundException'
   | 'TypeNotFoundException'
   | 'MissingImportException'
+  | 'ExternalException'
   | 'TypingException'
   | 'DuplicateException'
   | 'KeyException'

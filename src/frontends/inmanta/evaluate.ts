@@ -449,11 +449,8 @@ function compare(op: string, a: Value, b: Value, span: Span): boolean {
   if (op === '!=') return !pyEquals(a, b);
   const na = num(a);
   const nb = num(b);
-  let c: number;
-  if (na !== undefined && nb !== undefined) c = na - nb;
-  else if (typeof a === 'string' && typeof b === 'string') c = a < b ? -1 : a > b ? 1 : 0;
-  else throw new InmantaError('RuntimeException', `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`, span);
-  return op === '<' ? c < 0 : op === '>' ? c > 0 : op === '<=' ? c <= 0 : c >= 0;
+  if (na === undefined || nb === undefined) throw new InmantaError('TypingException', 'Can only compare numbers.', span);
+  return op === '<' ? na < nb : op === '>' ? na > nb : op === '<=' ? na <= nb : na >= nb;
 }
 
 function contains(hay: Value, needle: Value, span: Span): boolean {
@@ -463,15 +460,25 @@ function contains(hay: Value, needle: Value, span: Span): boolean {
   throw new InmantaError('RuntimeException', `in can not be applied to ${typeName(hay)}`, span);
 }
 
+const OPERATOR_NAMES: Record<string, string> = { '+': 'plus', '-': 'minus', '*': 'multiplication', '/': 'division', '%': 'modulo', '**': 'exponentiation' };
+
+/** Python's `type(x).__name__`, as the real compiler's operator errors print it. */
+function pyTypeName(v: Value): string {
+  return isInstance(v) ? 'Instance' : typeName(v);
+}
+
+/** Numbers (booleans count as 0 and 1), and `+` on two strings; nothing else, as the real operators allow. */
 function arithmetic(op: string, a: Value, b: Value, span: Span): Value {
-  if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
-  if (op === '+' && Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
-  const na = typeof a === 'boolean' ? undefined : num(a);
-  const nb = typeof b === 'boolean' ? undefined : num(b);
-  if (na === undefined || nb === undefined) {
-    throw new InmantaError('RuntimeException', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
+  if (op === '+' && typeof a === 'string') {
+    if (typeof b === 'string') return a + b;
+    throw new InmantaError('TypingException', `Can only concatenate str (not '${pyTypeName(b)}' (${pyRepr(b)})) to str`, span);
   }
-  const ints = typeof a === 'number' && typeof b === 'number';
+  const na = num(a);
+  const nb = num(b);
+  if (na === undefined || nb === undefined) {
+    throw new InmantaError('TypingException', `Unsupported operand type(s) for ${OPERATOR_NAMES[op] ?? op}: '${pyTypeName(a)}' (${pyRepr(a)}) and '${pyTypeName(b)}' (${pyRepr(b)})`, span);
+  }
+  const ints = !(a instanceof Float) && !(b instanceof Float);
   const wrap = (x: number): Value => (ints ? x : new Float(x));
   switch (op) {
     case '+':
@@ -495,8 +502,10 @@ function arithmetic(op: string, a: Value, b: Value, span: Span): Value {
 
 /** `and` / `or` take booleans only, as the real compiler checks each side. */
 function booleanOperand(v: Value, side: 'left' | 'right', op: string, span: Span): boolean {
-  if (typeof v !== 'boolean') throw new InmantaError('RuntimeException', `Invalid ${side} hand value \`${pyStr(v)}\`: \`${op}\` expects a boolean`, span);
-  return v;
+  if (typeof v === 'boolean') return v;
+  // The right side lands in the result variable, whose bool type check words it differently.
+  if (side === 'right') throw new InmantaError('RuntimeException', `Invalid value '${pyStr(v)}', expected bool`, span);
+  throw new InmantaError('RuntimeException', `Invalid left hand value \`${pyStr(v)}\`: \`${op}\` expects a boolean`, span);
 }
 
 function binary(ctx: Ctx, op: string, l: Expr, r: Expr, span: Span): Value {

@@ -368,11 +368,12 @@ class Parser {
     return left;
   }
 
+  /** Comparisons associate to the left as in the real grammar: `1 < 2 < 3` is `(1 < 2) < 3`. */
   private cmpExpr(): Expr {
-    const left = this.addExpr();
-    if (this.tok.kind === 'op' && CMP.has(this.tok.text)) {
+    let left = this.addExpr();
+    while (this.tok.kind === 'op' && CMP.has(this.tok.text)) {
       const op = this.next().text;
-      return { kind: 'bin', op, left, right: this.addExpr(), span: left.span };
+      left = { kind: 'bin', op, left, right: this.addExpr(), span: left.span };
     }
     return left;
   }

@@ -5,10 +5,10 @@ import type { Span } from '../../core/diag.js';
 import { PyFloat, renderTemplate } from '../../lang/jinja/index.js';
 import { InmantaError } from './errors.js';
 import type { Compilation } from './compilation.js';
-import type { Ctx } from './evaluate.js';
+import { type Ctx, readAttribute } from './evaluate.js';
 import type { Instance } from './instance.js';
 import type { Namespace } from './namespace.js';
-import { Float, isDict, isFloat, isInstance, num, printed, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
+import { Float, isDict, isFloat, isInstance, num, printed, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
 import { ListVar, ResultVar, Wait } from './vars.js';
 
 type Plugin = (ctx: Ctx, args: Value[], kwargs: Map<string, Value>, span: Span) => Value;
@@ -25,6 +25,24 @@ function params(name: string, names: readonly string[], args: Value[], kwargs: M
 function str(v: Value, what: string, span: Span): string {
   if (typeof v !== 'string') throw new InmantaError('RuntimeException', `${what} expects a string, got ${typeName(v)}`, span);
   return v;
+}
+
+/** A plugin that raised: the compiler reports the plugin, and the plugin's own error as the cause. */
+function pluginFailure(name: string, cause: string, span: Span): InmantaError {
+  return new InmantaError('ExternalException', `Exception in plugin std::${name}`, span, [new InmantaError('RuntimeException', cause, span)]);
+}
+
+function list(v: Value, what: string, span: Span): readonly Value[] {
+  if (!Array.isArray(v)) throw new InmantaError('RuntimeException', `${what} expects a list, got ${typeName(v)}`, span);
+  return v;
+}
+
+/** Python's `<` on the values key_sort compares (numbers, strings). */
+function pyLess(a: Value, b: Value): boolean {
+  const na = num(a);
+  const nb = num(b);
+  if (na !== undefined && nb !== undefined) return na < nb;
+  return typeof a === 'string' && typeof b === 'string' ? a < b : false;
 }
 
 function int(v: Value, span: Span): number {
@@ -101,10 +119,87 @@ const STD: Record<string, Plugin> = {
   },
   sequence: (_c, args, kw, span) => {
     const [i, start, offset] = params('sequence', ['i', 'start', 'offset'], args, kw, span, { start: 0, offset: 0 });
+    // range(start, i + start - offset), as std's plugin computes it.
+    const from = int(start ?? null, span);
     const out: number[] = [];
-    for (let n = int(start ?? null, span); n < int(start ?? null, span) + int(i ?? null, span); n++) out.push(n + int(offset ?? null, span));
+    for (let n = from; n < int(i ?? null, span) + from - int(offset ?? null, span); n++) out.push(n);
     return out;
   },
+  equals: (_c, args, kw, span) => {
+    const [a, b, desc] = params('equals', ['arg1', 'arg2', 'desc'], args, kw, span, { desc: null });
+    if (!pyEquals(a ?? null, b ?? null)) throw pluginFailure('equals', `${pyStr(a ?? null)} != ${pyStr(b ?? null)}${desc !== null ? `: ${pyStr(desc ?? null)}` : ''}`, span);
+    return null;
+  },
+  assert: (_c, args, kw, span) => {
+    const [cond, message] = params('assert', ['expression', 'message'], args, kw, span, { message: '' });
+    if (!truthy(cond ?? null)) throw pluginFailure('assert', `Assertion error: ${pyStr(message ?? null)}`, span);
+    return null;
+  },
+  select: (_c, args, kw, span) => {
+    const [objects, attr] = params('select', ['objects', 'attr'], args, kw, span);
+    return list(objects ?? null, 'select', span).map((o) => readAttribute(o, str(attr ?? null, 'select', span), span));
+  },
+  item: (_c, args, kw, span) => {
+    const [objects, index] = params('item', ['objects', 'index'], args, kw, span);
+    return list(objects ?? null, 'item', span).map((o) => list(o, 'item', span)[int(index ?? null, span)] ?? null);
+  },
+  key_sort: (_c, args, kw, span) => {
+    const [items, key] = params('key_sort', ['items', 'key'], args, kw, span);
+    const k = str(key ?? null, 'key_sort', span);
+    const keyed = list(items ?? null, 'key_sort', span).map((o) => ({ o, v: readAttribute(o, k, span) }));
+    return keyed.sort((a, b) => (pyLess(a.v, b.v) ? -1 : pyLess(b.v, a.v) ? 1 : 0)).map((x) => x.o);
+  },
+  capitalize: (_c, args, kw, span) => {
+    const s = str(params('capitalize', ['string'], args, kw, span)[0] ?? null, 'capitalize', span);
+    return s.slice(0, 1).toUpperCase() + s.slice(1).toLowerCase();
+  },
+  upper: (_c, args, kw, span) => str(params('upper', ['string'], args, kw, span)[0] ?? null, 'upper', span).toUpperCase(),
+  lower: (_c, args, kw, span) => str(params('lower', ['string'], args, kw, span)[0] ?? null, 'lower', span).toLowerCase(),
+  limit: (_c, args, kw, span) => {
+    const [s, n] = params('limit', ['string', 'length'], args, kw, span);
+    return [...str(s ?? null, 'limit', span)].slice(0, Math.max(0, int(n ?? null, span))).join('');
+  },
+  inlineif: (_c, args, kw, span) => {
+    const [cond, a, b] = params('inlineif', ['conditional', 'a', 'b'], args, kw, span);
+    return truthy(cond ?? null) ? (a ?? null) : (b ?? null);
+  },
+  attr: (_c, args, kw, span) => {
+    const [obj, name] = params('attr', ['obj', 'attr'], args, kw, span);
+    return readAttribute(obj ?? null, str(name ?? null, 'attr', span), span);
+  },
+  getattr: (_c, args, kw, span) => {
+    const [obj, name, fallback] = params('getattr', ['entity', 'attribute_name', 'default_value', 'no_unknown'], args, kw, span, { default_value: null, no_unknown: true });
+    const attr = str(name ?? null, 'getattr', span);
+    return isInstance(obj) && obj.slots.has(attr) ? readAttribute(obj, attr, span) : (fallback ?? null);
+  },
+  isset: (_c, args, kw, span) => params('isset', ['value'], args, kw, span)[0] !== null,
+  split: (_c, args, kw, span) => {
+    const [s, delim] = params('split', ['string_list', 'delim'], args, kw, span);
+    return str(s ?? null, 'split', span).split(str(delim ?? null, 'split', span));
+  },
+  filter: (_c, args, kw, span) => {
+    const [values, notItem] = params('filter', ['values', 'not_item'], args, kw, span);
+    return list(values ?? null, 'filter', span).filter((x) => x !== notItem);
+  },
+  contains: (_c, args, kw, span) => {
+    const [d, k] = params('contains', ['dct', 'key'], args, kw, span);
+    return isDict(d) && typeof k === 'string' && d.has(k);
+  },
+  invert: (_c, args, kw, span) => !truthy(params('invert', ['value'], args, kw, span)[0] ?? null),
+  is_unknown: (_c, args, kw, span) => {
+    params('is_unknown', ['value'], args, kw, span);
+    return false;
+  },
+  get_env: (_c, args, kw, span) => {
+    const [name, fallback] = params('get_env', ['name', 'default_value'], args, kw, span, { default_value: null });
+    return process.env[str(name ?? null, 'get_env', span)] ?? fallback ?? null;
+  },
+  get_env_int: (_c, args, kw, span) => {
+    const [name, fallback] = params('get_env_int', ['name', 'default_value'], args, kw, span, { default_value: null });
+    const raw = process.env[str(name ?? null, 'get_env_int', span)];
+    return raw !== undefined ? Number.parseInt(raw, 10) : (fallback ?? null);
+  },
+  timestamp: () => Math.floor(Date.now() / 1000),
   replace: (_c, args, kw, span) => {
     const [s, o, n] = params('replace', ['string', 'old', 'new'], args, kw, span);
     return str(s ?? null, 'replace', span).split(str(o ?? null, 'replace', span)).join(str(n ?? null, 'replace', span));
