@@ -170,7 +170,8 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       return;
     }
     case 'defined':
-      if (e.obj) prepare(ctx, e.obj, out);
+      // Waits for the attribute as a read of it does (the real compiler hooks both on the attribute).
+      if (e.obj) prepare(ctx, { kind: 'attr', obj: e.obj, name: e.name, span: e.span }, out);
       return;
     case 'comp': {
       // The iterable first; then per element the guard (two steps) and the value; then the collecting step.
@@ -405,9 +406,9 @@ function mapGet(obj: Value, key: Value, span: Span): Value {
   return obj.get(key) as Value;
 }
 
-function iterable(v: Value, span: Span): readonly Value[] {
+export function iterable(v: Value, span: Span): readonly Value[] {
   if (Array.isArray(v)) return v;
-  throw new InmantaError('TypingException', `A for loop can only be applied to lists and relations, got ${typeName(v)}`, span);
+  throw new InmantaError('TypingException', `A for loop can only be applied to lists and relations. Hint: '${pyStr(v)}' is not a list.`, span);
 }
 
 export function comprehension(ctx: Ctx, e: Extract<Expr, { kind: 'comp' }>, expected?: EntityType): Value[] {

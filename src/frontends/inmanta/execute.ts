@@ -3,11 +3,11 @@ import type { Span } from '../../core/diag.js';
 import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
-import { comprehension, type Ctx, evaluate, kwValues, newStaged, prepare, readAttribute, remember } from './evaluate.js';
+import { comprehension, type Ctx, evaluate, iterable, kwValues, newStaged, prepare, readAttribute, remember } from './evaluate.js';
 import { Instance } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
-import { isInstance, pyRepr, truthy, typeName, type Value } from './values.js';
+import { isInstance, pyRepr, truthy, type Value } from './values.js';
 import { ListVar, type Var } from './vars.js';
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
@@ -68,11 +68,7 @@ function runStatement(ctx: Ctx, s: Stmt): void {
         rel.subscribe(iteration);
         return;
       }
-      const items = evaluate(ctx, s.iter);
-      if (!Array.isArray(items)) {
-        throw new InmantaError('TypingException', `A for loop can only be applied to lists and relations, got ${typeName(items)}`, s.iter.span);
-      }
-      for (const item of items) iteration(item);
+      for (const item of iterable(evaluate(ctx, s.iter), s.iter.span)) iteration(item);
       return;
     }
     case 'if': {
