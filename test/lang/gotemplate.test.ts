@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { literalCalls, parseTemplate, renderTemplate, TemplateError } from '../../src/lang/gotemplate/index.js';
+import { literalCalls, parseTemplate, renderTemplate, stringArg, TemplateError } from '../../src/lang/gotemplate/index.js';
 
 const funcs = {
   param: (n: unknown) => ({ name: 'web', port: 8080, list: ['a', 'b'], map: { y: 2, x: 1 } })[String(n) as 'name'],
   upper: (s: unknown) => String(s).toUpperCase(),
+  strict: (s: unknown) => stringArg(s),
 };
 const r = (src: string, dot: unknown = null) => renderTemplate(src, funcs, dot);
 
@@ -50,4 +51,19 @@ test('errors carry an offset', () => {
 test('literalCalls finds lookups in every branch', () => {
   const calls = literalCalls(parseTemplate('{{if false}}{{lookup `a.b.c`}}{{else}}{{lookup "d.e.f" | printf "%s"}}{{end}}'), 'lookup');
   assert.deepEqual(calls.map((c) => c.arg), ['a.b.c', 'd.e.f']);
+});
+
+// As Go's fmt and text/template print them (checked against converge's templates).
+test('printf marks a mismatched, missing or extra argument as Go does', () => {
+  assert.equal(r('{{printf "%d" "3"}}'), '%!d(string=3)');
+  assert.equal(r('{{printf "%t|%s" "true" 1}}'), '%!t(string=true)|%!s(int=1)');
+  assert.equal(r('{{printf "%s"}}'), '%!s(MISSING)');
+  assert.equal(r('{{printf "%s" "a" 2}}'), 'a%!(EXTRA int=2)');
+  assert.equal(r('{{printf "%x %v %q" 255 (param `list`) "x"}}'), 'ff [a b] "x"');
+});
+
+test('a function given the wrong type of argument is a template error, not "error calling"', () => {
+  assert.throws(() => r('{{strict (param `list`)}}'), (e: unknown) => e instanceof TemplateError && e.message === 'wrong type for value; expected string; got []string');
+  assert.throws(() => r('{{strict 3}}'), /expected string; got int/);
+  assert.equal(r('{{strict "ok"}}'), 'ok');
 });

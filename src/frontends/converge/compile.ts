@@ -2,6 +2,7 @@
  * Converge modules → core graph: one node per resource block (ids `root/module.m/kind.name`), params of a
  * shared kind, and `depends` edges from `depends = [...]`, from lookups, and from `group` chains.
  */
+import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, error, type Span } from '../../core/diag.js';
 import type { Graph } from '../../core/graph.js';
@@ -78,6 +79,23 @@ function defined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
 }
 
+/**
+ * Converge checks a task's check script when it prepares the task: with /bin/sh -n by default, with the
+ * interpreter and its check_flags when both are given, not at all for an interpreter without check_flags.
+ * Returns converge's error text, or undefined when the script is fine (or not known yet).
+ */
+function checkSyntax(interpreter: unknown, flags: unknown, script: unknown): string | undefined {
+  if (typeof script !== 'string') return undefined;
+  const given = Array.isArray(flags) ? flags.map(String) : [];
+  if (interpreter === undefined && given.length > 0) return 'custom syntax check_flags given without an interpreter';
+  if (interpreter !== undefined && given.length === 0) return undefined;
+  const r = spawnSync(interpreter === undefined ? '/bin/sh' : String(interpreter), interpreter === undefined ? ['-n'] : given, { input: script, encoding: 'utf8' });
+  if (r.error) return `unable to start subprocess: ${r.error.message}`;
+  if (r.status === 0) return undefined;
+  const out = `${r.stdout ? `Command Stdout:\n${r.stdout}` : ''}${r.stderr ? `Command Stderr:\n${r.stderr}` : ''}`;
+  return `syntax error: ${out}: exit status ${r.status ?? 1}`;
+}
+
 class Compiler {
   readonly diags: Diagnostic[] = [];
   readonly renderer = new Renderer();
@@ -103,6 +121,8 @@ class Compiler {
           dir: f('dir'),
           timeout,
         };
+        const syntax = checkSyntax(p.interpreter, p.check_flags, p.check);
+        if (syntax) this.diags.push(error('CV041', syntax, { span: node.fields.get(node.ctype === 'task.query' ? 'query' : 'check')?.span ?? node.span }));
         return { ...defined(p), ...(env !== undefined ? { env } : {}), ...(node.ctype === 'task.query' ? { query: true } : {}), ...(node.ctype === 'healthcheck.task' ? { health: true } : {}) };
       }
       case 'file.content':

@@ -7,7 +7,7 @@
 import { arch, platform } from 'node:os';
 import { type Diagnostic, error, type Span } from '../../core/diag.js';
 import { type DeferredRef, deferred, hasDeferred } from '../../core/model.js';
-import { executeTemplate, literalCalls, type PassThrough, parseTemplate, printValue, type TemplateFunc, TemplateError, type TNode } from '../../lang/gotemplate/index.js';
+import { executeTemplate, literalCalls, type PassThrough, parseTemplate, printValue, stringArg, type TemplateFunc, TemplateError, type TNode } from '../../lang/gotemplate/index.js';
 import type { HclString, HclValue } from '../../lang/hcl1/index.js';
 import { lookupField } from './fields.js';
 import type { RawNode, Scope } from './types.js';
@@ -203,11 +203,12 @@ export class Renderer {
       return scope.params.get(key);
     };
     return {
-      param,
+      // Converge hands a param to templates as its %v text, and a list param as a list of texts.
+      param: (name) => printValue(param(name)),
       paramList: (name) => {
         const v = param(name);
         if (!Array.isArray(v)) throw new LoadProblem(`paramList: param ${JSON.stringify(String(name))} is not a list`);
-        return v;
+        return v.map(printValue);
       },
       paramMap: (name) => {
         const v = param(name);
@@ -216,8 +217,8 @@ export class Renderer {
       },
       lookup: (path) => this.lookup(scope, String(path), runtime),
       env: (name) => process.env[String(name)] ?? '',
-      split: (sep, s) => String(s).split(String(sep)),
-      join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(String(sep)) : printValue(list)),
+      split: (sep, s) => stringArg(s).split(stringArg(sep)),
+      join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(stringArg(sep)) : (stringArg(sep), printValue(list))),
       jsonify: (v) => JSON.stringify(v ?? null),
       platform: () => ({ OS: platform(), Arch: arch() }),
     };

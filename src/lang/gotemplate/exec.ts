@@ -32,17 +32,23 @@ export function truthy(v: unknown): boolean {
   return true;
 }
 
+/** Go's fmt.Sprintf for the verbs templates use, with Go's %!verb(type=value) for a mismatched or missing argument. */
 function sprintf(format: string, args: readonly unknown[]): string {
   let n = 0;
-  return format.replace(/%([-+# 0]*\d*(?:\.\d+)?)([vsdqtxf%])/g, (_m, _flags: string, verb: string) => {
+  const bad = (verb: string, a: unknown): string => `%!${verb}(${goTypeName(a)}=${printValue(a)})`;
+  const out = format.replace(/%([-+# 0]*\d*(?:\.\d+)?)([vsdqtxf%])/g, (_m, _flags: string, verb: string) => {
     if (verb === '%') return '%';
+    if (n >= args.length) return `%!${verb}(MISSING)`;
     const a = args[n++];
-    if (verb === 'q') return JSON.stringify(typeof a === 'string' ? a : printValue(a));
-    if (verb === 'd') return String(Math.trunc(Number(a)));
-    if (verb === 'x') return Math.trunc(Number(a)).toString(16);
-    if (verb === 'f') return Number(a).toFixed(6);
+    if (verb === 'q') return typeof a === 'string' ? JSON.stringify(a) : bad(verb, a);
+    if (verb === 'd' || verb === 'x') return typeof a === 'number' && Number.isInteger(a) ? a.toString(verb === 'd' ? 10 : 16) : bad(verb, a);
+    if (verb === 'f') return typeof a === 'number' ? a.toFixed(6) : bad(verb, a);
+    if (verb === 't') return typeof a === 'boolean' ? String(a) : bad(verb, a);
+    if (verb === 's' && (typeof a === 'number' || typeof a === 'boolean')) return bad(verb, a);
     return printValue(a);
   });
+  const extra = args.slice(n);
+  return extra.length > 0 ? `${out}%!(EXTRA ${extra.map((a) => `${goTypeName(a)}=${printValue(a)}`).join(', ')})` : out;
 }
 
 function compare(a: unknown, b: unknown, name: string): number {
@@ -181,6 +187,7 @@ class Exec {
         return fn(...args);
       } catch (e) {
         if (e instanceof TemplateError || isPassThrough(e)) throw e;
+        if (e instanceof ArgTypeError) throw new TemplateError(e.message, offset);
         throw new TemplateError(`error calling ${head.name}: ${e instanceof Error ? e.message : String(e)}`, offset);
       }
     }
@@ -228,4 +235,23 @@ export function renderTemplate(src: string, funcs: Readonly<Record<string, Templ
 
 export function executeTemplate(nodes: readonly TNode[], funcs: Readonly<Record<string, TemplateFunc>>, dot: unknown = null): string {
   return new Exec(funcs, dot).run(nodes, dot);
+}
+
+/** A function argument of the wrong Go type: text/template reports it as is, not as "error calling". */
+export class ArgTypeError extends Error {}
+
+/** Go's name for the type of a template value, as text/template prints it in type errors. */
+function goTypeName(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float64';
+  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? '[]string' : '[]interface {}';
+  return 'map[string]interface {}';
+}
+
+/** For functions whose Go parameter is a string: anything else is a template error. */
+export function stringArg(v: unknown): string {
+  if (typeof v === 'string') return v;
+  throw new ArgTypeError(`wrong type for value; expected string; got ${goTypeName(v)}`);
 }
