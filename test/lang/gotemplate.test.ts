@@ -67,3 +67,9 @@ test('a function given the wrong type of argument is a template error, not "erro
   assert.throws(() => r('{{strict 3}}'), /expected string; got int/);
   assert.equal(r('{{strict "ok"}}'), 'ok');
 });
+
+test('a function called without arguments can be followed by fields of its result', () => {
+  const withInfo = { ...funcs, info: () => ({ OS: 'linux', Nested: { Name: 'x' } }) };
+  assert.equal(renderTemplate('{{info.OS}}/{{info.Nested.Name}}', withInfo), 'linux/x');
+  assert.throws(() => renderTemplate('{{info.OS.More}}', withInfo), /can't evaluate field More in linux/);
+});

@@ -4,7 +4,8 @@
  * field known only after the target ran (a task's stdout) makes the field a core deferred value, rendered
  * again by the runtime once the target's outputs exist, and unresolvable until then.
  */
-import { arch, platform } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { platform } from 'node:os';
 import { type Diagnostic, error, type Span } from '../../core/diag.js';
 import { type DeferredRef, deferred, hasDeferred } from '../../core/model.js';
 import { executeTemplate, literalCalls, type PassThrough, parseTemplate, printValue, stringArg, type TemplateFunc, TemplateError, type TNode } from '../../lang/gotemplate/index.js';
@@ -220,7 +221,29 @@ export class Renderer {
       split: (sep, s) => stringArg(s).split(stringArg(sep)),
       join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(stringArg(sep)) : (stringArg(sep), printValue(list))),
       jsonify: (v) => JSON.stringify(v ?? null),
-      platform: () => ({ OS: platform(), Arch: arch() }),
+      platform: machinePlatform,
     };
   }
+}
+
+/** converge's `platform`: the OS, and on Linux the fields it reads from /etc/os-release. */
+function machinePlatform(): Record<string, unknown> {
+  const os = platform() === 'win32' ? 'windows' : platform();
+  const p: Record<string, unknown> = { Build: '', OS: os, LinuxDistribution: '', LinuxLSBLike: [], Name: '', PrettyName: '', Version: '' };
+  if (os !== 'linux') return p;
+  let text = '';
+  try {
+    text = readFileSync('/etc/os-release', 'utf8');
+  } catch {
+    return p;
+  }
+  const keys: Record<string, string> = { NAME: 'Name', ID: 'LinuxDistribution', VERSION_ID: 'Version', BUILD_ID: 'Build' };
+  for (const line of text.split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq < 0) continue;
+    const [k, v] = [line.slice(0, eq), line.slice(eq + 1).replaceAll('"', '')];
+    if (k === 'ID_LIKE') p.LinuxLSBLike = v.split(' ');
+    else if (keys[k]) p[keys[k] as string] = v;
+  }
+  return p;
 }

@@ -179,7 +179,7 @@ class Exec {
 
   private command(c: Command, dot: unknown, offset: number, piped: readonly unknown[]): unknown {
     const [head, ...rest] = c.args;
-    if (head?.kind === 'ident') {
+    if (head?.kind === 'ident' && !head.fields?.length) {
       const fn = this.funcs[head.name] ?? BUILTINS[head.name];
       if (!fn) throw new TemplateError(`function ${JSON.stringify(head.name)} not defined`, offset);
       const args = [...rest.map((a) => this.arg(a, dot, offset)), ...piped];
@@ -221,7 +221,7 @@ class Exec {
       case 'ident': {
         const fn = this.funcs[a.name] ?? BUILTINS[a.name];
         if (!fn) throw new TemplateError(`function ${JSON.stringify(a.name)} not defined`, offset);
-        return fn();
+        return this.field(fn(), a.fields ?? [], offset);
       }
     }
   }

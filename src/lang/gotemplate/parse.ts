@@ -11,7 +11,7 @@ export type Arg =
   | { readonly kind: 'nil' }
   | { readonly kind: 'dot'; readonly fields: readonly string[] }
   | { readonly kind: 'var'; readonly name: string; readonly fields: readonly string[] }
-  | { readonly kind: 'ident'; readonly name: string }
+  | { readonly kind: 'ident'; readonly name: string; readonly fields?: readonly string[] }
   | { readonly kind: 'pipe'; readonly pipe: Pipeline };
 
 /** One command of a pipeline: a function with arguments, or a single operand. */
@@ -205,6 +205,11 @@ class PipeParser {
     }
     if (w === 'true' || w === 'false') return { kind: 'bool', value: w === 'true' };
     if (w === 'nil') return { kind: 'nil' };
+    // `platform.OS`: a function called without arguments, then fields of its result (a chain in Go).
+    if (/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/.test(w)) {
+      const [name, ...fields] = w.split('.');
+      return { kind: 'ident', name: name as string, fields };
+    }
     if (w.includes('.')) throw new TemplateError(`unexpected ${JSON.stringify(w)}`, tok.offset);
     return { kind: 'ident', name: w };
   }
