@@ -141,11 +141,11 @@ export function defineAll(c: Compilation): void {
   });
 }
 
+/** As the real compiler resolves the names after `using`: like a type name (imported qualified, or this namespace). */
 function lookupImplementation(c: Compilation, name: string, ns: Namespace, span: Span): ImplementationDef {
   const cut = name.lastIndexOf('::');
-  const home = cut >= 0 ? c.namespaceFor(name.slice(0, cut), ns, span) : ns;
-  const short = cut >= 0 ? name.slice(cut + 2) : name;
-  const found = home.implementations.get(short) ?? (cut < 0 ? c.namespaces.get('std')?.implementations.get(short) : undefined);
-  if (!found) throw new InmantaError('NotFoundException', `could not find implementation ${name} in namespace ${ns.name}`, span);
+  const home = cut >= 0 ? c.qualifiedTarget(name, ns, span) : ns;
+  const found = home.implementations.get(cut >= 0 ? name.slice(cut + 2) : name);
+  if (!found) throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${home.name}`, span);
   return found;
 }

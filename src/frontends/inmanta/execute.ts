@@ -165,6 +165,7 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       if (existing.entity !== type) {
         throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
       }
+      existing.constructedAgainAt(e.span);
       for (const [k, v] of values) existing.set(k, v, e.span);
       return existing;
     }

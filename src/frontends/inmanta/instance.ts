@@ -38,8 +38,16 @@ export class Instance {
     }
   }
 
+  /** Every constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
+  private readonly sites: Span[] = [];
+
+  /** A later constructor call with the same index key returned this instance. */
+  constructedAgainAt(span: Span): void {
+    this.sites.push(span);
+  }
+
   toString(): string {
-    return `${this.entity.fullName} (instantiated at ${where(this.span)})`;
+    return `${this.entity.fullName} (instantiated at ${[this.span, ...this.sites].map(where).join(',')})`;
   }
 
   slot(name: string, span: Span | undefined): Var {
