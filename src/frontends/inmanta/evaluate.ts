@@ -10,7 +10,7 @@ import { Scope } from './namespace.js';
 import { callPlugin } from './plugins.js';
 import type { Unit } from './scheduler.js';
 import type { EntityType } from './types.js';
-import { Float, isDict, isFloat, isInstance, num, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
+import { Float, interpolatedText, isDict, isFloat, isInstance, num, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
 import { KnownVar, ListVar, ProxyVar, ResultVar, type Var } from './vars.js';
 
 export interface Ctx {
@@ -437,7 +437,7 @@ function formatPart(ctx: Ctx, p: StrPart, span: Span): string {
   for (const name of p.path.slice(1)) v = readAttribute(v, name, span);
   if (p.conv === 'r') v = pyRepr(v);
   const spec = p.spec.map((x) => formatPart(ctx, x, span)).join('');
-  if (spec === '') return pyStr(v);
+  if (spec === '') return interpolatedText(v);
   try {
     return formatSpec(isFloat(v) ? new PyFloat(v.v) : (v as never), spec);
   } catch (err) {

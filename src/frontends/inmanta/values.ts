@@ -53,6 +53,11 @@ export function printed(v: Value): string {
   return pyStr(v);
 }
 
+/** A value placed in a string ("{{x}}" or an f-string): null, also inside lists and dicts, shows as `null`. */
+export function interpolatedText(v: Value): string {
+  return v === null || Array.isArray(v) || isDict(v) ? proxyRepr(v) : pyStr(v);
+}
+
 function proxyRepr(v: Value): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `[${v.map(proxyRepr).join(', ')}]`;
