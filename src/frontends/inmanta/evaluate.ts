@@ -282,7 +282,7 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
       return readName(ctx, e.name, e.span);
     case 'attr':
       stagedResult(ctx, e);
-      return readAttribute(evaluate(ctx, e.obj), e.name, e.span);
+      return readAttribute(evaluate(ctx, e.obj), e.name, e.span, referenceText(e.obj));
     case 'mapget':
       return mapGet(evaluate(ctx, e.obj), evaluate(ctx, e.key), e.span);
     case 'list':
@@ -362,7 +362,7 @@ function readName(ctx: Ctx, name: string, span: Span): Value {
   if (cut >= 0) {
     const ns = ctx.c.namespaceFor(name.slice(0, cut), ctx.scope.ns, span);
     const v = ns.scope.own(name.slice(cut + 2));
-    if (!v) throw new InmantaError('NotFoundException', `variable ${name} not found`, span);
+    if (!v) throw new InmantaError('NotFoundException', `variable ${name.slice(cut + 2)} not found`, span);
     return v.get();
   }
   const found = ctx.scope.lookup(name, span);
@@ -370,9 +370,21 @@ function readName(ctx: Ctx, name: string, span: Span): Value {
   return readAttribute(found.attrOf as Instance, name, span);
 }
 
-export function readAttribute(obj: Value, name: string, span: Span): Value {
+/** How the compiler names the expression an attribute is read from: `a`, `a.b`. */
+function referenceText(e: Expr): string | undefined {
+  if (e.kind === 'ref') return e.name;
+  if (e.kind === 'attr') {
+    const base = referenceText(e.obj);
+    return base === undefined ? undefined : `${base}.${e.name}`;
+  }
+  return undefined;
+}
+
+/** `obj.name`; `source` is the expression `obj` came from, for the compiler's error text. */
+export function readAttribute(obj: Value, name: string, span: Span, source?: string): Value {
+  if (Array.isArray(obj)) throw new InmantaError('RuntimeException', `can not get attribute ${name}, ${pyStr(obj)} is not an entity but a list`, span);
   if (!isInstance(obj)) {
-    throw new InmantaError('RuntimeException', `can not get attribute ${name} of ${pyRepr(obj)} of type ${typeName(obj)}: it is not an entity`, span);
+    throw new InmantaError('RuntimeException', `can not get attribute ${name}, ${source ?? pyStr(obj)} is not an entity but a ${pyTypeName(obj)} with value '${pyStr(obj)}'`, span);
   }
   const slot = obj.slot(name, span);
   try {

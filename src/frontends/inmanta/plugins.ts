@@ -22,8 +22,8 @@ function params(name: string, names: readonly string[], args: Value[], kwargs: M
   });
 }
 
-function str(v: Value, what: string, span: Span): string {
-  if (typeof v !== 'string') throw new InmantaError('RuntimeException', `${what} expects a string, got ${typeName(v)}`, span);
+function str(v: Value, _what: string, span: Span): string {
+  if (typeof v !== 'string') throw invalid(v, 'string', span);
   return v;
 }
 
@@ -32,8 +32,13 @@ function pluginFailure(name: string, cause: string, span: Span): InmantaError {
   return new InmantaError('ExternalException', `Exception in plugin std::${name}`, span, [new InmantaError('RuntimeException', cause, span)]);
 }
 
-function list(v: Value, what: string, span: Span): readonly Value[] {
-  if (!Array.isArray(v)) throw new InmantaError('RuntimeException', `${what} expects a list, got ${typeName(v)}`, span);
+/** A plugin argument checked against its declared type, worded as the compiler's type check. */
+function invalid(v: Value, type: string, span: Span): InmantaError {
+  return new InmantaError('RuntimeException', `Invalid value '${pyStr(v)}', expected ${type}`, span);
+}
+
+function list(v: Value, _what: string, span: Span): readonly Value[] {
+  if (!Array.isArray(v)) throw invalid(v, 'list', span);
   return v;
 }
 
@@ -46,7 +51,7 @@ function pyLess(a: Value, b: Value): boolean {
 }
 
 function int(v: Value, span: Span): number {
-  if (typeof v !== 'number') throw new InmantaError('RuntimeException', `expected an int, got ${pyRepr(v)}`, span);
+  if (typeof v !== 'number') throw invalid(v, 'int', span);
   return v;
 }
 
@@ -108,8 +113,8 @@ const STD: Record<string, Plugin> = {
     ctx.c.printed.push(...printed(params('print', ['message'], args, kw, span)[0] as Value).split('\n'));
     return null;
   },
-  len: (_c, args, kw, span) => length(params('len', ['item'], args, kw, span)[0] as Value, span),
-  length: (_c, args, kw, span) => length(params('length', ['value'], args, kw, span)[0] as Value, span),
+  len: (_c, args, kw, span) => list(params('len', ['item_list'], args, kw, span)[0] as Value, 'len', span).length,
+  length: (_c, args, kw, span) => [...str(params('length', ['value'], args, kw, span)[0] as Value, 'length', span)].length,
   at: (_c, args, kw, span) => {
     const [objects, index] = params('at', ['objects', 'index'], args, kw, span);
     if (!Array.isArray(objects)) throw new InmantaError('RuntimeException', `at() expects a list, got ${typeName(objects ?? null)}`, span);
@@ -214,7 +219,7 @@ const STD: Record<string, Plugin> = {
     const [items] = params('unique', ['item_list'], args, kw, span);
     return Array.isArray(items) && new Set(items.map((x) => pyRepr(x))).size === items.length;
   },
-  count: (_c, args, kw, span) => length(params('count', ['item_list'], args, kw, span)[0] as Value, span),
+  count: (_c, args, kw, span) => list(params('count', ['item_list'], args, kw, span)[0] as Value, 'count', span).length,
   flatten: (_c, args, kw, span) => {
     const [items] = params('flatten', ['item_list'], args, kw, span);
     return Array.isArray(items) ? items.flatMap((x) => (Array.isArray(x) ? x : [x])) : [];
@@ -224,12 +229,6 @@ const STD: Record<string, Plugin> = {
     return isDict(d) && typeof k === 'string' ? (d.get(k) ?? null) : null;
   },
 };
-
-function length(v: Value, span: Span): number {
-  if (typeof v === 'string' || Array.isArray(v)) return v.length;
-  if (isDict(v)) return v.size;
-  throw new InmantaError('RuntimeException', `object of type '${typeName(v)}' has no len()`, span);
-}
 
 const CASTS: Record<string, (v: Value, span: Span) => Value> = {
   int: (v, span) => {
