@@ -1,6 +1,7 @@
 /**
  * Name checks made before anything runs, as the real compiler's normalisation does: every call must name a
- * primitive cast or a plugin, so a misspelt plugin is reported even when a runtime error would come earlier.
+ * primitive cast or a plugin, and every constructor a type, so a misspelt name is reported even when a
+ * runtime error would come earlier.
  */
 import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
@@ -56,6 +57,8 @@ function statement(c: Compilation, ns: Namespace, s: Stmt): void {
 
 function expression(c: Compilation, ns: Namespace, e: Expr): void {
   if (e.kind === 'call') resolveCall(c, e.name, ns, e.span);
+  // A constructor's type, unless an unqualified name may still be inferred from the relation it is assigned to.
+  if (e.kind === 'new' && (e.type.includes('::') || !c.entities.some((t) => t.name === e.type))) c.lookupEntity(e.type, ns, e.span);
   for (const sub of children(e)) expression(c, ns, sub);
 }
 
