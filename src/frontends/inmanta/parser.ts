@@ -463,7 +463,7 @@ class Parser {
       } else if (shape !== 'other' && this.is('[')) {
         this.next();
         if (shape === 'var' && e.kind === 'attr' && this.tok.kind === 'id' && this.peek().text === '=') {
-          const args = this.kwargsUntil(']').kwargs;
+          const args = this.kwargsUntil(']', true).kwargs;
           e = { kind: 'selector', obj: e.obj, rel: e.name, args, span: e.span };
           shape = 'other';
         } else {
@@ -476,11 +476,16 @@ class Parser {
     }
   }
 
-  private kwargsUntil(close: string): { args: Expr[]; kwargs: KwArg[]; starstar: Expr[] } {
+  /**
+   * Arguments up to `close`. With `keywordsOnly` (constructors, index lookups: the grammar's param_list) only
+   * `name=value` and `**dict` are allowed, and anything else is a syntax error where it stands.
+   */
+  private kwargsUntil(close: string, keywordsOnly = false): { args: Expr[]; kwargs: KwArg[]; starstar: Expr[] } {
     const args: Expr[] = [];
     const kwargs: KwArg[] = [];
     const starstar: Expr[] = [];
     while (!this.is(close)) {
+      if (keywordsOnly && !this.is('**') && !(this.tok.kind === 'id' && this.peek().text === '=')) this.fail(this.tok.kind === 'id' ? this.peek() : this.tok);
       if (this.accept('**')) starstar.push(this.expr());
       else if (this.tok.kind === 'id' && this.peek().text === '=') {
         const name = this.ident();
@@ -542,13 +547,12 @@ class Parser {
     if (last.kind === 'cid') {
       if (this.is('(')) {
         this.next();
-        const { args, kwargs, starstar } = this.kwargsUntil(')');
-        if (args.length > 0) throw new InmantaError('ParserException', `Syntax error: constructor of ${name} takes keyword arguments only`, args[0]?.span ?? span);
+        const { kwargs, starstar } = this.kwargsUntil(')', true);
         return { kind: 'new', type: name, kwargs, starstar, span };
       }
       if (this.is('[')) {
         this.next();
-        return { kind: 'query', type: name, args: this.kwargsUntil(']').kwargs, span };
+        return { kind: 'query', type: name, args: this.kwargsUntil(']', true).kwargs, span };
       }
       // A type used as a value (e.g. in a relation annotation) is kept as a reference.
       return { kind: 'ref', name, span };

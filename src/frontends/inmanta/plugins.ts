@@ -262,7 +262,7 @@ const castCall =
  */
 export function resolveCall(c: Compilation, name: string, ns: Namespace, span: Span): Callable {
   const cut = name.lastIndexOf('::');
-  const short = name.slice(cut + 2);
+  const short = cut < 0 ? name : name.slice(cut + 2);
   let home = ns;
   if (cut < 0) {
     const cast = CASTS[name];
