@@ -72,7 +72,8 @@ export function defineAll(c: Compilation): void {
     for (const p of s.parents) t.parents.push(c.lookupEntity(p, ns, s.span));
     if (t.parents.length === 0 && std instanceof EntityType && t !== std) t.parents.push(std);
     for (const a of s.attrs) {
-      if (t.ownAttributes.has(a.name)) throw duplicate('Attribute', a.name, a.span);
+      const first = t.ownAttributes.get(a.name);
+      if (first) throw new InmantaError('DuplicateException', `attribute '${a.name}' already exists on entity '${t.name}'`, first.span);
       const type: ValueType = c.valueType(a.type, ns, a.type.span);
       const def = a.default === undefined ? undefined : a.default.kind === 'undef' ? ('undef' as const) : { expr: a.default, ns };
       t.ownAttributes.set(a.name, def === undefined ? { name: a.name, type, owner: t, span: a.span } : { name: a.name, type, owner: t, default: def, span: a.span });

@@ -89,10 +89,12 @@ export function lex(file: string, src: string): Token[] {
       i = j + 1;
       continue;
     }
-    const num = /^(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?/.exec(src.slice(i, i + 64));
-    if (num && /\d/.test(c)) {
+    // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
+    // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
+    const num = /^-?(?:\d*\.\d+|\d+)/.exec(src.slice(i, i + 64));
+    if (num && /[\d-]/.test(c) && /\d/.test(src[c === '-' ? i + 1 : i] ?? '')) {
       const t = num[0];
-      push(/[.eE]/.test(t) ? 'float' : 'int', t, start, i + t.length);
+      push(t.includes('.') ? 'float' : 'int', t, start, i + t.length);
       i += t.length;
       continue;
     }
