@@ -6,8 +6,8 @@ import { InmantaError } from './errors.js';
 import { evaluate } from './evaluate.js';
 import { declaredNames, type Namespace, Scope } from './namespace.js';
 import { Unit } from './scheduler.js';
-import { EntityType, type ImplementationDef, type RelationDef, type Typedef, type ValueType } from './types.js';
-import { pyRepr, truthy, type Value } from './values.js';
+import { EntityType, type ImplementationDef, type RelationDef, type Typedef, type ValueType, validateValue } from './types.js';
+import { Float, pyRepr, truthy, type Value } from './values.js';
 
 type Of<K extends Stmt['kind']> = Extract<Stmt, { kind: K }>;
 
@@ -76,6 +76,12 @@ export function defineAll(c: Compilation): void {
       if (first) throw new InmantaError('DuplicateException', `attribute '${a.name}' already exists on entity '${t.name}'`, first.span);
       const type: ValueType = c.valueType(a.type, ns, a.type.span);
       const def = a.default === undefined ? undefined : a.default.kind === 'undef' ? ('undef' as const) : { expr: a.default, ns };
+      // A literal default of the wrong type is reported where the attribute is declared, before anything runs.
+      if (a.default?.kind === 'lit' && (type.kind === 'base' || (type.kind === 'nullable' && type.of.kind === 'base'))) {
+        const lit = a.default.value;
+        const why = validateValue(type, lit !== null && typeof lit === 'object' ? new Float(lit.float) : lit);
+        if (why) throw new InmantaError('RuntimeException', why, a.span);
+      }
       t.ownAttributes.set(a.name, def === undefined ? { name: a.name, type, owner: t, span: a.span } : { name: a.name, type, owner: t, default: def, span: a.span });
     }
   });

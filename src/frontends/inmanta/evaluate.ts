@@ -418,9 +418,11 @@ function mapGet(obj: Value, key: Value, span: Span): Value {
   return obj.get(key) as Value;
 }
 
-export function iterable(v: Value, span: Span): readonly Value[] {
+/** What a for loop runs over; `from` is the loop's expression, named in the compiler's hint when it is a plain name. */
+export function iterable(v: Value, span: Span, from?: Expr): readonly Value[] {
   if (Array.isArray(v)) return v;
-  throw new InmantaError('TypingException', `A for loop can only be applied to lists and relations. Hint: '${pyStr(v)}' is not a list.`, span);
+  const hint = from?.kind === 'ref' ? `'${from.name}' resolves to '${pyStr(v)}'.` : `'${pyStr(v)}' is not a list.`;
+  throw new InmantaError('TypingException', `A for loop can only be applied to lists and relations. Hint: ${hint}`, span);
 }
 
 export function comprehension(ctx: Ctx, e: Extract<Expr, { kind: 'comp' }>, expected?: EntityType): Value[] {
@@ -432,7 +434,7 @@ export function comprehension(ctx: Ctx, e: Extract<Expr, { kind: 'comp' }>, expe
       if (e.guards.every((g) => truthy(evaluate(inner, g)))) out.push(evaluate(inner, e.value, expected));
       return;
     }
-    const items = iterable(evaluate({ ...ctx, scope, key }, f.iter), f.iter.span);
+    const items = iterable(evaluate({ ...ctx, scope, key }, f.iter), f.iter.span, f.iter);
     items.forEach((item, i) => {
       const s = new Scope(ctx.c.sched, scope.ns, scope, [f.name]);
       s.own(f.name)?.set(item, f.iter.span);
@@ -466,11 +468,11 @@ function compare(op: string, a: Value, b: Value, span: Span): boolean {
   return op === '<' ? na < nb : op === '>' ? na > nb : op === '<=' ? na <= nb : na >= nb;
 }
 
+/** `in`: a list (by equality) or a dict (its keys); not a string, as the compiler allows it. */
 function contains(hay: Value, needle: Value, span: Span): boolean {
   if (Array.isArray(hay)) return hay.some((x) => pyEquals(x, needle));
   if (isDict(hay)) return typeof needle === 'string' && hay.has(needle);
-  if (typeof hay === 'string' && typeof needle === 'string') return hay.includes(needle);
-  throw new InmantaError('RuntimeException', `in can not be applied to ${typeName(hay)}`, span);
+  throw new InmantaError('TypingException', `Operand two of 'in' can only be a list or dict (${pyStr(hay)})`, span);
 }
 
 const OPERATOR_NAMES: Record<string, string> = { '+': 'plus', '-': 'minus', '*': 'multiplication', '/': 'division', '%': 'modulo', '**': 'exponentiation' };

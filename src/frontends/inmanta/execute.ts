@@ -68,7 +68,7 @@ function runStatement(ctx: Ctx, s: Stmt): void {
         rel.subscribe(iteration);
         return;
       }
-      for (const item of iterable(evaluate(ctx, s.iter), s.iter.span)) iteration(item);
+      for (const item of iterable(evaluate(ctx, s.iter), s.iter.span, s.iter)) iteration(item);
       return;
     }
     case 'if': {

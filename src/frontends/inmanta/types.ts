@@ -2,7 +2,7 @@
 import type { Span } from '../../core/diag.js';
 import type { Expr, Stmt } from './ast.js';
 import type { Namespace } from './namespace.js';
-import { Float, isDict, isInstance, pyRepr, type Value } from './values.js';
+import { Float, isDict, isInstance, pyStr, type Value } from './values.js';
 
 export type BaseName = 'string' | 'int' | 'float' | 'number' | 'bool' | 'dict' | 'list' | 'any';
 export const BASE_TYPES = new Set<string>(['string', 'int', 'float', 'number', 'bool', 'dict', 'list', 'any']);
@@ -41,7 +41,7 @@ export function typeToString(t: ValueType): string {
 
 /** Why `v` does not fit `t`, or undefined. */
 export function validateValue(t: ValueType, v: Value): string | undefined {
-  const bad = () => `Invalid value ${pyRepr(v)}, expected ${typeToString(t)}`;
+  const bad = () => `Invalid value '${pyStr(v)}', expected ${typeToString(t)}`;
   switch (t.kind) {
     case 'nullable':
       return v === null ? undefined : validateValue(t.of, v);
