@@ -22,7 +22,7 @@ if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
 }
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=spec', ...files], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
 });

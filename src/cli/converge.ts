@@ -3,15 +3,14 @@
  * file as Converge does, one after another, each run recorded in the run store.
  */
 import { dirname, resolve } from 'node:path';
-import { DiagnosticError } from '../core/diag.js';
-import { checkGraph, preflightGraph, runGraph } from '../core/runtime.js';
+import type { GraphIndex } from '../core/graph.js';
 import { type ConvergeProgram, compileConverge, formatDot, formatHealth, formatRunReport, graphView, metaBlocks } from '../frontends/converge/index.js';
 import { LocalHost } from '../host/local.js';
 import type { ResourceContext } from '../host/types.js';
-import { kinds } from '../resources/index.js';
 import type { ConvergeOptions } from './converge-command.js';
-import { reportJson } from './report.js';
-import { withRunStore } from './session.js';
+import { reportJson } from '../engine/report.js';
+import { exitCodeFor } from '../engine/exit-code.js';
+import { checkCompiled, preflight, runCompiled } from '../engine/pipeline.js';
 
 type Command = 'plan' | 'apply' | 'healthcheck' | 'graph';
 
@@ -38,12 +37,10 @@ async function missingDirs(program: ConvergeProgram, host: LocalHost): Promise<M
 
 export async function runConverge(command: Command, files: readonly string[], opts: ConvergeOptions): Promise<number> {
   const params = parseParams(opts.params);
-  const programs: Array<{ file: string; program: ConvergeProgram; index: NonNullable<ReturnType<typeof checkGraph>['index']> }> = [];
+  const programs: Array<{ file: string; program: ConvergeProgram; index: GraphIndex }> = [];
   for (const file of files) {
     const program = compileConverge(file, params);
-    const checked = checkGraph(program.graph, kinds);
-    if (!checked.index) throw new DiagnosticError(checked.diagnostics);
-    programs.push({ file, program, index: checked.index });
+    programs.push({ file, program, index: checkCompiled(program.graph) });
   }
   if (command === 'graph') {
     for (const { program } of programs) {
@@ -54,17 +51,14 @@ export async function runConverge(command: Command, files: readonly string[], op
   }
   const host = new LocalHost();
   for (const { file, program } of programs) {
-    const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
-    const problems = await preflightGraph(program.graph, kinds, ctx);
-    if (problems.length > 0) throw new DiagnosticError(problems);
+    await preflight(program.graph, { host, baseDir: dirname(resolve(file)) });
   }
   let code = 0;
   for (const { file, program, index } of programs) {
     const mode = command === 'apply' ? 'apply' : 'check';
     const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
     const dirs = await missingDirs(program, host);
-    code = await withRunStore(opts, { mode, source: [file], frontEnd: 'converge' }, async (progress) => {
-      const report = await runGraph(program.graph, index, { mode, jobs: opts.jobs, kinds, ctx, onStart: progress.onStart, onResult: progress.onResult });
+    code = await runCompiled({ frontEnd: 'converge', mode, source: [resolve(file)], graph: program.graph, index, ctx }, opts, (report) => {
       const failed = report.results.some((r) => r.result === false);
       let text: string;
       let exitCode: number;
@@ -72,15 +66,14 @@ export async function runConverge(command: Command, files: readonly string[], op
         const health = formatHealth(program.graph.nodes, report.results, index.before, program.types, { missingDirs: dirs });
         text = health.text;
         // Converge's healthcheck reports a node that cannot change in its block and still exits 0.
-        exitCode = opts.detailedExitcode && health.unhealthy > 0 ? 2 : 0;
+        exitCode = exitCodeFor({ failed: false, changed: health.unhealthy > 0 }, opts.detailedExitcode);
       } else {
         const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, missingDirs: dirs, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
         text = run.text;
         const changed = report.counts.changed + report.counts.pending + report.counts.unresolvable > 0;
-        exitCode = failed || run.errors > 0 ? 1 : opts.detailedExitcode && changed ? 2 : 0;
+        exitCode = exitCodeFor({ failed: failed || run.errors > 0, changed }, opts.detailedExitcode);
       }
       return {
-        results: report.results,
         exitCode,
         print: (runId) => process.stdout.write(opts.out === 'json' ? `${JSON.stringify(reportJson(report, runId, { command, source: file }), null, 2)}\n` : text),
       };

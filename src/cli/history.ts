@@ -1,8 +1,8 @@
 /** `cairn history [RUN]`: the recorded runs of a state directory. */
 import type { RunMode } from '../core/model.js';
 import { defaultStateDir, getRun, listRuns, type RunSummary } from '../store/index.js';
-import { UserError } from './errors.js';
-import { formatResults, formatSummary } from './format-text.js';
+import { UserError } from '../engine/errors.js';
+import { formatResults, formatSummary } from '../engine/format-text.js';
 
 function countsText(s: RunSummary): string {
   const c = s.counts;

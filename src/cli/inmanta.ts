@@ -1,19 +1,15 @@
 /** `cairn inmanta compile|export|deploy`: compile the project, print or deploy what it exports. */
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { DiagnosticError } from '../core/diag.js';
-import { checkGraph, preflightGraph, runGraph } from '../core/runtime.js';
 import { compileProject } from '../frontends/inmanta/compiler.js';
 import { type ExportedResource, exportResources, resourceJson, toGraph } from '../frontends/inmanta/exporter.js';
 import { InmantaError } from '../frontends/inmanta/errors.js';
 import { LocalHost } from '../host/local.js';
 import type { ResourceContext } from '../host/types.js';
-import { kinds } from '../resources/index.js';
-import { printDiagnostics, UserError } from './errors.js';
+import { printDiagnostics, UserError } from '../engine/errors.js';
 import type { InmantaOptions } from './inmanta-command.js';
-import { printReport } from './report.js';
-import { exitCodeOf } from './run-graph.js';
-import { withRunStore } from './session.js';
+import { checkCompiled, preflight, runCompiled } from '../engine/pipeline.js';
+import { printReport } from '../engine/report.js';
 
 /** The error as `--out json` shows it; paths inside the message are relative to the project, like `file`. */
 function errorJson(e: InmantaError, projectDir: string): Record<string, unknown> {
@@ -61,19 +57,10 @@ export async function runInmanta(action: string, project: string, opts: InmantaO
     return 0;
   }
   const graph = toGraph(resources);
-  const checked = checkGraph(graph, kinds);
-  if (!checked.index) throw new DiagnosticError(checked.diagnostics);
-  const index = checked.index;
+  const index = checkCompiled(graph);
   const ctx: ResourceContext = { host: new LocalHost(), baseDir: projectDir };
-  const pre = await preflightGraph(graph, kinds, ctx);
-  if (pre.length > 0) throw new DiagnosticError(pre);
+  await preflight(graph, ctx);
   const mode = opts.dryRun ? 'check' : 'apply';
-  return withRunStore(opts, { mode, source: [resolve(projectDir, 'main.cf')], frontEnd: 'inmanta' }, async (progress) => {
-    const report = await runGraph(graph, index, { mode, jobs: opts.jobs, kinds, ctx, onStart: progress.onStart, onResult: progress.onResult });
-    return {
-      results: report.results,
-      exitCode: exitCodeOf(report, opts.detailedExitcode),
-      print: (runId) => printReport(report, opts.out, runId, { project: projectDir }),
-    };
-  });
+  const run = { frontEnd: 'inmanta', mode, source: [resolve(projectDir, 'main.cf')], graph, index, ctx } as const;
+  return runCompiled(run, opts, (report) => ({ print: (runId) => printReport(report, opts.out, runId, { project: projectDir }) }));
 }

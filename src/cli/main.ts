@@ -1,20 +1,12 @@
 /** The composition root: arguments, wiring, output and exit codes. The only caller of process.exit. */
 import { Command } from 'commander';
+import type { RunOptions } from '../engine/run-options.js';
+import { FRONT_ENDS } from './front-ends.js';
 import { addRunOptions, outOption, positiveInt, stateDirOption } from './options.js';
-import { register as registerConverge } from './converge-command.js';
-import { register as registerInmanta } from './inmanta-command.js';
-import { register as registerOtter } from './otter-command.js';
-import { register as registerSalt } from './salt-command.js';
 import { VERSION } from './version.js';
-import { fromToolArgs, register as registerZapusk } from './zapusk-command.js';
+import { fromToolArgs } from './zapusk-command.js';
 
-export interface CommonOptions {
-  out: 'text' | 'json';
-  stateDir?: string;
-  jobs: number;
-  detailedExitcode: boolean;
-  lockTimeout: number;
-}
+type CommonOptions = RunOptions & { out: 'text' | 'json' };
 
 async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string, opts: CommonOptions & { simulate?: boolean }): Promise<number> {
   const { runGraphFile } = await import('./run-graph.js');
@@ -57,12 +49,16 @@ export function buildProgram(): Command {
       finish(await showHistory(run, opts));
     });
 
-  // The languages, in the order of DESIGN.md.
-  registerSalt(program);
-  registerConverge(program);
-  registerZapusk(program);
-  registerOtter(program);
-  registerInmanta(program);
+  program
+    .command('explain')
+    .argument('<code>', 'a diagnostic code, e.g. G010')
+    .description('explain a diagnostic code: what it means and what to do')
+    .action(async (code: string) => {
+      const { explain } = await import('../engine/explain.js');
+      finish(explain(code));
+    });
+
+  for (const frontEnd of FRONT_ENDS) frontEnd.register(program);
   return program;
 }
 
@@ -70,18 +66,45 @@ function finish(code: number): void {
   process.exitCode = code;
 }
 
-/** `cairn zapusk` also takes zapusk-tool's own argument style; it is rewritten to ours before parsing. */
+/**
+ * Arguments as commander should see them: `--no-color` is taken anywhere on the line (it sets NO_COLOR for
+ * the whole process), and `cairn zapusk` also takes zapusk-tool's own argument style, rewritten to ours.
+ */
 function cairnArgs(argv: readonly string[]): string[] {
-  if (argv[2] !== 'zapusk') return [...argv];
-  const ours = fromToolArgs(argv.slice(3), process.env);
-  return ours ? [...argv.slice(0, 3), ...ours] : [...argv];
+  const args = argv.filter((a) => a !== '--no-color');
+  if (args.length !== argv.length) process.env.NO_COLOR = '1';
+  if (args[2] !== 'zapusk') return args;
+  const ours = fromToolArgs(args.slice(3), process.env);
+  return ours ? [...args.slice(0, 3), ...ours] : args;
+}
+
+/**
+ * The one process-level handler: whatever escapes a command (or an event handler) is reported once,
+ * without a raw stack, and the process exits 1. A reader that goes away (`cairn plan x | head -1`) is not
+ * an error: output stops quietly while the run finishes and is recorded.
+ */
+function guardProcess(): void {
+  const fatal = async (e: unknown): Promise<void> => {
+    const { reportError } = await import('../engine/errors.js');
+    reportError(e);
+    process.exit(1);
+  };
+  process.on('uncaughtException', (e) => void fatal(e));
+  process.on('unhandledRejection', (e) => void fatal(e));
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') return void fatal(e);
+      stream.write = (() => true) as typeof stream.write;
+    });
+  }
 }
 
 async function main(): Promise<void> {
+  guardProcess();
   try {
     await buildProgram().parseAsync(cairnArgs(process.argv));
   } catch (e) {
-    const { reportError } = await import('./errors.js');
+    const { reportError } = await import('../engine/errors.js');
     process.exitCode = reportError(e);
   }
 }

@@ -8,9 +8,9 @@ import { checkScript, indentedLines, type OtterRunResult, parseScript, plainLine
 import { LocalHost } from '../host/local.js';
 import { SimulatedHost } from '../host/simulated.js';
 import type { Host } from '../host/types.js';
-import { UserError } from './errors.js';
+import { UserError } from '../engine/errors.js';
 import type { OtterOptions } from './otter-command.js';
-import { withRunStore } from './session.js';
+import { withRunStore } from '../engine/session.js';
 
 function readScript(file: string): string {
   try {

@@ -1,19 +1,19 @@
-/** `cairn plan|apply|collect GRAPH`: load, validate, lock, run, record, print. */
+/** `cairn plan|apply|collect GRAPH`: load, validate, preflight, then the engine's run pipeline. */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DiagnosticError } from '../core/diag.js';
 import type { Graph, GraphIndex } from '../core/graph.js';
 import type { RunMode } from '../core/model.js';
-import { checkGraph, preflightGraph, type RunReport, runGraph } from '../core/runtime.js';
+import { checkGraph, preflightGraph } from '../core/runtime.js';
+import { UserError } from '../engine/errors.js';
+import { runCompiled } from '../engine/pipeline.js';
+import { printReport } from '../engine/report.js';
+import type { RunOptions } from '../engine/run-options.js';
 import { parseGraphText } from '../frontends/graph/load.js';
 import { LocalHost } from '../host/local.js';
 import { SimulatedHost } from '../host/simulated.js';
 import type { Host, ResourceContext } from '../host/types.js';
 import { kinds } from '../resources/index.js';
-import { UserError } from './errors.js';
-import type { CommonOptions } from './main.js';
-import { printReport } from './report.js';
-import { withRunStore } from './session.js';
 
 function readSource(file: string): string {
   try {
@@ -42,15 +42,7 @@ export async function loadGraph(file: string, options: { withSpans?: boolean } =
   return { graph, index };
 }
 
-/** Exit code of a finished run, as DESIGN.md has it. */
-export function exitCodeOf(report: RunReport, detailed: boolean): number {
-  const c = report.counts;
-  if (c.failed > 0 || report.results.some((r) => r.result === false)) return 1;
-  if (detailed && c.changed + c.pending > 0) return 2;
-  return 0;
-}
-
-export async function runGraphFile(file: string, mode: RunMode, opts: CommonOptions): Promise<number> {
+export async function runGraphFile(file: string, mode: RunMode, opts: RunOptions): Promise<number> {
   const { graph, index } = await loadGraph(file);
   const local: Host = new LocalHost();
   const host: Host = mode === 'simulate' ? new SimulatedHost(local) : local;
@@ -59,16 +51,8 @@ export async function runGraphFile(file: string, mode: RunMode, opts: CommonOpti
     // The fast load keeps no positions; read the file again with them so the report points at the params.
     throw new DiagnosticError(await preflightGraph((await loadGraph(file, { withSpans: true })).graph, kinds, ctx));
   }
-  return withRunStore(opts, { mode, source: [file], frontEnd: 'graph' }, async (progress) => {
-    const report = await runGraph(graph, index, {
-      mode,
-      jobs: opts.jobs,
-      kinds,
-      ctx,
-      onStart: progress.onStart,
-      onResult: progress.onResult,
-    });
-    const exitCode = exitCodeOf(report, opts.detailedExitcode);
-    return { results: report.results, exitCode, print: (runId) => printReport(report, opts.out, runId, { source: file }) };
-  });
+  const out = opts.out === 'json' ? 'json' : 'text';
+  return runCompiled({ frontEnd: 'graph', mode, source: [resolve(file)], graph, index, ctx }, opts, (report) => ({
+    print: (runId) => printReport(report, out, runId, { source: file }),
+  }));
 }

@@ -10,9 +10,9 @@ import { runChunks } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
 import type { HighData, RenderResult, SaltOptions } from '../frontends/salt/types.js';
 import { LocalHost } from '../host/local.js';
-import { printDiagnostics, UserError } from './errors.js';
+import { printDiagnostics, UserError } from '../engine/errors.js';
 import type { SaltCliOptions } from './salt-command.js';
-import { withRunStore } from './session.js';
+import { withRunStore } from '../engine/session.js';
 
 interface Call {
   fun: string;

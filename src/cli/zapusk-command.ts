@@ -1,7 +1,7 @@
 /** `cairn zapusk PROGRAM.zdb [COMMAND] [name=value ...]`: options here, the work in zapusk.ts (loaded on use). */
 import { existsSync, readdirSync } from 'node:fs';
 import type { Command } from 'commander';
-import { UserError } from './errors.js';
+import { UserError } from '../engine/errors.js';
 import { collect, lockTimeoutOption, outOption } from './options.js';
 
 export interface ZapuskCliOptions {

@@ -5,9 +5,9 @@ import { prepare, runZapusk, type ZapuskOutcome } from '../frontends/zapusk/inde
 import { initProgram, printHelp } from '../frontends/zapusk/init.js';
 import { LocalHost } from '../host/local.js';
 import { defaultStateDir } from '../store/index.js';
-import { useColor } from './color.js';
-import { printDiagnostics } from './errors.js';
-import { withRunStore } from './session.js';
+import { useColor } from '../engine/color.js';
+import { printDiagnostics } from '../engine/errors.js';
+import { withRunStore } from '../engine/session.js';
 import { HELP, USAGE, type ZapuskCliOptions } from './zapusk-command.js';
 
 function parseParam(arg: string): readonly [string, Value] {

@@ -1,4 +1,7 @@
 /** Positions and user diagnostics: collected as values, printed as `file:line:col: CODE message`. */
+import type { Code } from './codes.js';
+
+export type { Code } from './codes.js';
 
 export interface Span {
   readonly file: string;
@@ -6,12 +9,16 @@ export interface Span {
   readonly line: number;
   /** 1-based column. */
   readonly col: number;
+  /** Where the offending text ends (exclusive, 1-based), when known: the code frame underlines up to it. */
+  readonly endLine?: number;
+  readonly endCol?: number;
 }
 
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
-  readonly code: string;
+  /** A code of the catalogue (codes.ts); `cairn explain CODE` tells what it means. */
+  readonly code: Code;
   readonly severity: Severity;
   readonly message: string;
   readonly span?: Span;
@@ -19,8 +26,8 @@ export interface Diagnostic {
   readonly nodeId?: string;
 }
 
-export function error(code: string, message: string, where?: { span?: Span | undefined; nodeId?: string | undefined }): Diagnostic {
-  const d: { code: string; severity: Severity; message: string; span?: Span; nodeId?: string } = { code, severity: 'error', message };
+export function error(code: Code, message: string, where?: { span?: Span | undefined; nodeId?: string | undefined }): Diagnostic {
+  const d: { code: Code; severity: Severity; message: string; span?: Span; nodeId?: string } = { code, severity: 'error', message };
   if (where?.span) d.span = where.span;
   if (where?.nodeId !== undefined) d.nodeId = where.nodeId;
   return d;
@@ -55,7 +62,9 @@ export function formatDiagnostic(d: Diagnostic, source?: string): string {
   const gutter = String(d.span.line);
   const pad = ' '.repeat(gutter.length);
   const caretPad = line.slice(0, Math.max(0, d.span.col - 1)).replace(/[^\t]/g, ' ');
-  return `${head}\n ${gutter} | ${line}\n ${pad} | ${caretPad}^`;
+  const sameLine = d.span.endLine === undefined || d.span.endLine === d.span.line;
+  const end = sameLine && d.span.endCol !== undefined ? Math.min(d.span.endCol, line.length + 1) : d.span.col + 1;
+  return `${head}\n ${gutter} | ${line}\n ${pad} | ${caretPad}${'^'.repeat(Math.max(1, end - d.span.col))}`;
 }
 
 /** Maps character offsets of a text to 1-based line and column. */
@@ -64,6 +73,13 @@ export class LineMap {
   constructor(readonly file: string, text: string) {
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
   }
+  /** The span of the text from `offset` to `end` (exclusive). */
+  range(offset: number, end: number): Span {
+    const from = this.span(offset);
+    const to = this.span(Math.max(offset, end));
+    return { ...from, endLine: to.line, endCol: to.col };
+  }
+
   span(offset: number): Span {
     let lo = 0;
     let hi = this.starts.length - 1;

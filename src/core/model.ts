@@ -135,6 +135,8 @@ export interface NodeResult {
   readonly run_num: number;
   readonly outputs?: Record<string, unknown>;
   readonly span?: Span;
+  /** Set when the node failed because of a bug in cairn: the message and the stack, kept in the run record. */
+  readonly internal?: { readonly message: string; readonly stack: string };
 }
 
 export function isChanged(r: NodeResult): boolean {

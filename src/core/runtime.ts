@@ -4,6 +4,7 @@
  * failed results; nothing a resource throws escapes this file.
  */
 import { type Diagnostic, error } from './diag.js';
+import { type InternalInfo, internalComment, internalInfo, isInternal, messageOf } from './errors.js';
 import { type Graph, type GraphIndex, indexGraph } from './graph.js';
 import {
   type ApplyOutcome,
@@ -81,8 +82,11 @@ export async function preflightGraph<C>(graph: Graph, kinds: ReadonlyMap<string,
   return out;
 }
 
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+/** A failed verdict for what a resource threw: its own wording, or, for a bug in cairn, marked internal. */
+function thrown(e: unknown, prefix = ''): Verdict {
+  if (!isInternal(e)) return { result: false, status: 'failed', changes: {}, comment: `${prefix}${messageOf(e)}` };
+  const info = internalInfo(e);
+  return { result: false, status: 'failed', changes: {}, comment: `${prefix}${internalComment(info)}`, internal: info };
 }
 
 const REQUIRING: ReadonlySet<string> = new Set(['require', 'watch', 'depends', 'onchanges']);
@@ -101,6 +105,7 @@ interface Verdict {
   changes: Record<string, unknown>;
   comment: string;
   outputs?: Record<string, unknown>;
+  internal?: InternalInfo;
 }
 
 class Run<C> {
@@ -236,6 +241,7 @@ class Run<C> {
       run_num: runNum,
       ...(v.outputs ? { outputs: v.outputs } : {}),
       ...(node.span ? { span: node.span } : {}),
+      ...(v.internal ? { internal: v.internal } : {}),
     };
     return r;
   }
@@ -296,7 +302,7 @@ class Run<C> {
         const c = await kind.check(this.options.ctx, params, target);
         if (!c.inSync) return undefined;
       } catch (err) {
-        return { result: false, status: 'failed', changes: {}, comment: `prereq check of ${target.id} failed: ${messageOf(err)}` };
+        return thrown(err, `prereq check of ${target.id} failed: `);
       }
     }
     return skip(true, 'No changes detected');
@@ -308,7 +314,7 @@ class Run<C> {
     try {
       check = await kind.check(ctx, params, node);
     } catch (err) {
-      return { result: false, status: 'failed', changes: {}, comment: messageOf(err) };
+      return thrown(err);
     }
     const checkOutputs = check.outputs;
     if (check.inSync) {
@@ -324,7 +330,7 @@ class Run<C> {
     try {
       applied = await kind.apply(ctx, params, check, node);
     } catch (err) {
-      return { result: false, status: 'failed', changes: {}, comment: messageOf(err) };
+      return thrown(err);
     }
     const outputs = checkOutputs || applied.outputs ? { ...checkOutputs, ...applied.outputs } : undefined;
     const changes = applied.changes ?? check.changes ?? {};
@@ -343,7 +349,7 @@ class Run<C> {
     try {
       w = await kind.watch!(ctx, params, node);
     } catch (err) {
-      return { ...before, result: false, status: 'failed', comment: messageOf(err) };
+      return { ...before, ...thrown(err), changes: before.changes };
     }
     const changes = { ...before.changes, ...w.changes };
     const outputs = before.outputs || w.outputs ? { ...before.outputs, ...w.outputs } : undefined;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createProgress } from '../../src/cli/progress.js';
+import { createProgress } from '../../src/engine/progress.js';
 import type { GraphNode, NodeResult } from '../../src/core/model.js';
 
 function fakeStream(isTTY: boolean) {

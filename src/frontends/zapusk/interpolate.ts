@@ -4,13 +4,13 @@
  * step's own keys, zapusk.conf, special params); the first level that has it wins. A level may hold raw
  * values that are computed on demand, so a step key may refer to another key of the same step.
  */
-import type { Span } from '../../core/diag.js';
+import type { Code, Span } from '../../core/diag.js';
 import type { Params } from './program.js';
 import type { Value } from './reader.js';
 
 export class ZapuskError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: Code,
     message: string,
     readonly span?: Span,
   ) {

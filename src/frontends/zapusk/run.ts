@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { NodeResult, NodeStatus } from '../../core/model.js';
 import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
+import type { Code } from '../../core/codes.js';
 import { Machine } from './machine.js';
 import type { Printer } from './output.js';
 import { type Component, isDir, listDir, loadProgram, type Param, type Params, type Program, type Step } from './program.js';
@@ -387,7 +388,7 @@ export class Interpreter {
     });
   }
 
-  fail(call: StepCall, code: string, message: string): never {
+  fail(call: StepCall, code: Code, message: string): never {
     throw new ZapuskError(code, `${message} (step [${call.step.id}] of component ${call.comp.name} in ${call.inst.globalName}, command ${call.cmd})`, call.step.span);
   }
 }

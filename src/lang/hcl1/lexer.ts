@@ -1,5 +1,5 @@
 /** HCL1 tokens: identifiers, strings (quoted and heredoc), numbers, bools, punctuation; comments skipped. */
-import { DiagnosticError, error, type LineMap } from '../../core/diag.js';
+import { type Code, DiagnosticError, error, type LineMap } from '../../core/diag.js';
 
 export type TokenType = 'ident' | 'string' | 'heredoc' | 'number' | 'bool' | 'punct' | 'newline' | 'eof';
 
@@ -13,7 +13,7 @@ export interface Token {
 const IDENT_START = /[A-Za-z_]/;
 const IDENT_PART = /[A-Za-z0-9_.\-:]/;
 
-export function fail(lines: LineMap, offset: number, code: string, message: string): never {
+export function fail(lines: LineMap, offset: number, code: Code, message: string): never {
   throw new DiagnosticError([error(code, message, { span: lines.span(offset) })]);
 }
 

@@ -3,7 +3,7 @@
  * times against contexts of plain JavaScript values, which are seen with Python semantics.
  */
 
-import { type Diagnostic, DiagnosticError, error, LineMap } from '../../core/diag.js';
+import { type Code, type Diagnostic, DiagnosticError, error, LineMap } from '../../core/diag.js';
 import type { TemplateAst } from './ast.js';
 import { CODE_NOT_FOUND, CODE_RUNTIME, CODE_SYNTAX, CODE_UNDEFINED, PyError, TemplateSyntaxError } from './errors.js';
 import { BUILTIN_FILTERS, type FilterFn } from './filters.js';
@@ -136,7 +136,7 @@ export function compileTemplate(source: string, file: string): TemplateAst {
   return ast;
 }
 
-function diagFor(code: string, message: string, file: string | undefined, source: string | undefined, offset: number | undefined): Diagnostic {
+function diagFor(code: Code, message: string, file: string | undefined, source: string | undefined, offset: number | undefined): Diagnostic {
   if (file === undefined || source === undefined || offset === undefined) return error(code, message);
   return error(code, message, { span: new LineMap(file, source).span(offset) });
 }

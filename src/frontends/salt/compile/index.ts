@@ -2,7 +2,7 @@
  * The compile stage of the Salt front end: render's high data → reconciled high data → ordered low chunks,
  * with Salt's error strings and positioned diagnostics for what cannot run.
  */
-import { type Diagnostic, error } from '../../../core/diag.js';
+import { type Code, type Diagnostic, error } from '../../../core/diag.js';
 import type { HighData } from '../types.js';
 import { applyExclude, type High, reconcileExtend, requisiteIn, toHigh } from './high.js';
 import { type Chunk, compileHighData, verifyHigh } from './low.js';
@@ -39,7 +39,7 @@ export interface CompileOptions {
   readonly checkRequisites?: boolean;
 }
 
-function spanDiag(data: HighData, id: string, code: string, message: string): Diagnostic {
+function spanDiag(data: HighData, id: string, code: Code, message: string): Diagnostic {
   return { ...error(code, message, { span: data.spans[id], nodeId: id }), severity: 'warning' };
 }
 

@@ -46,6 +46,13 @@ async function lockStateDir(dir: string, opts: SessionOptions): Promise<StateLoc
   return lock;
 }
 
+/** The distinct line that tells a user a failure was cairn's bug, and where its stack is kept. */
+function reportInternalResults(count: number, runId: number, stateDir: string | undefined): void {
+  const where = `cairn history ${runId} --out json${stateDir ? ` --state-dir ${stateDir}` : ''}`;
+  const what = count === 1 ? '1 result failed' : `${count} results failed`;
+  process.stderr.write(`cairn: ${what} because of a bug in cairn (internal error); the stack is kept in run ${runId} (${where}). Please report it.\n`);
+}
+
 /** Locks the state dir, records the run around `work`, prints, and returns the exit code. */
 export async function withRunStore(opts: SessionOptions, meta: RunMeta, work: (progress: Progress) => Promise<SessionOutcome>): Promise<number> {
   const dir = ensureStateDir(opts.stateDir ?? defaultStateDir());
@@ -55,9 +62,12 @@ export async function withRunStore(opts: SessionOptions, meta: RunMeta, work: (p
     const handle = beginRun(dir, { frontEnd: meta.frontEnd, source: meta.source, mode: meta.mode });
     const outcome = await work(progress);
     progress.stop();
-    finishRun(handle, { results: outcome.results, exitCode: outcome.exitCode });
+    const bugs = outcome.results.filter((r) => r.internal !== undefined).length;
+    const exitCode = bugs > 0 && outcome.exitCode === 0 ? 1 : outcome.exitCode;
+    finishRun(handle, { results: outcome.results, exitCode });
     outcome.print(handle.id);
-    return outcome.exitCode;
+    if (bugs > 0) reportInternalResults(bugs, handle.id, opts.stateDir);
+    return exitCode;
   } finally {
     progress.stop();
     if (lock) {

@@ -10,7 +10,8 @@ export function reportJson(report: RunReport, runId: string | number | undefined
     start: report.start,
     duration_ms: Math.round(report.durationMs * 1000) / 1000,
     counts: report.counts,
-    results: report.results,
+    // The stack of an internal error stays in the run record; the output says only what happened.
+    results: report.results.map((r) => (r.internal ? { ...r, internal: { message: r.internal.message } } : r)),
   };
 }
 
