@@ -7,7 +7,7 @@
  */
 import type { GraphNode } from '../../core/model.js';
 import type { ConvergeProgram } from './compile.js';
-import { goS } from './gofmt.js';
+import { goS } from '../../lang/go/fmt.js';
 
 function label(node: GraphNode, ctype: string): string {
   const shown = typeof node.meta?.destination === 'string' ? node.meta.destination : undefined;

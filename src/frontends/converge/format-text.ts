@@ -6,7 +6,7 @@
  */
 import type { GraphNode, NodeResult } from '../../core/model.js';
 import { type Context, resourceBlock, shownPath } from './format-resources.js';
-import { goS, goV } from './gofmt.js';
+import { goS, goV } from '../../lang/go/fmt.js';
 import { tabwrite } from './tabwriter.js';
 import type { ModuleInfo } from './types.js';
 

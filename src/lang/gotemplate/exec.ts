@@ -1,4 +1,5 @@
 /** Executes a parsed template against a dot value and a function map, with Go's printing and truth rules. */
+import { goTypeOf, goV } from '../go/fmt.js';
 import { type Arg, type Command, type Pipeline, parseTemplate, type TNode, TemplateError } from './parse.js';
 
 export type TemplateFunc = (...args: unknown[]) => unknown;
@@ -12,17 +13,9 @@ function isPassThrough(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { passThrough?: unknown }).passThrough === true;
 }
 
-/** Go's fmt %v for the values templates see. */
+/** Go's fmt %v for the values templates see; a missing value prints as text/template's `<no value>`. */
 export function printValue(v: unknown): string {
-  if (v === undefined || v === null) return '<no value>';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map((x) => (x === null || x === undefined ? '<nil>' : printValue(x))).join(' ')}]`;
-  if (typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `map[${entries.map(([k, x]) => `${k}:${printValue(x)}`).join(' ')}]`;
-  }
-  return String(v);
+  return v === undefined || v === null ? '<no value>' : goV(v);
 }
 
 export function truthy(v: unknown): boolean {
@@ -35,7 +28,7 @@ export function truthy(v: unknown): boolean {
 /** Go's fmt.Sprintf for the verbs templates use, with Go's %!verb(type=value) for a mismatched or missing argument. */
 function sprintf(format: string, args: readonly unknown[]): string {
   let n = 0;
-  const bad = (verb: string, a: unknown): string => `%!${verb}(${goTypeName(a)}=${printValue(a)})`;
+  const bad = (verb: string, a: unknown): string => `%!${verb}(${goTypeOf(a)}=${printValue(a)})`;
   const out = format.replace(/%([-+# 0]*\d*(?:\.\d+)?)([vsdqtxf%])/g, (_m, _flags: string, verb: string) => {
     if (verb === '%') return '%';
     if (n >= args.length) return `%!${verb}(MISSING)`;
@@ -48,7 +41,7 @@ function sprintf(format: string, args: readonly unknown[]): string {
     return printValue(a);
   });
   const extra = args.slice(n);
-  return extra.length > 0 ? `${out}%!(EXTRA ${extra.map((a) => `${goTypeName(a)}=${printValue(a)}`).join(', ')})` : out;
+  return extra.length > 0 ? `${out}%!(EXTRA ${extra.map((a) => `${goTypeOf(a)}=${printValue(a)}`).join(', ')})` : out;
 }
 
 function compare(a: unknown, b: unknown, name: string): number {
@@ -241,17 +234,9 @@ export function executeTemplate(nodes: readonly TNode[], funcs: Readonly<Record<
 export class ArgTypeError extends Error {}
 
 /** Go's name for the type of a template value, as text/template prints it in type errors. */
-function goTypeName(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float64';
-  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? '[]string' : '[]interface {}';
-  return 'map[string]interface {}';
-}
 
 /** For functions whose Go parameter is a string: anything else is a template error. */
 export function stringArg(v: unknown): string {
   if (typeof v === 'string') return v;
-  throw new ArgTypeError(`wrong type for value; expected string; got ${goTypeName(v)}`);
+  throw new ArgTypeError(`wrong type for value; expected string; got ${goTypeOf(v)}`);
 }

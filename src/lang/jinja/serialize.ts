@@ -1,5 +1,6 @@
 /** Python-compatible JSON (json.dumps), PyYAML-like flow YAML (Salt's yaml filter), URL quoting and HTML escaping. */
 
+import { needsQuotes } from '../python/yaml-resolve.js';
 import { typeError } from './errors.js';
 import { floatRepr, intStr, isString, Markup, PyDict, PyFloat, PyTuple, pyStr, typeName, Undefined, type PyValue } from './pyvalue.js';
 
@@ -89,16 +90,12 @@ export function htmlSafeJson(v: PyValue, indent: number | string | null): Markup
   return new Markup(s.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/'/g, '\\u0027'));
 }
 
-const YAML_SPECIAL_WORDS =
-  /^(?:~|null|Null|NULL|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|y|Y|n|N|=|<<)$/;
-const YAML_NUMBER = /^[-+]?(?:\.?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|0b[01_]+|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
 
 function yamlScalarString(s: string): string {
   if (s === '') return "''";
   if (/[\x00-\x08\x0b-\x1f\x7f\n\r\t]/.test(s)) return jsonString(s, false);
   const plainOk =
-    !YAML_SPECIAL_WORDS.test(s) &&
-    !YAML_NUMBER.test(s) &&
+    !needsQuotes(s) &&
     !/^[-?:,[\]{}#&*!|>'"%@`\s]/.test(s) &&
     !/\s$/.test(s) &&
     !/: |:$| #|[,[\]{}]/.test(s);

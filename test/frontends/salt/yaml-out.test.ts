@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { dumpYaml } from '../../../src/frontends/salt/output/pyyaml.js';
+import { dumpYaml } from '../../../src/lang/python/yaml-emit.js';
 
 const python = spawnSync('python3', ['-c', 'import yaml'], { encoding: 'utf8' });
 const havePyYaml = python.status === 0;

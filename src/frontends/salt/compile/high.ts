@@ -4,7 +4,7 @@
  * data, and `exclude` applied. Works on a private copy of the render's high data; errors are Salt's strings.
  */
 import type { ExcludeEntry, ExtendBlock, HighData } from '../types.js';
-import { fnmatch } from './fnmatch.js';
+import { fnmatch } from '../../../lang/python/fnmatch.js';
 
 export type Arg = Record<string, unknown> | string;
 /** One ID declaration: `__sls__`, `__env__` and one arg list per state module. */

@@ -3,7 +3,7 @@
  * chunks of that state module whose ID or name matches x (fnmatch), a bare string or `{id: x}` any state,
  * and `{sls: x}` every chunk of that SLS.
  */
-import { fnmatch } from './fnmatch.js';
+import { fnmatch } from '../../../lang/python/fnmatch.js';
 import type { Chunk } from './low.js';
 
 /** The requisite types Salt evaluates, in the order call_chunk runs their targets. */

@@ -2,7 +2,7 @@
 import { formatHighstate } from './highstate.js';
 import { nested } from './nested.js';
 import { pyFloat } from './pyvalue.js';
-import { dumpYaml } from './pyyaml.js';
+import { dumpYaml } from '../../../lang/python/yaml-emit.js';
 
 export { formatHighstate } from './highstate.js';
 

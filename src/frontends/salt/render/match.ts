@@ -4,27 +4,12 @@
  * `not`, `or`, `L@`, `E@`, `P@`) without parentheses.
  */
 
+import { translate } from '../../../lang/python/fnmatch.js';
 import { isPlainObject } from './data-path.js';
 
-/** Python fnmatch.fnmatchcase → RegExp. */
+/** Python fnmatch.fnmatchcase as a RegExp (flags such as `i` added). */
 export function globToRegExp(glob: string, flags = ''): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] as string;
-    if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
-    else if (c === '[') {
-      const j = glob.indexOf(']', i + 2);
-      if (j < 0) re += '\\[';
-      else {
-        let body = glob.slice(i + 1, j);
-        if (body.startsWith('!')) body = `^${body.slice(1)}`;
-        re += `[${body.replace(/\\/g, '\\\\')}]`;
-        i = j;
-      }
-    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  }
-  return new RegExp(`^(?:${re})$`, `s${flags}`);
+  return new RegExp(translate(glob), `u${flags}`);
 }
 
 export const fnmatch = (name: string, glob: string): boolean => globToRegExp(glob).test(name);

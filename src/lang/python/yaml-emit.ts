@@ -1,25 +1,15 @@
 /**
- * Salt's yaml outputter: PyYAML's safe_dump with default_flow_style=False and allow_unicode, written from
+ * PyYAML's safe_dump (Salt's yaml outputter) with default_flow_style=False and allow_unicode, written from
  * PyYAML's emitter rules: block style with indentless sequences under mappings, keys of plain dicts sorted
  * (PyYAML's sort_keys), strings quoted when YAML 1.1 would read them as something else or when they
  * hold indicators, single quotes unless a character needs an escape, and long scalars folded at 80 columns.
  */
-import { pyFloat } from './pyvalue.js';
+import { floatRepr, intStr } from './float.js';
+import { needsQuotes } from './yaml-resolve.js';
 
 const WIDTH = 80;
 const BREAKS = '\n\u0085\u2028\u2029';
 const WS = `\0 \t\r${BREAKS}`;
-
-/** YAML 1.1 implicit resolvers of PyYAML: a plain scalar matching one is not read back as a string. */
-const IMPLICIT = [
-  /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
-  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/,
-  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
-  /^(?:<<)$/,
-  /^(?:~|null|Null|NULL|)$/,
-  /^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$/,
-  /^(?:=)$/,
-];
 
 interface Analysis {
   multiline: boolean;
@@ -228,7 +218,7 @@ class Writer {
 
   scalar(text: string, indent: number, simpleKey: boolean): void {
     const a = analyze(text);
-    const implicit = !IMPLICIT.some((re) => re.test(text));
+    const implicit = !needsQuotes(text);
     if (implicit && a.blockPlain && !(simpleKey && a.multiline)) this.plain(text, indent, !simpleKey);
     else if (a.singleQuoted && !(simpleKey && a.multiline)) this.singleQuoted(text, indent, !simpleKey);
     else this.doubleQuoted(text, indent, !simpleKey);
@@ -248,10 +238,10 @@ function scalarText(v: Node, key?: string): string | undefined {
     if (Number.isNaN(v)) return '.nan';
     if (!Number.isFinite(v)) return v > 0 ? '.inf' : '-.inf';
     if (key === 'duration' || !Number.isInteger(v)) {
-      const r = pyFloat(v).toLowerCase();
+      const r = floatRepr(v).toLowerCase();
       return !r.includes('.') && r.includes('e') ? r.replace('e', '.0e') : r;
     }
-    return String(v);
+    return intStr(v);
   }
   return undefined;
 }
@@ -284,7 +274,7 @@ function node(w: Writer, v: Node, indent: number, inMapping: boolean, key?: stri
       return;
     }
     // Sequences inside a mapping are not indented (PyYAML's indentless sequences).
-    const seqIndent = inMapping ? indent : indent + 2;
+    const seqIndent = inMapping || key === '\0root' ? indent : indent + 2;
     for (const item of v) {
       w.indentTo(seqIndent);
       w.indicator('-', true);
@@ -321,7 +311,7 @@ function node(w: Writer, v: Node, indent: number, inMapping: boolean, key?: stri
   w.scalar(String(v), indent + 2, false);
 }
 
-/** `salt-call --out yaml`: PyYAML's block output of `{local: data}`, ending with a newline. */
+/** PyYAML's safe_dump of one document in block style (as `salt-call --out yaml` prints), ending with a newline. */
 export function dumpYaml(data: unknown): string {
   const w = new Writer();
   node(w, data, 0, false, '\0root');
