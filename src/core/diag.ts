@@ -53,18 +53,26 @@ export function formatLocation(d: Diagnostic): string {
   return 'cairn';
 }
 
+/** Longest stretch of a source line a code frame shows. */
+const FRAME_WIDTH = 120;
+
 /** One diagnostic as text; with the source text, adds the offending line and a caret under the column. */
 export function formatDiagnostic(d: Diagnostic, source?: string): string {
   const head = `${formatLocation(d)}: ${d.code} ${d.message}`;
   if (!d.span || source === undefined) return head;
-  const line = source.split('\n')[d.span.line - 1];
-  if (line === undefined) return head;
+  const full = source.split('\n')[d.span.line - 1];
+  if (full === undefined) return head;
+  // A long line is shown as a window around the column, so the caret stays on screen.
+  const from = full.length > FRAME_WIDTH ? Math.max(0, Math.min(d.span.col - 1 - FRAME_WIDTH / 2, full.length - FRAME_WIDTH)) : 0;
+  const shown = full.slice(from, from + FRAME_WIDTH);
+  const line = `${from > 0 ? '…' : ''}${shown}${from + FRAME_WIDTH < full.length ? '…' : ''}`;
+  const col = d.span.col - from + (from > 0 ? 1 : 0);
   const gutter = String(d.span.line);
   const pad = ' '.repeat(gutter.length);
-  const caretPad = line.slice(0, Math.max(0, d.span.col - 1)).replace(/[^\t]/g, ' ');
+  const caretPad = line.slice(0, Math.max(0, col - 1)).replace(/[^\t]/g, ' ');
   const sameLine = d.span.endLine === undefined || d.span.endLine === d.span.line;
-  const end = sameLine && d.span.endCol !== undefined ? Math.min(d.span.endCol, line.length + 1) : d.span.col + 1;
-  return `${head}\n ${gutter} | ${line}\n ${pad} | ${caretPad}${'^'.repeat(Math.max(1, end - d.span.col))}`;
+  const end = sameLine && d.span.endCol !== undefined ? Math.min(d.span.endCol - from + (from > 0 ? 1 : 0), line.length + 1) : col + 1;
+  return `${head}\n ${gutter} | ${line}\n ${pad} | ${caretPad}${'^'.repeat(Math.max(1, end - col))}`;
 }
 
 /** Maps character offsets of a text to 1-based line and column. */

@@ -3,6 +3,7 @@
  * compiles to. Parsing takes the fast path (JSON.parse) and only re-reads the text with positions when
  * there is something to report.
  */
+import { nestingDiagnostic } from '../../core/nesting.js';
 import type { Node as YamlNode } from 'yaml';
 import { type Diagnostic, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
 import type { Graph } from '../../core/graph.js';
@@ -186,6 +187,8 @@ export async function parseGraphText(
   options: { withSpans?: boolean } = {},
 ): Promise<Graph> {
   const isJson = !/\.ya?ml$/i.test(file);
+  const tooDeep = nestingDiagnostic(file, text, 'F013', { quotes: isJson ? '"' : '"\'' });
+  if (tooDeep) throw new DiagnosticError([tooDeep]);
   let data: unknown;
   if (isJson) {
     try {

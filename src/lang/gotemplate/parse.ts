@@ -3,6 +3,7 @@
  * comments, pipelines with `|`, function calls, `.`/`.field`, `$var`, `:=`, literals, parentheses,
  * `if`/`else if`/`else`, `range` (with `$i, $v :=`), `with` and `end`.
  */
+import { MAX_NESTING, tooDeepAt } from '../../core/nesting.js';
 
 export type Arg =
   | { readonly kind: 'string'; readonly value: string }
@@ -224,6 +225,8 @@ function parsePipe(a: Action, toks: readonly Tok[]): Pipeline {
 
 /** Parses a template into its node list; errors carry the offset of the offending action. */
 export function parseTemplate(src: string): TNode[] {
+  const tooDeep = tooDeepAt(src, { quotes: '"`' });
+  if (tooDeep >= 0) throw new TemplateError(`parentheses nested deeper than ${MAX_NESTING} levels`, tooDeep);
   const pieces = split(src);
   let k = 0;
   // Returns the nodes up to a control keyword that ends the list (end / else), and that keyword's tokens.

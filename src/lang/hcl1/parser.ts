@@ -1,5 +1,6 @@
 /** HCL1 parser: a file is an object body of items; values are strings, numbers, bools, lists and objects. */
-import { LineMap } from '../../core/diag.js';
+import { nestingDiagnostic } from '../../core/nesting.js';
+import { DiagnosticError, LineMap } from '../../core/diag.js';
 import type { HclFile, HclItem, HclKey, HclObject, HclValue } from './ast.js';
 import { fail, type Token, tokenize } from './lexer.js';
 
@@ -140,6 +141,8 @@ class Parser {
 
 /** Parses HCL1 text; a syntax error throws a DiagnosticError at `file:line:col`. */
 export function parseHcl(file: string, text: string): HclFile {
+  const tooDeep = nestingDiagnostic(file, text, 'HCL014', { quotes: '"' });
+  if (tooDeep) throw new DiagnosticError([tooDeep]);
   const lines = new LineMap(file, text);
   const parser = new Parser(tokenize(text, lines), lines);
   return { file, body: parser.parseBody(false, 0) };

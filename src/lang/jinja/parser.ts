@@ -1,6 +1,8 @@
 /** Statement grammar: turns tokens into a TemplateAst, failing with Jinja's messages and positions. */
 
+import { MAX_NESTING, tooDeepAt } from '../../core/nesting.js';
 import type { Expr, MacroParam, Stmt, Target, TemplateAst } from './ast.js';
+import { TemplateSyntaxError } from './errors.js';
 import { tokenize, normalizeSource } from './lexer.js';
 import { ExprParser } from './parse-expr.js';
 import { TokenStream } from './token-stream.js';
@@ -11,6 +13,8 @@ const KNOWN_TAGS = new Set([
 
 export function parseTemplate(rawSource: string, file: string): TemplateAst {
   const source = normalizeSource(rawSource);
+  const tooDeep = tooDeepAt(source, { quotes: '' });
+  if (tooDeep >= 0) throw new TemplateSyntaxError(`brackets nested deeper than ${MAX_NESTING} levels`, file, tooDeep);
   const parser = new StmtParser(new TokenStream(tokenize(source, file), file));
   return { file, source, body: parser.parseAll() };
 }
