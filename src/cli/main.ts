@@ -2,6 +2,8 @@
 import { Command } from 'commander';
 import { addRunOptions, outOption, positiveInt, stateDirOption } from './options.js';
 import { register as registerConverge } from './converge-command.js';
+import { register as registerHosts } from './hosts.js';
+import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
 import { register as registerInmanta } from './inmanta-command.js';
 import { register as registerOtter } from './otter-command.js';
 import { register as registerSalt } from './salt-command.js';
@@ -16,7 +18,11 @@ export interface CommonOptions {
   lockTimeout: number;
 }
 
-async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string, opts: CommonOptions & { simulate?: boolean }): Promise<number> {
+async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string, opts: CommonOptions & FleetOptions & { simulate?: boolean }): Promise<number> {
+  if (wantsFleet(opts)) {
+    const { runGraphOnHosts } = await import('./hosts-graph.js');
+    return runGraphOnHosts(file, opts.simulate ? 'simulate' : mode, opts);
+  }
   const { runGraphFile } = await import('./run-graph.js');
   return runGraphFile(file, opts.simulate ? 'simulate' : mode, opts);
 }
@@ -32,18 +38,18 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
 
-  addRunOptions(program.command('plan').argument('<graph>', 'graph file (JSON, or YAML)'))
+  addFleetOptions(addRunOptions(program.command('plan').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('show what apply would change, changing nothing')
-    .action(async (file: string, opts: CommonOptions) => finish(await runGraphCommand('check', file, opts)));
+    .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('check', file, opts)));
 
-  addRunOptions(program.command('apply').argument('<graph>', 'graph file (JSON, or YAML)'))
+  addFleetOptions(addRunOptions(program.command('apply').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('make the machine match the graph')
     .option('--simulate', 'run the whole apply against a host that records changes instead of making them', false)
-    .action(async (file: string, opts: CommonOptions & { simulate: boolean }) => finish(await runGraphCommand('apply', file, opts)));
+    .action(async (file: string, opts: CommonOptions & FleetOptions & { simulate: boolean }) => finish(await runGraphCommand('apply', file, opts)));
 
-  addRunOptions(program.command('collect').alias('drift').argument('<graph>', 'graph file (JSON, or YAML)'))
+  addFleetOptions(addRunOptions(program.command('collect').alias('drift').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('collect only: record drift from the graph in the run history, changing nothing')
-    .action(async (file: string, opts: CommonOptions) => finish(await runGraphCommand('collect', file, opts)));
+    .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('collect', file, opts)));
 
   program
     .command('history')
@@ -56,6 +62,8 @@ export function buildProgram(): Command {
       const { showHistory } = await import('./history.js');
       finish(await showHistory(run, opts));
     });
+
+  registerHosts(program, finish);
 
   // The languages, in the order of DESIGN.md.
   registerSalt(program);

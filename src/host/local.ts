@@ -39,8 +39,10 @@ function unlinkQuietly(path: string): void {
 }
 
 export class LocalHost implements Host {
-  readonly name = 'local';
   private factsOnce: Promise<HostFacts> | undefined;
+
+  /** `name` is how results and messages call this machine (an inventory name, or `local`). */
+  constructor(readonly name = 'local') {}
 
   async open(): Promise<void> {}
 

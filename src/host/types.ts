@@ -111,6 +111,11 @@ export interface Host {
 /** What resources receive from the runtime. */
 export interface ResourceContext {
   readonly host: Host;
+  /**
+   * Where configuration files (`source` paths) are read: the machine running cairn. Absent, they are
+   * read through `host` (the same machine when running locally).
+   */
+  readonly sources?: Pick<Host, 'readFile' | 'stat'>;
   /** Directory that relative `source` paths are resolved against (the graph file's folder). */
   readonly baseDir: string;
 }

@@ -56,7 +56,8 @@ export function ensureBecomeUser(): string | undefined {
   }
   // '*' rather than a locked '!': sshd without PAM refuses locked accounts even for key logins.
   execFileSync('usermod', ['-p', '*', BECOME_USER]);
-  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}`, `${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
+  // CAIRN_TEST_ROOT (set by each test server) survives sudo, so a graph can tell the test machines apart.
+  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}`, `Defaults:${BECOME_USER} env_keep += "CAIRN_TEST_ROOT"\n${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
   return undefined;
 }
 
@@ -96,7 +97,7 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   throw new Error(`sshd on port ${port} did not start: ${log()}`);
 }
 
-export async function startSshd(options: { allowForwarding?: boolean; hostKeyType?: 'ed25519' | 'ecdsa' } = {}): Promise<TestSshd> {
+export async function startSshd(options: { allowForwarding?: boolean; hostKeyType?: 'ed25519' | 'ecdsa'; setEnv?: Record<string, string> } = {}): Promise<TestSshd> {
   const port = await freePort();
   const dir = fs.mkdtempSync(join(work, `sshd-${port}-`));
   fs.chmodSync(dir, 0o755);
@@ -125,6 +126,7 @@ export async function startSshd(options: { allowForwarding?: boolean; hostKeyTyp
       'MaxStartups 200',
       'MaxSessions 20',
       'LogLevel ERROR',
+      ...Object.entries(options.setEnv ?? {}).map(([k, v]) => `SetEnv ${k}=${v}`),
       '',
     ].join('\n'),
   );
