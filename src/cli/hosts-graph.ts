@@ -60,7 +60,8 @@ export async function runGraphOnHosts(file: string, mode: RunMode, opts: CommonO
       results: fleetResults(outcomes),
       exitCode,
       print: (runId) => {
-        if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, mode, runId, { source: file }), null, 2)}\n`);
+        const transport = new Map(hosts.filter((h) => 'stats' in h).map((h) => [h.name, (h as unknown as { stats: unknown }).stats]));
+        if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, mode, runId, { source: file }, transport), null, 2)}\n`);
         else printFleetText(outcomes, mode, runId);
       },
     };

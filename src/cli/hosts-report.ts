@@ -49,10 +49,17 @@ export function printFleetText(outcomes: readonly HostOutcome<RunReport>[], mode
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-export function fleetJson(outcomes: readonly HostOutcome<RunReport>[], mode: RunMode, runId: number | undefined, extra: Record<string, unknown>): Record<string, unknown> {
+/** `transport` per host: what reaching it cost (requests, sequential round trips), where the host counts them. */
+export function fleetJson(
+  outcomes: readonly HostOutcome<RunReport>[],
+  mode: RunMode,
+  runId: number | undefined,
+  extra: Record<string, unknown>,
+  transport: ReadonlyMap<string, unknown> = new Map(),
+): Record<string, unknown> {
   const hosts: Record<string, unknown> = {};
   for (const o of outcomes) {
-    const base = { status: classify(o), duration_ms: o.durationMs };
+    const base = { status: classify(o), duration_ms: o.durationMs, ...(transport.has(o.host) ? { transport: transport.get(o.host) } : {}) };
     hosts[o.host] = o.status === 'done' ? { ...base, counts: o.value.counts, results: o.value.results } : { ...base, reason: o.reason };
   }
   return { run: runId ?? null, mode, ...extra, totals: totalsOf(outcomes), hosts };

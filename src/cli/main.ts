@@ -58,7 +58,8 @@ export function buildProgram(): Command {
     .addOption(outOption())
     .addOption(stateDirOption())
     .option('--limit <n>', 'most runs to list', positiveInt, 20)
-    .action(async (run: string | undefined, opts: { out: 'text' | 'json'; stateDir?: string; limit: number }) => {
+    .option('--host <name>', 'only runs (and results) that acted on this inventory host')
+    .action(async (run: string | undefined, opts: { out: 'text' | 'json'; stateDir?: string; limit: number; host?: string }) => {
       const { showHistory } = await import('./history.js');
       finish(await showHistory(run, opts));
     });

@@ -111,6 +111,14 @@ groups:
         record.results.map((x) => `${x.host} ${x.id} ${x.status}`).sort(),
         ['alpha', 'beta', 'gamma'].flatMap((h) => [`${h} conf changed`, `${h} motd changed`, `${h} slow ok`, `${h} where ok`]).sort(),
       );
+      const forBeta = cairn(['history', '1', '--host', 'beta', '--state-dir', join(dir, 'state'), '--out', 'json'], { env: { HOME: home } });
+      const betaRecord = JSON.parse(forBeta.stdout) as { results: Array<{ host: string }>; counts: { changed: number } };
+      assert.deepEqual([...new Set(betaRecord.results.map((x) => x.host))], ['beta']);
+      assert.equal(betaRecord.counts.changed, 2);
+      const runsOfDelta = cairn(['history', '--host', 'delta', '--state-dir', join(dir, 'state'), '--out', 'json'], { env: { HOME: home } });
+      assert.deepEqual(JSON.parse(runsOfDelta.stdout), [], 'an unreachable host has no results');
+      const runsOfBeta = cairn(['history', '--host', 'beta', '--state-dir', join(dir, 'state'), '--out', 'json'], { env: { HOME: home } });
+      assert.deepEqual((JSON.parse(runsOfBeta.stdout) as Array<{ id: number }>).map((x) => x.id), [2, 1]);
     });
 
     test('patterns: groups, exclusions, intersections; an unknown name is an error', () => {
