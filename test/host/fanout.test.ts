@@ -1,6 +1,7 @@
 /** The fan-out over hosts: forks, unreachable and slow hosts, totals and exit codes. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { hostProgress } from '../../src/cli/hosts-report.js';
 import { fleetExitCode, runOnHosts, totalsLine } from '../../src/engine/fanout.js';
 
 interface TestHost {
@@ -93,5 +94,23 @@ describe('fleet totals and exit codes', () => {
     assert.equal(fleetExitCode({ ...t, failed: 0 }, true), 4);
     assert.equal(fleetExitCode({ ...t, failed: 0, unreachable: 0 }, true), 2);
     assert.equal(fleetExitCode({ ...t, failed: 0, unreachable: 0 }, false), 0);
+  });
+});
+
+describe('progress', () => {
+  test('a line per host on a terminal, nothing when piped', () => {
+    const lines: string[] = [];
+    const tty = { isTTY: true, write: (s: string) => lines.push(s) } as unknown as NodeJS.WriteStream;
+    const saved = process.env.CI;
+    delete process.env.CI;
+    try {
+      const show = hostProgress(tty);
+      assert.ok(show);
+      show({ host: 'web1', status: 'unreachable', reason: 'connection refused by 10.0.0.1:22', durationMs: 1234 });
+      assert.deepEqual(lines, ['[1] web1: unreachable: connection refused by 10.0.0.1:22 (1.2 s)\n']);
+      assert.equal(hostProgress({ isTTY: false } as unknown as NodeJS.WriteStream), undefined);
+    } finally {
+      if (saved !== undefined) process.env.CI = saved;
+    }
   });
 });

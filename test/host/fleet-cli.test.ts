@@ -117,6 +117,13 @@ groups:
       assert.equal(betaRecord.counts.changed, 2);
       const runsOfDelta = cairn(['history', '--host', 'delta', '--state-dir', join(dir, 'state'), '--out', 'json'], { env: { HOME: home } });
       assert.deepEqual(JSON.parse(runsOfDelta.stdout), [], 'an unreachable host has no results');
+      // No key material anywhere in the run store.
+      const keyBody = fs.readFileSync(testClientKey(), 'utf8').split('\n').slice(1, -2).join('');
+      const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+      for (const f of walk(join(dir, 'state'))) {
+        const text = fs.readFileSync(f, 'utf8');
+        assert.ok(!text.includes('PRIVATE KEY') && !text.replace(/\s/g, '').includes(keyBody.slice(0, 40)), `${f} holds no key material`);
+      }
       const runsOfBeta = cairn(['history', '--host', 'beta', '--state-dir', join(dir, 'state'), '--out', 'json'], { env: { HOME: home } });
       assert.deepEqual((JSON.parse(runsOfBeta.stdout) as Array<{ id: number }>).map((x) => x.id), [2, 1]);
     });
@@ -189,6 +196,30 @@ groups:
       assert.match(rerun.stdout, /3 hosts: 0 changed, 3 ok, 0 failed, 0 unreachable/);
       assert.equal(fs.readFileSync(join(alpha, 'app.conf'), 'utf8'), 'port = 8080\n');
     });
+  });
+
+  test('a missing source file stops the run before any host is contacted', () => {
+    const g = join(dir, 'missing-source.json');
+    fs.writeFileSync(g, JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: '/tmp/never-written-by-cairn', source: 'nope.txt' } }] }));
+    const r = run(['apply', g, '--hosts', 'all']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /R002 file "f": source file .*nope\.txt does not exist/);
+    assert.equal(r.stdout, '');
+  });
+
+  test('an inventory host reached through a jump host named in the inventory', async () => {
+    const inner = await startSshd({ allowForwarding: false, setEnv: { CAIRN_TEST_ROOT: '/nonexistent' } });
+    try {
+      const inv = join(dir, 'jump.yaml');
+      const [a] = servers as [TestSshd];
+      fs.writeFileSync(inv, `defaults: {user: root, key: ${testClientKey()}}\nhosts:\n  bastion: {address: 127.0.0.1, port: ${a.port}}\n  inner: {address: 127.0.0.1, port: ${inner.port}, jump: bastion}\n`);
+      const r = cairn(['ping', 'inner', '--inventory', inv, '--state-dir', join(dir, 'state'), '--accept-new-host-keys'], { cwd: dir, env: { HOME: home, SSH_AUTH_SOCK: '' } });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /^inner: ok: /m);
+      assert.match(r.stdout, /1 host: 0 changed, 1 ok, 0 failed, 0 unreachable/);
+    } finally {
+      inner.stop();
+    }
   });
 
   test('a malformed inventory is a positioned diagnostic and nothing runs', () => {

@@ -185,5 +185,23 @@ if (missing) {
       );
       await assert.rejects(closed.open(), { message: `gone: connection refused by 127.0.0.1:${port}` });
     });
+
+    test('a server that accepts but never speaks times out', async () => {
+      const net = await import('node:net');
+      const sockets: import('node:net').Socket[] = [];
+      const silent = net.createServer((s) => sockets.push(s));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const port = (silent.address() as import('node:net').AddressInfo).port;
+      const host = new SshHost(
+        { name: 'mute', address: '127.0.0.1', port, user: 'root', keyFile: testClientKey() },
+        { knownHosts: knownHosts(), acceptNewHostKeys: true, connectTimeoutMs: 300, agentSocket: '' },
+      );
+      try {
+        await assert.rejects(host.open(), { message: `mute: timed out connecting to 127.0.0.1:${port}` });
+      } finally {
+        for (const s of sockets) s.destroy();
+        silent.close();
+      }
+    });
   });
 }
