@@ -1,5 +1,6 @@
 /** `cairn history [RUN]`: the recorded runs of a state directory. */
 import type { RunMode } from '../core/model.js';
+import { countResults } from '../core/runtime.js';
 import { defaultStateDir, getRun, listRuns, type RunSummary } from '../store/index.js';
 import { UserError } from '../engine/errors.js';
 import { formatResults, formatSummary } from '../engine/format-text.js';
@@ -16,10 +17,16 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
 
-export async function showHistory(run: string | undefined, opts: { out: 'text' | 'json'; stateDir?: string; limit: number }): Promise<number> {
+/** Whether a run acted on `host` (a fleet run records each result's host). */
+function touched(dir: string, id: number, host: string): boolean {
+  return (getRun(dir, String(id))?.results ?? []).some((r) => (r as { host?: string }).host === host);
+}
+
+export async function showHistory(run: string | undefined, opts: { out: 'text' | 'json'; stateDir?: string; limit: number; host?: string }): Promise<number> {
   const dir = opts.stateDir ?? defaultStateDir();
+  const host = opts.host;
   if (run === undefined) {
-    const runs = listRuns(dir, { limit: opts.limit });
+    const runs = host === undefined ? listRuns(dir, { limit: opts.limit }) : listRuns(dir).filter((s) => touched(dir, s.id, host)).slice(0, opts.limit);
     if (opts.out === 'json') {
       process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
       return 0;
@@ -35,8 +42,10 @@ export async function showHistory(run: string | undefined, opts: { out: 'text' |
     process.stdout.write(`${table(rows)}\n`);
     return 0;
   }
-  const record = getRun(dir, run);
-  if (!record) throw new UserError(`no run ${JSON.stringify(run)} in ${dir} (cairn history lists the runs)`);
+  const found = getRun(dir, run);
+  if (!found) throw new UserError(`no run ${JSON.stringify(run)} in ${dir} (cairn history lists the runs)`);
+  const mine = found.results.filter((r) => (r as { host?: string }).host === host);
+  const record = host === undefined ? found : { ...found, results: mine, counts: countResults(mine) };
   if (opts.out === 'json') {
     process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
     return 0;

@@ -3,12 +3,18 @@ import { Command } from 'commander';
 import type { RunOptions } from '../engine/run-options.js';
 import { FRONT_ENDS } from './front-ends.js';
 import { addRunOptions, outOption, positiveInt, stateDirOption } from './options.js';
+import { register as registerHosts } from './hosts.js';
+import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
 import { VERSION } from './version.js';
 import { fromToolArgs } from './zapusk-command.js';
 
 type CommonOptions = RunOptions & { out: 'text' | 'json' };
 
-async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string, opts: CommonOptions & { simulate?: boolean }): Promise<number> {
+async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string, opts: CommonOptions & FleetOptions & { simulate?: boolean }): Promise<number> {
+  if (wantsFleet(opts)) {
+    const { runGraphOnHosts } = await import('./hosts-graph.js');
+    return runGraphOnHosts(file, opts.simulate ? 'simulate' : mode, opts);
+  }
   const { runGraphFile } = await import('./run-graph.js');
   return runGraphFile(file, opts.simulate ? 'simulate' : mode, opts);
 }
@@ -24,18 +30,18 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
 
-  addRunOptions(program.command('plan').argument('<graph>', 'graph file (JSON, or YAML)'))
+  addFleetOptions(addRunOptions(program.command('plan').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('show what apply would change, changing nothing')
-    .action(async (file: string, opts: CommonOptions) => finish(await runGraphCommand('check', file, opts)));
+    .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('check', file, opts)));
 
-  addRunOptions(program.command('apply').argument('<graph>', 'graph file (JSON, or YAML)'))
+  addFleetOptions(addRunOptions(program.command('apply').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('make the machine match the graph')
     .option('--simulate', 'run the whole apply against a host that records changes instead of making them', false)
-    .action(async (file: string, opts: CommonOptions & { simulate: boolean }) => finish(await runGraphCommand('apply', file, opts)));
+    .action(async (file: string, opts: CommonOptions & FleetOptions & { simulate: boolean }) => finish(await runGraphCommand('apply', file, opts)));
 
-  addRunOptions(program.command('collect').alias('drift').argument('<graph>', 'graph file (JSON, or YAML)'))
+  addFleetOptions(addRunOptions(program.command('collect').alias('drift').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('collect only: record drift from the graph in the run history, changing nothing')
-    .action(async (file: string, opts: CommonOptions) => finish(await runGraphCommand('collect', file, opts)));
+    .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('collect', file, opts)));
 
   program
     .command('history')
@@ -44,10 +50,13 @@ export function buildProgram(): Command {
     .addOption(outOption())
     .addOption(stateDirOption())
     .option('--limit <n>', 'most runs to list', positiveInt, 20)
-    .action(async (run: string | undefined, opts: { out: 'text' | 'json'; stateDir?: string; limit: number }) => {
+    .option('--host <name>', 'only runs (and results) that acted on this inventory host')
+    .action(async (run: string | undefined, opts: { out: 'text' | 'json'; stateDir?: string; limit: number; host?: string }) => {
       const { showHistory } = await import('./history.js');
       finish(await showHistory(run, opts));
     });
+
+  registerHosts(program, finish);
 
   program
     .command('explain')

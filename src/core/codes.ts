@@ -41,6 +41,15 @@ const entries = {
   R001: { area: 'resources', title: 'invalid resource params', help: 'The message names the param and what it must be.' },
   R002: { area: 'resources', title: 'a source file is missing or unreadable', help: 'Source paths are relative to the file that names them; check the path.' },
   R003: { area: 'resources', title: 'systemd is not running', help: 'Units can be managed only where systemd runs.' },
+  // Inventories (src/host/inventory)
+  INV001: { area: 'inventory', title: 'not an inventory', help: 'An inventory is a mapping with hosts: (and groups:), or a Salt roster of ID: {host: …} entries (docs/fleet.md).' },
+  INV002: { area: 'inventory', title: 'a value has the wrong type', help: 'The message says what the key takes.' },
+  INV003: { area: 'inventory', title: 'unknown key', help: 'Use one of the keys listed in the message.' },
+  INV004: { area: 'inventory', title: 'a group names an unknown host or group', help: 'Declare the host under hosts:, or the child group under groups:.' },
+  INV005: { area: 'inventory', title: 'invalid YAML', help: 'Fix the YAML at the position shown.' },
+  INV006: { area: 'inventory', title: 'passwords are not supported', help: 'cairn logs in with keys or ssh-agent only; remove passwd/priv_passwd and use a key.' },
+  INV007: { area: 'inventory', title: 'groups contain themselves', help: 'Break the cycle of child groups.' },
+  INV008: { area: 'inventory', title: 'a name is both a host and a group', help: 'Rename one of them.' },
   // HCL1 (src/lang/hcl1), used by Converge
   HCL001: { area: 'HCL', title: 'unexpected character', help: 'Remove or quote the character.' },
   HCL002: { area: 'HCL', title: 'unterminated string', help: 'Close the string with " on the same line, or use a heredoc.' },

@@ -4,7 +4,7 @@
  */
 import { posix } from 'node:path';
 import { HostError } from './errors.js';
-import type { ExecOptions, ExecResult, Host, StatInfo, WriteOptions } from './types.js';
+import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, TcpProbe, WriteOptions } from './types.js';
 
 interface Meta {
   mode: number;
@@ -30,13 +30,37 @@ export interface FakeHostOptions {
   readonly exec?: ExecHandler;
   /** Files to start with: path → content (parents are created). */
   readonly files?: Readonly<Record<string, string>>;
+  /** Facts to report, over a small Debian machine named `fake`. */
+  readonly facts?: Partial<HostFacts>;
+  /** Ports that accept connections, as `host:port`; every other probe is refused. */
+  readonly openPorts?: readonly string[];
+  /** Host name (default `fake`). */
+  readonly name?: string;
 }
+
+export const FAKE_FACTS: HostFacts = {
+  os: 'Linux',
+  osFamily: 'debian',
+  osRelease: { ID: 'debian', VERSION_ID: '12', PRETTY_NAME: 'Debian GNU/Linux 12 (bookworm)' },
+  kernel: '6.1.0-fake',
+  arch: 'x86_64',
+  hostname: 'fake',
+  fqdn: 'fake.example.test',
+  env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/root', LANG: 'C.UTF-8' },
+  ipAddresses: ['192.0.2.10'],
+  cpuCount: 2,
+  memoryBytes: 2 * 1024 ** 3,
+};
 
 const MAX_LINKS = 40;
 
 export class FakeHost implements Host {
-  readonly name = 'fake';
+  readonly name: string;
   readonly execLog: ExecCall[] = [];
+  /** How many times facts() was asked and how often open/close ran: lifecycle assertions in tests. */
+  readonly calls = { facts: 0, open: 0, close: 0 };
+  openPorts: Set<string>;
+  private readonly factsValue: HostFacts;
   execHandler: ExecHandler;
   private readonly entries = new Map<string, Entry>();
   private readonly uid: number;
@@ -47,6 +71,9 @@ export class FakeHost implements Host {
     this.uid = options.uid ?? 0;
     this.gid = options.gid ?? 0;
     this.execHandler = options.exec ?? (() => ({}));
+    this.name = options.name ?? 'fake';
+    this.factsValue = { ...FAKE_FACTS, ...(options.name ? { hostname: options.name, fqdn: `${options.name}.example.test` } : {}), ...options.facts };
+    this.openPorts = new Set(options.openPorts ?? []);
     this.entries.set('/', this.meta({ type: 'directory' }, 0o755));
     for (const [path, content] of Object.entries(options.files ?? {})) this.addFile(path, content);
   }
@@ -92,6 +119,42 @@ export class FakeHost implements Host {
   }
 
   // ---- Host ----
+
+  async open(): Promise<void> {
+    this.calls.open += 1;
+  }
+
+  async close(): Promise<void> {
+    this.calls.close += 1;
+  }
+
+  async facts(): Promise<HostFacts> {
+    this.calls.facts += 1;
+    return this.factsValue;
+  }
+
+  async probeTcp(host: string, port: number): Promise<TcpProbe> {
+    if (this.openPorts.has(`${host}:${port}`)) return { ok: true };
+    return { ok: false, code: 'ECONNREFUSED', message: `connect ECONNREFUSED ${host}:${port}` };
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const src = this.real(from, false, 'rename');
+    const e = this.entries.get(src);
+    if (!e) throw new HostError('rename', from, 'ENOENT');
+    const dst = this.real(to, false, 'rename');
+    this.requireParent(dst, to, 'rename');
+    const old = this.entries.get(dst);
+    if (old?.type === 'directory' && e.type !== 'directory') throw new HostError('rename', from, 'EISDIR');
+    if (old?.type === 'directory' && this.childrenOf(dst).length > 0) throw new HostError('rename', from, 'ENOTEMPTY');
+    if (old && old.type !== 'directory' && e.type === 'directory') throw new HostError('rename', from, 'ENOTDIR');
+    if (src === dst) return;
+    const moved = [...this.entries].filter(([p]) => p.startsWith(`${src}/`));
+    this.entries.delete(src);
+    for (const [p] of moved) this.entries.delete(p);
+    this.entries.set(dst, e);
+    for (const [p, child] of moved) this.entries.set(dst + p.slice(src.length), child);
+  }
 
   async lstat(path: string): Promise<StatInfo | null> {
     return this.statOf(this.lookup(path, false));

@@ -5,10 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { connect } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { errnoCode, HostError, toHostError } from './errors.js';
-import type { ExecOptions, ExecResult, FileType, Host, StatInfo, WriteOptions } from './types.js';
+import { gatherFacts } from './facts.js';
+import type { ExecOptions, ExecResult, FileType, Host, HostFacts, StatInfo, TcpProbe, WriteOptions } from './types.js';
 
 function fileType(st: fs.Stats): FileType {
   if (st.isFile()) return 'file';
@@ -37,7 +39,41 @@ function unlinkQuietly(path: string): void {
 }
 
 export class LocalHost implements Host {
-  readonly name = 'local';
+  private factsOnce: Promise<HostFacts> | undefined;
+
+  /** `name` is how results and messages call this machine (an inventory name, or `local`). */
+  constructor(readonly name = 'local') {}
+
+  async open(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
+  /** Read from the machine by the same script the SSH host runs, so both report the same way. */
+  facts(): Promise<HostFacts> {
+    this.factsOnce ??= gatherFacts((script) => this.exec(script, { readOnly: true }), this.name);
+    return this.factsOnce;
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    try {
+      fs.renameSync(from, to);
+    } catch (e) {
+      throw toHostError(e, 'rename', from);
+    }
+  }
+
+  probeTcp(host: string, port: number, timeoutMs: number): Promise<TcpProbe> {
+    return new Promise((resolve) => {
+      const socket = connect(port, host);
+      const done = (probe: TcpProbe): void => {
+        socket.destroy();
+        resolve(probe);
+      };
+      socket.setTimeout(timeoutMs, () => done({ ok: false, code: 'ETIMEDOUT', message: 'i/o timeout' }));
+      socket.on('connect', () => done({ ok: true }));
+      socket.on('error', (e) => done({ ok: false, code: errnoCode(e) ?? 'EIO', message: e.message }));
+    });
+  }
 
   async lstat(path: string): Promise<StatInfo | null> {
     return this.statWith(path, fs.lstatSync, 'stat');

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { HostError } from './errors.js';
-import type { ExecOptions, ExecResult, Host, StatInfo, WriteOptions } from './types.js';
+import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, TcpProbe, WriteOptions } from './types.js';
 
 interface Meta {
   readonly mode: number;
@@ -23,7 +23,7 @@ type Overlay =
 type View = { readonly at: 'overlay'; readonly entry: Overlay } | { readonly at: 'missing' } | { readonly at: 'inner'; readonly path: string };
 
 export interface SimulatedAction {
-  readonly op: 'write' | 'mkdir' | 'chmod' | 'chown' | 'symlink' | 'remove' | 'exec';
+  readonly op: 'write' | 'mkdir' | 'chmod' | 'chown' | 'symlink' | 'remove' | 'rename' | 'exec';
   readonly path?: string;
   readonly detail?: string;
 }
@@ -42,6 +42,48 @@ export class SimulatedHost implements Host {
     private readonly owner: { readonly uid: number; readonly gid: number } = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
   ) {
     this.name = `simulated(${inner.name})`;
+  }
+
+  open(): Promise<void> {
+    return this.inner.open();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  /** Facts are reads: they come from the wrapped machine. */
+  facts(): Promise<HostFacts> {
+    return this.inner.facts();
+  }
+
+  /** A probe only looks, so it is made for real, as read-only commands are. */
+  probeTcp(host: string, port: number, timeoutMs: number): Promise<TcpProbe> {
+    return this.inner.probeTcp(host, port, timeoutMs);
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const src = posix.resolve('/', from);
+    const dst = posix.resolve('/', to);
+    const e = await this.copyOnWrite(src);
+    if (!e) throw new HostError('rename', from, 'ENOENT');
+    await this.requireParent(dst, to, 'rename');
+    const old = await this.lstat(dst);
+    if (old?.type === 'directory' && e.type !== 'directory') throw new HostError('rename', from, 'EISDIR');
+    if (old && old.type !== 'directory' && e.type === 'directory') throw new HostError('rename', from, 'ENOTDIR');
+    if (src === dst) return;
+    if (e.type === 'directory') {
+      // A directory's content is only known for one made in this run; an existing one cannot move in the overlay.
+      if (!e.opaque) throw new HostError('rename', from, 'EXDEV', 'a simulation cannot move an existing directory');
+      for (const [p, child] of [...this.overlay]) {
+        if (!p.startsWith(`${src}/`)) continue;
+        this.overlay.set(dst + p.slice(src.length), child);
+        this.overlay.delete(p);
+      }
+    }
+    this.overlay.set(dst, e);
+    this.overlay.set(src, null);
+    this.actions.push({ op: 'rename', path: src, detail: dst });
   }
 
   async lstat(path: string): Promise<StatInfo | null> {

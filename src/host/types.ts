@@ -47,6 +47,32 @@ export interface ExecResult {
   readonly pid?: number;
 }
 
+/** What a target machine is, read from the machine itself (never from the process running cairn). */
+export interface HostFacts {
+  /** Kernel name as `uname -s` prints it: `Linux`, `FreeBSD`, `Darwin`. */
+  readonly os: string;
+  /** Distribution family from os-release (`debian`, `rhel`, `suse`, `arch`, `alpine`), else the lower-case os. */
+  readonly osFamily: string;
+  /** /etc/os-release as key → value (ID, VERSION_ID, PRETTY_NAME, …); empty where the file is missing. */
+  readonly osRelease: Readonly<Record<string, string>>;
+  /** Kernel release (`uname -r`). */
+  readonly kernel: string;
+  /** Machine hardware name (`uname -m`): `x86_64`, `aarch64`. */
+  readonly arch: string;
+  readonly hostname: string;
+  readonly fqdn: string;
+  /** The environment a command on the target starts with. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Addresses of the machine's interfaces, loopback excluded, IPv4 before IPv6. */
+  readonly ipAddresses: readonly string[];
+  readonly cpuCount: number;
+  /** Total memory in bytes. */
+  readonly memoryBytes: number;
+}
+
+/** Whether a TCP port accepted a connection made from the target machine. */
+export type TcpProbe = { readonly ok: true } | { readonly ok: false; readonly code: string; readonly message: string };
+
 export interface Host {
   readonly name: string;
   /** True when changes are recorded, not made (simulation): a resource cannot read back its own changes. */
@@ -68,6 +94,16 @@ export interface Host {
   symlink(target: string, path: string): Promise<void>;
   /** Removes a file, symlink or (with recursive) a directory tree; no error when absent. */
   remove(path: string, options?: { readonly recursive?: boolean }): Promise<void>;
+  /** Renames a path atomically (rename(2) / posix-rename), replacing a file at `to`. */
+  rename(from: string, to: string): Promise<void>;
+  /** Connects from the target machine to host:port and reports whether it was accepted; changes nothing. */
+  probeTcp(host: string, port: number, timeoutMs: number): Promise<TcpProbe>;
+  /** The target's facts, gathered once per host (later calls return the same object). */
+  facts(): Promise<HostFacts>;
+  /** Connects (where there is a connection to make); operations also open it on first use. Rejects with why it failed. */
+  open(): Promise<void>;
+  /** Releases the connection; calling it twice is harmless. */
+  close(): Promise<void>;
   /** Runs a program: an argv array runs directly, a string runs through `/bin/sh -c`. Never rejects for a non-zero exit. */
   exec(command: string | readonly string[], options?: ExecOptions): Promise<ExecResult>;
 }
@@ -75,6 +111,11 @@ export interface Host {
 /** What resources receive from the runtime. */
 export interface ResourceContext {
   readonly host: Host;
+  /**
+   * Where configuration files (`source` paths) are read: the machine running cairn. Absent, they are
+   * read through `host` (the same machine when running locally).
+   */
+  readonly sources?: Pick<Host, 'readFile' | 'stat'>;
   /** Directory that relative `source` paths are resolved against (the graph file's folder). */
   readonly baseDir: string;
 }

@@ -29,7 +29,7 @@ async function desiredData(ctx: ResourceContext, p: FileParams): Promise<Buffer 
   if (p.source === undefined) return undefined;
   const from = sourcePath(ctx, p.source);
   try {
-    return await ctx.host.readFile(from);
+    return await (ctx.sources ?? ctx.host).readFile(from);
   } catch (e) {
     if (e instanceof HostError && e.code === 'ENOENT') throw new Error(`Source file ${from} not found`);
     throw e;

@@ -22,7 +22,7 @@ export const kind: Kind = {
     const source = params.source;
     if (typeof source !== 'string' || hasDeferred(source) || source === '') return [];
     const from = sourcePath(ctx, source);
-    const st = await ctx.host.stat(from);
+    const st = await (ctx.sources ?? ctx.host).stat(from);
     if (st?.type === 'file') return [];
     const problem = st ? 'is not a regular file' : 'does not exist';
     return [error('R002', `file ${JSON.stringify(node.id)}: source file ${from} ${problem}`, { span: node.paramSpans?.source ?? node.span, nodeId: node.id })];

@@ -48,10 +48,7 @@ function parse(params: Params): WaitParams {
   return parseParams(TYPE, waitSchema, params);
 }
 
-const CONNECT = `const [h, p] = process.argv.slice(1); const s = require('node:net').connect(Number(p), h);
-s.setTimeout(10000, () => { console.log('ETIMEDOUT i/o timeout'); process.exit(1); });
-s.on('connect', () => { s.destroy(); process.exit(0); });
-s.on('error', (e) => { console.log(e.code + ' ' + e.message); process.exit(1); });`;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 const REASONS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connect: connection refused',
@@ -62,10 +59,10 @@ const REASONS: Readonly<Record<string, string>> = {
 
 async function tryOnce(ctx: ResourceContext, p: WaitParams): Promise<Attempt> {
   if (p.port !== undefined) {
-    const r = await ctx.host.exec([process.execPath, '-e', CONNECT, p.host, String(p.port)], { readOnly: true });
-    if (r.code === 0) return { passed: true };
-    const [code = '', ...rest] = r.stdout.trim().split(' ');
-    const reason = REASONS[code] ?? (code === 'ENOTFOUND' ? `lookup ${p.host}: no such host` : rest.join(' ') || r.stderr.trim() || 'connection failed');
+    // The target makes the connection (a local socket, or the SSH server's own connect): no program needed there.
+    const r = await ctx.host.probeTcp(p.host, p.port, CONNECT_TIMEOUT_MS);
+    if (r.ok) return { passed: true };
+    const reason = REASONS[r.code] ?? (r.code === 'ENOTFOUND' ? `lookup ${p.host}: no such host` : r.message || 'connection failed');
     return { passed: false, error: `dial tcp ${p.host}:${p.port}: ${reason}` };
   }
   const options: { stdin: string; readOnly: boolean; cwd?: string; env?: Record<string, string>; timeout?: number } = { stdin: p.check ?? '', readOnly: true };

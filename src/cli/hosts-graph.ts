@@ -1,0 +1,69 @@
+/**
+ * `cairn plan|apply|collect GRAPH --hosts PATTERN`: the graph runs once per selected host, acting on that
+ * host over SSH; source files are read here, on the controller. One recorded run holds every host's
+ * results, each marked with its host.
+ */
+import { dirname, join, resolve } from 'node:path';
+import { DiagnosticError } from '../core/diag.js';
+import type { RunMode } from '../core/model.js';
+import { preflightGraph, type RunReport, runGraph } from '../core/runtime.js';
+import { fleetExitCode, runOnHosts } from '../engine/fanout.js';
+import { hostsFor } from '../host/fleet.js';
+import { LocalHost } from '../host/local.js';
+import { SimulatedHost } from '../host/simulated.js';
+import type { Host, ResourceContext } from '../host/types.js';
+import { kinds } from '../resources/index.js';
+import { defaultStateDir, ensureStateDir } from '../store/index.js';
+import { fleetJson, fleetResults, hostProgress, printFleetText, totalsOf } from './hosts-report.js';
+import { type FleetOptions, hostPattern, selectFromInventory } from './inventory.js';
+import type { RunOptions } from '../engine/run-options.js';
+import { loadGraph } from './run-graph.js';
+import { withRunStore } from '../engine/session.js';
+
+/** Remote hosts wait on the network, not on this machine's CPU: at least this many resources act at once on each. */
+const REMOTE_JOBS_FLOOR = 64;
+
+export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOptions & FleetOptions & { out: 'text' | 'json' }): Promise<number> {
+  const { graph, index } = await loadGraph(file);
+  const { inventory, selected } = await selectFromInventory(opts);
+  const baseDir = dirname(resolve(file));
+  const sources = new LocalHost();
+  // Problems with the configuration itself (a missing source file) stop the run before any host is touched.
+  const here: ResourceContext = { host: sources, sources, baseDir };
+  const sourceProblems = (await preflightGraph(graph, kinds, here)).filter((d) => d.code === 'R002');
+  if (sourceProblems.length > 0) throw new DiagnosticError((await preflightGraph((await loadGraph(file, { withSpans: true })).graph, kinds, here)).filter((d) => d.code === 'R002'));
+  const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
+  const hosts = hostsFor(selected, inventory, {
+    acceptNewHostKeys: opts.acceptNewHostKeys,
+    managedKnownHosts: join(stateDir, 'known_hosts'),
+    connectTimeoutMs: opts.connectTimeout * 1000,
+  });
+  const meta = { mode, source: [file, `--hosts ${hostPattern(opts)}`], frontEnd: 'graph' };
+  return withRunStore({ ...opts, stateDir }, meta, async () => {
+    const outcomes = await runOnHosts(
+      hosts,
+      {
+        forks: opts.forks,
+        connectTimeoutMs: opts.connectTimeout * 1000,
+        commandTimeoutMs: opts.commandTimeout !== undefined ? opts.commandTimeout * 1000 : undefined,
+        onDone: hostProgress() as ((o: unknown) => void) | undefined,
+      },
+      async (target: Host): Promise<RunReport> => {
+        const host = mode === 'simulate' ? new SimulatedHost(target) : target;
+        const ctx: ResourceContext = { host, sources, baseDir };
+        return runGraph(graph, index, { mode, jobs: target instanceof LocalHost ? opts.jobs : Math.max(opts.jobs, REMOTE_JOBS_FLOOR), kinds, ctx });
+      },
+    );
+    const totals = totalsOf(outcomes);
+    const exitCode = fleetExitCode(totals, opts.detailedExitcode);
+    return {
+      results: fleetResults(outcomes),
+      exitCode,
+      print: (runId) => {
+        const transport = new Map(hosts.filter((h) => 'stats' in h).map((h) => [h.name, (h as unknown as { stats: unknown }).stats]));
+        if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, mode, runId, { source: file }, transport), null, 2)}\n`);
+        else printFleetText(outcomes, mode, runId);
+      },
+    };
+  });
+}

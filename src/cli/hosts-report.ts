@@ -1,0 +1,78 @@
+/** Fleet output: per-host results, unreachable hosts apart with why, a totals line; and a progress line per host. */
+import type { NodeResult, RunMode } from '../core/model.js';
+import type { RunReport } from '../core/runtime.js';
+import { type FleetTotals, type HostOutcome, totalsLine } from '../engine/fanout.js';
+import { colors } from '../engine/color.js';
+import { formatResults, formatSummary } from '../engine/format-text.js';
+
+export type HostClass = 'changed' | 'ok' | 'failed' | 'unreachable';
+
+export function classify(outcome: HostOutcome<RunReport>): HostClass {
+  if (outcome.status === 'unreachable') return 'unreachable';
+  if (outcome.status === 'failed') return 'failed';
+  const r = outcome.value;
+  if (r.counts.failed > 0 || r.results.some((x) => x.result === false)) return 'failed';
+  if (r.counts.changed + r.counts.pending > 0) return 'changed';
+  return 'ok';
+}
+
+export function totalsOf(outcomes: readonly HostOutcome<RunReport>[]): FleetTotals {
+  const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
+  for (const o of outcomes) t[classify(o)] += 1;
+  return t;
+}
+
+/** Every result of the fleet run, each marked with its host (what the run store records). */
+export function fleetResults(outcomes: readonly HostOutcome<RunReport>[]): NodeResult[] {
+  return outcomes.flatMap((o) => (o.status === 'done' ? o.value.results.map((r) => ({ ...r, host: o.host })) : []));
+}
+
+export function printFleetText(outcomes: readonly HostOutcome<RunReport>[], mode: RunMode, runId: number | undefined): void {
+  const c = colors();
+  const out: string[] = [];
+  for (const o of outcomes) {
+    if (o.status === 'unreachable') continue;
+    out.push(c.bold(`== ${o.host}`));
+    if (o.status === 'failed') {
+      out.push(`${c.red('failed')}: ${o.reason}`);
+      continue;
+    }
+    if (o.value.results.length > 0) out.push(formatResults(o.value.results, mode));
+    out.push(formatSummary(mode, o.value.counts, o.value.results.length, o.value.durationMs));
+  }
+  const unreachable = outcomes.filter((o) => o.status === 'unreachable');
+  if (unreachable.length > 0) {
+    out.push(c.bold('unreachable:'));
+    for (const o of unreachable) out.push(`  ${o.host}: ${o.status === 'unreachable' ? o.reason : ''}`);
+  }
+  out.push(`${totalsLine(totalsOf(outcomes))}${runId !== undefined ? ` (run ${runId})` : ''}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** `transport` per host: what reaching it cost (requests, sequential round trips), where the host counts them. */
+export function fleetJson(
+  outcomes: readonly HostOutcome<RunReport>[],
+  mode: RunMode,
+  runId: number | undefined,
+  extra: Record<string, unknown>,
+  transport: ReadonlyMap<string, unknown> = new Map(),
+): Record<string, unknown> {
+  const hosts: Record<string, unknown> = {};
+  for (const o of outcomes) {
+    const base = { status: classify(o), duration_ms: o.durationMs, ...(transport.has(o.host) ? { transport: transport.get(o.host) } : {}) };
+    hosts[o.host] = o.status === 'done' ? { ...base, counts: o.value.counts, results: o.value.results } : { ...base, reason: o.reason };
+  }
+  return { run: runId ?? null, mode, ...extra, totals: totalsOf(outcomes), hosts };
+}
+
+/** On a terminal, one line per host as it finishes; silent when piped. */
+export function hostProgress(stream: NodeJS.WriteStream = process.stderr): ((o: HostOutcome<RunReport>) => void) | undefined {
+  if (!stream.isTTY || process.env.CI) return undefined;
+  let done = 0;
+  return (o) => {
+    done += 1;
+    const cls = classify(o);
+    const why = o.status === 'done' ? '' : `: ${o.reason}`;
+    stream.write(`[${done}] ${o.host}: ${cls}${why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
+  };
+}
