@@ -10,6 +10,7 @@ import { fromToolArgs, register as registerZapusk } from './zapusk-command.js';
 
 export interface CommonOptions {
   out: 'text' | 'json';
+  store?: string;
   stateDir?: string;
   jobs: number;
   detailedExitcode: boolean;

@@ -1,0 +1,84 @@
+/**
+ * The file store's drift index, `drift.json`: the latest known state of every resource per host, folded
+ * in as each run finishes, so that the drift query reads one file instead of every run. It is a cache of
+ * the run records: when it is missing it is rebuilt from them.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunMode } from '../core/model.js';
+import { getRun, RECORDS_DIR } from './history.js';
+import { foldDrift, localHostName, withHosts } from './query.js';
+import type { DriftEntry, StoredResult } from './types.js';
+
+const DRIFT_FILE = 'drift.json';
+const VERSION = 1;
+
+interface DriftFile {
+  readonly v: number;
+  readonly entries: DriftEntry[];
+}
+
+function read(dir: string): Map<string, DriftEntry> | undefined {
+  let parsed: DriftFile;
+  try {
+    parsed = JSON.parse(readFileSync(join(dir, DRIFT_FILE), 'utf8')) as DriftFile;
+  } catch {
+    return undefined;
+  }
+  if (parsed?.v !== VERSION || !Array.isArray(parsed.entries)) return undefined;
+  return new Map(parsed.entries.map((e) => [`${e.host}\u0000${e.resource}`, e]));
+}
+
+function write(dir: string, latest: Map<string, DriftEntry>): void {
+  const temp = join(dir, `.${DRIFT_FILE}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, JSON.stringify({ v: VERSION, entries: [...latest.values()] }), { mode: 0o600 });
+    renameSync(temp, join(dir, DRIFT_FILE));
+  } catch (e) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created.
+    }
+    throw e;
+  }
+}
+
+/** Every recorded run's results, oldest first, folded into a fresh index. */
+function rebuild(dir: string): Map<string, DriftEntry> {
+  const latest = new Map<string, DriftEntry>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(dir, RECORDS_DIR));
+  } catch {
+    return latest;
+  }
+  const ids = names
+    .map((n) => /^(\d+)\.json$/.exec(n)?.[1])
+    .filter((x): x is string => x !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const fallback = localHostName();
+  for (const id of ids) {
+    const run = getRun(dir, id);
+    if (run && run.state === 'finished') foldDrift(latest, run, withHosts(run.results, run.hosts?.[0] ?? fallback));
+  }
+  return latest;
+}
+
+/** The current index (rebuilt and saved when missing). */
+export function readDrift(dir: string): Map<string, DriftEntry> {
+  const found = read(dir);
+  if (found) return found;
+  const built = rebuild(dir);
+  if (built.size > 0) write(dir, built);
+  return built;
+}
+
+/** Folds a finished run into the index. Call under the store lock. */
+export function recordDrift(dir: string, run: { id: number; start: string; mode: RunMode }, results: readonly StoredResult[]): void {
+  const latest = read(dir) ?? rebuild(dir);
+  foldDrift(latest, run, results);
+  write(dir, latest);
+}
