@@ -1,6 +1,7 @@
 /** The composition root: arguments, wiring, output and exit codes. The only caller of process.exit. */
 import { Command } from 'commander';
-import { addRunOptions, outOption, positiveInt, stateDirOption } from './options.js';
+import { addRunOptions } from './options.js';
+import { registerHistory, registerServe, registerStore } from './store-command.js';
 import { register as registerConverge } from './converge-command.js';
 import { register as registerInmanta } from './inmanta-command.js';
 import { register as registerOtter } from './otter-command.js';
@@ -46,17 +47,9 @@ export function buildProgram(): Command {
     .description('collect only: record drift from the graph in the run history, changing nothing')
     .action(async (file: string, opts: CommonOptions) => finish(await runGraphCommand('collect', file, opts)));
 
-  program
-    .command('history')
-    .argument('[run]', 'run id to show in full')
-    .description('list recorded runs, or show one run')
-    .addOption(outOption())
-    .addOption(stateDirOption())
-    .option('--limit <n>', 'most runs to list', positiveInt, 20)
-    .action(async (run: string | undefined, opts: { out: 'text' | 'json'; stateDir?: string; limit: number }) => {
-      const { showHistory } = await import('./history.js');
-      finish(await showHistory(run, opts));
-    });
+  registerHistory(program);
+  registerStore(program);
+  registerServe(program);
 
   // The languages, in the order of DESIGN.md.
   registerSalt(program);

@@ -69,6 +69,6 @@ export async function runGraphFile(file: string, mode: RunMode, opts: CommonOpti
       onResult: progress.onResult,
     });
     const exitCode = exitCodeOf(report, opts.detailedExitcode);
-    return { results: report.results, exitCode, print: (runId) => printReport(report, opts.out, runId, { source: file }) };
+    return { results: report.results, exitCode, edges: graph.edges, print: (runId) => printReport(report, opts.out, runId, { source: file }) };
   });
 }

@@ -1,5 +1,5 @@
 /** One recorded run: run store, lock, run history entry, progress line; shared by every run command. */
-import type { NodeResult, RunMode } from '../core/model.js';
+import type { Edge, NodeResult, RunMode } from '../core/model.js';
 import type { RunReport } from '../core/runtime.js';
 import type { Progress } from './progress.js';
 import { recordedRun } from './store-session.js';
@@ -22,6 +22,8 @@ export interface SessionOutcome {
   readonly exitCode: number;
   /** Prints the outcome once the run id is known. */
   readonly print: (runId: number) => void;
+  /** The requisites of the graph that ran, kept with the run for the dashboard's graph view. */
+  readonly edges?: readonly Edge[];
 }
 
 /** Locks the run store, records the run around `work`, prints, and returns the exit code. */

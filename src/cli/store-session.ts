@@ -27,6 +27,7 @@ export interface RecordedOutcome {
   readonly results: readonly NodeResult[];
   readonly exitCode: number;
   readonly print: (runId: number) => void;
+  readonly edges?: readonly { readonly from: string; readonly to: string; readonly kind: string }[];
 }
 
 /** Results are shown live only for runs that last: the first snapshot is written after this long. */
@@ -83,6 +84,8 @@ function captureStdout(print: () => void): string {
   } finally {
     process.stdout.write = original;
   }
+  // Colours are for the terminal; the stored copy is plain text.
+  kept = kept.replace(/\x1b\[[0-9;]*m/g, '');
   return kept.length > OUTPUT_CAP ? `${kept.slice(0, OUTPUT_CAP)}\n[output cut at ${OUTPUT_CAP} bytes]\n` : kept;
 }
 
@@ -106,7 +109,7 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
       }
       const output = captureStdout(() => outcome.print(handle.id));
       try {
-        await store.finishRun(handle, { results: outcome.results, exitCode: outcome.exitCode, output });
+        await store.finishRun(handle, { results: outcome.results, exitCode: outcome.exitCode, output, ...(outcome.edges ? { edges: outcome.edges } : {}) });
       } catch (e) {
         if (!StoreError.is(e)) throw e;
         throw new StoreError(e.code, `${e.message}\nrun ${handle.id} finished (exit ${outcome.exitCode}) and its results are above, but it was not recorded`);

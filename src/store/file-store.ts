@@ -122,7 +122,8 @@ export class FileRunStore implements RunStore {
     if (!begun) throw new Error(`run ${handle.id} was not begun by this store`);
     const results = withHosts(info.results, localHostName());
     const hosts = hostsOf(results);
-    const record = finishRun(begun, { ...info, results, hosts });
+    const edges = info.edges?.map((e) => ({ from: e.from, to: e.to, kind: e.kind }));
+    const record = finishRun(begun, { ...info, results, hosts, edges });
     this.handles.delete(handle.id);
     tryUnlink(this.partialPath(handle.id));
     try {
@@ -130,7 +131,7 @@ export class FileRunStore implements RunStore {
     } catch (e) {
       throw storeIoError('io', `cannot update the drift index in ${this.dir}`, e);
     }
-    return { ...summaryOf(record), results, ...(record.output !== undefined ? { output: record.output } : {}) };
+    return { ...summaryOf(record), results, ...(record.output !== undefined ? { output: record.output } : {}), ...(record.edges ? { edges: record.edges } : {}) };
   }
 
   async listRuns(query: RunQuery = {}): Promise<Page<StoredRunSummary>> {
@@ -158,7 +159,13 @@ export class FileRunStore implements RunStore {
     let results = record.results;
     if (record.state === 'running') results = this.readPartial(record.id) ?? results;
     const stored = withHosts(results, record.hosts?.[0] ?? localHostName());
-    return { ...summary, hosts: summary.hosts.length > 0 ? summary.hosts : hostsOf(stored), results: stored, ...(record.output !== undefined ? { output: record.output } : {}) };
+    return {
+      ...summary,
+      hosts: summary.hosts.length > 0 ? summary.hosts : hostsOf(stored),
+      results: stored,
+      ...(record.output !== undefined ? { output: record.output } : {}),
+      ...(record.edges ? { edges: record.edges } : {}),
+    };
   }
 
   async drift(query: DriftQuery = {}): Promise<DriftEntry[]> {

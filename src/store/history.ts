@@ -56,6 +56,7 @@ export interface RunRecord extends RunSummary {
   readonly results: readonly NodeResult[];
   /** The text the front end printed, when recorded. */
   readonly output?: string;
+  readonly edges?: readonly { readonly from: string; readonly to: string; readonly kind: string }[];
 }
 
 export interface BeginRunInfo {
@@ -73,6 +74,7 @@ export interface FinishRunInfo {
   /** The machines the results name, kept in the summary line so that lists can filter on them. */
   readonly hosts?: readonly string[];
   readonly output?: string;
+  readonly edges?: readonly { readonly from: string; readonly to: string; readonly kind: string }[];
 }
 
 /** A run that has begun; pass it to finishRun. */
@@ -140,12 +142,12 @@ export function finishRun(handle: RunHandle, info: FinishRunInfo): RunRecord {
     ...(info.hosts ? { hosts: [...info.hosts] } : {}),
   };
   try {
-    writeRecordFile(handle.dir, summary, info.results, info.output);
+    writeRecordFile(handle.dir, summary, info.results, { output: info.output, edges: info.edges });
     appendSummary(handle.dir, summary);
   } catch (e) {
     throw storeIoError('io', `cannot record run ${handle.id} in ${handle.dir}`, e);
   }
-  return { ...summary, results: info.results, ...(info.output !== undefined ? { output: info.output } : {}) };
+  return { ...summary, results: info.results, ...(info.output !== undefined ? { output: info.output } : {}), ...(info.edges ? { edges: info.edges } : {}) };
 }
 
 /** beginRun and finishRun in one, for a run recorded after the fact. */
@@ -348,10 +350,10 @@ function readLinesBackward(path: string, visit: (line: string) => boolean): void
 
 // ---- runs/ID.json -------------------------------------------------------------------------------------
 
-function writeRecordFile(dir: string, summary: RunSummary, results: readonly NodeResult[], output?: string): void {
+function writeRecordFile(dir: string, summary: RunSummary, results: readonly NodeResult[], extra: { output?: string | undefined; edges?: readonly unknown[] | undefined } = {}): void {
   const runsDir = join(dir, RECORDS_DIR);
   mkdirSync(runsDir, { recursive: true, mode: 0o700 });
-  const head = JSON.stringify({ v: FORMAT_VERSION, ...summary, ...(output !== undefined ? { output } : {}) });
+  const head = JSON.stringify({ v: FORMAT_VERSION, ...summary, ...(extra.output !== undefined ? { output: extra.output } : {}), ...(extra.edges ? { edges: extra.edges } : {}) });
   const text = `${head.slice(0, -1)},"results":${stringifyResults(results)}}\n`;
   const target = join(runsDir, `${summary.id}.json`);
   const temp = join(runsDir, `.${summary.id}.${randomBytes(4).toString('hex')}.tmp`);

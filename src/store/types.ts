@@ -24,6 +24,14 @@ export interface StoredRun extends StoredRunSummary {
   readonly results: readonly StoredResult[];
   /** The text the front end printed for the run (Salt's highstate, a converge plan, …), when recorded. */
   readonly output?: string;
+  /** The requisites between its nodes, when the front end compiled a graph. */
+  readonly edges?: readonly RunEdge[];
+}
+
+export interface RunEdge {
+  readonly from: string;
+  readonly to: string;
+  readonly kind: string;
 }
 
 /** Filters for listing runs; every given one must hold. */
@@ -115,6 +123,7 @@ export interface FinishInfo {
   readonly results: readonly NodeResult[];
   readonly exitCode: number;
   readonly output?: string;
+  readonly edges?: readonly RunEdge[];
   readonly end?: Date | string;
 }
 

@@ -47,7 +47,8 @@ export async function recordRunDrift(c: pg.ClientBase, run: { id: number; start:
        ON CONFLICT (host, resource) DO UPDATE SET type = excluded.type, name = excluded.name, state = excluded.state,
          status = excluded.status, comment = excluded.comment, run_id = excluded.run_id, seen = excluded.seen,
          since = CASE WHEN l.state = excluded.state THEN l.since ELSE excluded.since END,
-         since_run_id = CASE WHEN l.state = excluded.state THEN l.since_run_id ELSE excluded.since_run_id END`,
+         since_run_id = CASE WHEN l.state = excluded.state THEN l.since_run_id ELSE excluded.since_run_id END
+       WHERE l.seen <= excluded.seen`,
       [JSON.stringify([...told.values()]), run.id, run.start],
     );
   }

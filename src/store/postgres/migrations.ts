@@ -38,6 +38,7 @@ const MIGRATIONS: readonly Migration[] = [
           hosts text[] NOT NULL DEFAULT '{}',
           outcome text,
           output text,
+          edges jsonb,
           partial jsonb,
           lock_backend integer,
           lock_backend_start timestamptz,

@@ -19,6 +19,7 @@ import type {
   PruneOptions,
   ResourceEvent,
   ResourceHistoryQuery,
+  RunEdge,
   RunLock,
   RunQuery,
   RunStore,
@@ -158,8 +159,8 @@ export class PgRunStore implements RunStore {
       try {
         const run = await c.query<{ mode: RunMode }>(
           `UPDATE cairn_runs SET state = 'finished', ended = $2, duration_ms = $3, counts = $4, exit_code = $5, hosts = $6,
-             outcome = $7, output = $8, partial = NULL WHERE id = $1 RETURNING mode`,
-          [handle.id, end, durationMs, counts, info.exitCode, hosts, outcome, info.output ?? null],
+             outcome = $7, output = $8, edges = $9, partial = NULL WHERE id = $1 RETURNING mode`,
+          [handle.id, end, durationMs, counts, info.exitCode, hosts, outcome, info.output ?? null, info.edges ? JSON.stringify(info.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind }))) : null],
         );
         await c.query(
           `INSERT INTO cairn_results (run_id, seq, host, resource, status, record)
@@ -176,6 +177,43 @@ export class PgRunStore implements RunStore {
     const stored = await this.getRun(handle.id);
     if (!stored) throw new StoreError('io', `run ${handle.id} vanished from ${this.location} as it was recorded`);
     return stored;
+  }
+
+  /**
+   * Copies a run from another store (`cairn store import`). `origin` names it there; a run already
+   * imported from the same origin is skipped, so an import can be repeated. Returns the new id, or
+   * undefined when it was skipped.
+   */
+  async importRun(run: StoredRun, origin: string): Promise<number | undefined> {
+    const c = this.client;
+    return this.guard(`import run ${origin}`, async () => {
+      await c.query('BEGIN');
+      try {
+        const row = await c.query<{ id: number }>(
+          `INSERT INTO cairn_runs (state, front_end, source, mode, command, started, ended, duration_ms, counts, exit_code, pid, controller,
+             hosts, outcome, output, origin, edges)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+           ON CONFLICT (origin) DO NOTHING RETURNING id::float8 AS id`,
+          [run.state === 'finished' ? 'finished' : 'running', run.frontEnd, [...run.source], run.mode, run.command, run.start, run.end ?? null,
+            run.durationMs ?? null, run.counts ?? null, run.exitCode ?? null, run.pid, run.host, [...run.hosts],
+            run.state === 'finished' ? run.outcome : null, run.output ?? null, origin, run.edges ? JSON.stringify(run.edges) : null],
+        );
+        const id = row.rows[0]?.id;
+        if (id !== undefined && run.state === 'finished') {
+          await c.query(
+            `INSERT INTO cairn_results (run_id, seq, host, resource, status, record)
+             SELECT $1, s.ord - 1, s.x->>'host', s.x->>'id', s.x->>'status', s.x FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS s(x, ord)`,
+            [id, JSON.stringify(run.results)],
+          );
+          await recordRunDrift(c, { id, start: run.start, mode: run.mode }, run.results);
+        }
+        await c.query('COMMIT');
+        return id;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw e;
+      }
+    });
   }
 
   async listRuns(query: RunQuery = {}): Promise<Page<StoredRunSummary>> {
@@ -205,7 +243,7 @@ export class PgRunStore implements RunStore {
     const wanted = await this.runId(id);
     if (wanted === undefined) return undefined;
     const row = await this.guard('read a run', () =>
-      this.client.query<SummaryRow & { output: string | null; partial: NodeResult[] | null }>(`SELECT q.*, r.output, r.partial FROM ${RUNS} JOIN cairn_runs r ON r.id = q.id WHERE q.id = $1`, [wanted]),
+      this.client.query<SummaryRow & { output: string | null; partial: NodeResult[] | null; edges: RunEdge[] | null }>(`SELECT q.*, r.output, r.partial, r.edges FROM ${RUNS} JOIN cairn_runs r ON r.id = q.id WHERE q.id = $1`, [wanted]),
     );
     const found = row.rows[0];
     if (!found) return undefined;
@@ -215,7 +253,13 @@ export class PgRunStore implements RunStore {
         ? (await this.client.query<{ record: NodeResult }>('SELECT record FROM cairn_results WHERE run_id = $1 ORDER BY seq', [wanted])).rows.map((r) => r.record)
         : (found.partial ?? []);
     const stored = withHosts(results, summary.hosts[0] ?? localHostName());
-    return { ...summary, hosts: summary.hosts.length > 0 ? summary.hosts : hostsOf(stored), results: stored, ...(found.output !== null ? { output: found.output } : {}) };
+    return {
+      ...summary,
+      hosts: summary.hosts.length > 0 ? summary.hosts : hostsOf(stored),
+      results: stored,
+      ...(found.output !== null ? { output: found.output } : {}),
+      ...(found.edges ? { edges: found.edges } : {}),
+    };
   }
 
   async drift(query: DriftQuery = {}): Promise<DriftEntry[]> {
