@@ -43,7 +43,9 @@ export function registerHistory(program: Command): void {
     .addOption(lockTimeoutOption())
     .action(async (opts) => {
       const { pruneHistory } = await import('./history.js');
-      finish(await pruneHistory(opts));
+      // `history` parses the options it shares with prune (--store, --state-dir) wherever they stand.
+      const shared = history.opts() as { store?: string; stateDir?: string };
+      finish(await pruneHistory({ ...opts, ...(shared.store !== undefined ? { store: shared.store } : {}), ...(shared.stateDir !== undefined ? { stateDir: shared.stateDir } : {}) }));
     });
 }
 

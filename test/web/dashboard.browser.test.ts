@@ -12,6 +12,16 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { FileRunStore } from '../../src/store/file-store.js';
 import { CAIRN, cairn, tempDir } from '../cli/cli-helpers.js';
 
+/** The little of the DOM these tests read inside the page (the test itself is compiled without the DOM types). */
+interface DomEl {
+  readonly textContent: string | null;
+  readonly dataset: Record<string, string | undefined>;
+}
+interface Win {
+  readonly document: { readonly body: DomEl; getElementById(id: string): DomEl | null; querySelector(s: string): DomEl | null };
+  getComputedStyle(e: unknown): { readonly fill: string };
+}
+
 const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
 const HAVE = existsSync(CHROMIUM);
 if (!HAVE) console.log(`SKIPPED: dashboard browser tests: no chromium at ${CHROMIUM} (install Debian's chromium; scripts/test-deps.sh does)`);
@@ -140,8 +150,8 @@ test('the graph of a run: a node per resource coloured by outcome, edges by requ
   assert.deepEqual(status, { site: 'ok', config: 'changed', [HOSTILE]: 'changed', reload: 'changed' });
   const kinds = (await page.locator('svg.graph path.edge').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).sort();
   assert.deepEqual(kinds, ['onchanges', 'require', 'require']);
-  const fill = await page.locator('svg.graph a.node.changed rect').first().evaluate((e) => getComputedStyle(e).fill);
-  const okFill = await page.locator('svg.graph a.node.ok rect').first().evaluate((e) => getComputedStyle(e).fill);
+  const fill = await page.locator('svg.graph a.node.changed rect').first().evaluate((e) => (globalThis as unknown as Win).getComputedStyle(e).fill);
+  const okFill = await page.locator('svg.graph a.node.ok rect').first().evaluate((e) => (globalThis as unknown as Win).getComputedStyle(e).fill);
   assert.notEqual(fill, okFill);
   await page.screenshot({ path: join(shots, 'graph.png'), fullPage: true });
   await page.locator('svg.graph a.node[data-node=config]').click();
@@ -174,7 +184,7 @@ test('drift: hosts × resources with the latest state, cells linking to their la
 
 test('trends: uPlot charts drawn from the package, under the CSP', { skip: !HAVE }, async () => {
   const page = await open('/trends');
-  await page.waitForFunction(() => document.body.dataset.charts === 'drawn');
+  await page.waitForFunction(() => (globalThis as unknown as Win).document.body.dataset.charts === 'drawn');
   assert.equal(await page.locator('.uplot').count(), 2);
   assert.deepEqual(problemsOf(page), []);
   await page.screenshot({ path: join(shots, 'trends.png'), fullPage: true });
@@ -190,15 +200,16 @@ test('a live run: its page fills in over server-sent events, then shows the fini
   ]);
   const run = spawn(process.execPath, [CAIRN, 'apply', slow, '--state-dir', state], { stdio: 'ignore' });
   const finished = new Promise((r) => run.on('exit', r));
-  const page = await open('/runs');
-  await page.waitForFunction(() => document.querySelector('tr.run.running') !== null || (location.reload(), false), undefined, { polling: 500, timeout: 15000 }).catch(() => {});
-  await page.goto(`${base}/runs/6`);
-  await page.waitForFunction(() => (document.getElementById('results')?.textContent ?? '').includes('first'), undefined, { timeout: 15000 });
+  while ((await fetch(`${base}/runs/6`)).status === 404) await new Promise((r) => setTimeout(r, 100));
+  const page = await open('/runs/6');
+  // The page opened while the run had no results; they arrive over server-sent events.
+  await page.waitForFunction(() => ((globalThis as unknown as Win).document.getElementById('results')?.textContent ?? '').includes('first'), undefined, { timeout: 15000 });
   assert.match((await page.locator('h1').textContent()) ?? '', /running/);
+  assert.ok(Number(await page.locator('#results').getAttribute('data-updates')) >= 1, 'the live view received results over SSE');
   await page.screenshot({ path: join(shots, 'live.png'), fullPage: true });
   writeFileSync(flag, '');
   await finished;
-  await page.waitForFunction(() => (document.querySelector('h1')?.textContent ?? '').includes('changed'), undefined, { timeout: 15000 });
+  await page.waitForFunction(() => ((globalThis as unknown as Win).document.querySelector('h1')?.textContent ?? '').includes('changed'), undefined, { timeout: 15000 });
   assert.match((await page.locator('#results').textContent()) ?? '', /3 results/);
   await page.context().close();
 });
