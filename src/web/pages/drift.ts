@@ -1,6 +1,6 @@
 /** Drift: hosts × resources, the latest known state of each, linking every cell to the run that saw it. */
 import { DRIFT_STATES, type DriftEntry, type DriftQuery, type DriftState, type RunStore } from '../../store/types.js';
-import { anchor, type Html, html, shortTime } from '../html.js';
+import { anchor, escapeHtml, Html, html, query } from '../html.js';
 import { page } from '../layout.js';
 
 export interface DriftFilters {
@@ -8,6 +8,8 @@ export interface DriftFilters {
   state?: string;
   type?: string;
   resource?: string;
+  /** The first resource row shown (paging). */
+  from?: string;
 }
 
 function driftQuery(f: DriftFilters): DriftQuery {
@@ -19,9 +21,25 @@ function driftQuery(f: DriftFilters): DriftQuery {
   };
 }
 
-function cell(e: DriftEntry | undefined): Html {
-  if (!e) return html`<td class="cell none"></td>`;
-  return html`<td class="cell ${e.state}"><a href="/runs/${e.runId}#${anchor(e.host, e.resource)}" title="${e.state} since ${shortTime(e.since)} (run #${e.sinceRunId}); last seen in run #${e.runId}: ${e.comment}">${e.state}</a><span class="since">since #${e.sinceRunId}</span></td>`;
+/** Resources (rows) per page: 100 rows × 50 hosts is 5,000 cells. */
+const ROWS_PER_PAGE = 100;
+
+/** A cell as plain concatenation: a page holds thousands, and every value is still escaped. */
+function cell(e: DriftEntry | undefined): string {
+  if (!e) return '<td class="cell none"></td>';
+  const state = escapeHtml(e.state);
+  const run = escapeHtml(String(e.runId));
+  const since = escapeHtml(String(e.sinceRunId));
+  return (
+    `<td class="cell ${state}"><a href="/runs/${run}#${anchor(e.host, e.resource)}" title="${state} since ${escapeHtml(e.since.slice(0, 16).replace('T', ' '))} ` +
+    `(run #${since}), last seen in run #${run}">${state}</a><span class="since">since #${since}</span></td>`
+  );
+}
+
+function rowHtml(resource: string, hosts: readonly string[], row: ReadonlyMap<string, DriftEntry>): string {
+  let out = `<tr><th class="resource">${escapeHtml(resource)}</th>`;
+  for (const h of hosts) out += cell(row.get(h));
+  return `${out}</tr>`;
 }
 
 export async function driftPage(store: RunStore, f: DriftFilters): Promise<string> {
@@ -33,7 +51,10 @@ export async function driftPage(store: RunStore, f: DriftFilters): Promise<strin
     if (!row) byResource.set(e.resource, (row = new Map()));
     row.set(e.host, e);
   }
-  const resources = [...byResource.keys()].sort();
+  const all = [...byResource.keys()].sort();
+  const from = Math.max(0, Number(/^\d+$/.test(f.from ?? '') ? f.from : 0));
+  const resources = all.slice(from, from + ROWS_PER_PAGE);
+  const keep = { host: f.host, state: f.state, type: f.type, resource: f.resource };
   const counts = DRIFT_STATES.map((s) => [s, entries.filter((e) => e.state === s).length] as const);
   const body = html`<h1>Drift</h1>
 <form class="filters" method="get" action="/drift">
@@ -47,9 +68,9 @@ export async function driftPage(store: RunStore, f: DriftFilters): Promise<strin
 ${entries.length === 0
   ? html`<p class="empty">Nothing recorded yet.</p>`
   : html`<div class="grid-wrap"><table class="drift"><thead><tr><th>Resource</th>${hosts.map((h) => html`<th class="host">${h}</th>`)}</tr></thead>
-<tbody>${resources.map((r) => {
-    const row = byResource.get(r) as Map<string, DriftEntry>;
-    return html`<tr><th class="resource">${r}</th>${hosts.map((h) => cell(row.get(h)))}</tr>`;
-  })}</tbody></table></div>`}`;
+<tbody>${new Html(resources.map((r) => rowHtml(r, hosts, byResource.get(r) as Map<string, DriftEntry>)).join(''))}</tbody></table></div>
+<nav class="pages">${from > 0 ? html`<a href="/drift${query({ ...keep, from: Math.max(0, from - ROWS_PER_PAGE) || undefined })}">« previous resources</a>` : ''}
+<span>resources ${from + 1}–${from + resources.length} of ${all.length}</span>
+${from + ROWS_PER_PAGE < all.length ? html`<a rel="next" href="/drift${query({ ...keep, from: from + ROWS_PER_PAGE })}">next resources »</a>` : ''}</nav>`}`;
   return page('Drift', 'drift', body);
 }
