@@ -25,6 +25,7 @@ export async function upsertDrift(c: pg.ClientBase, entries: readonly DriftEntry
  * for a resource never seen before, as `unknown`.
  */
 export async function recordRunDrift(c: pg.ClientBase, run: { id: number; start: string; mode: RunMode }, results: readonly StoredResult[]): Promise<void> {
+  await c.query('UPDATE cairn_latest_version SET n = n + 1');
   // One row per resource and host: the last result wins, as in foldDrift.
   const told = new Map<string, object>();
   const silent = new Map<string, object>();

@@ -77,6 +77,9 @@ const MIGRATIONS: readonly Migration[] = [
           since_run_id bigint NOT NULL,
           PRIMARY KEY (host, resource)
         );
+        -- Bumped in the transaction that changes cairn_latest: readers keep what they read while it stands.
+        CREATE TABLE cairn_latest_version (n bigint NOT NULL);
+        INSERT INTO cairn_latest_version VALUES (0);
       `);
       // Runs recorded under version 1 are folded in, oldest first, as new runs will be.
       const runs = await c.query<{ id: string; started: Date; mode: string }>(`SELECT id, started, mode FROM cairn_runs WHERE state = 'finished' ORDER BY id`);
