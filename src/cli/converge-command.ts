@@ -6,6 +6,7 @@ export interface ConvergeOptions {
   params: string[];
   onlyShowChanges: boolean;
   out: 'text' | 'json';
+  store?: string;
   stateDir?: string;
   jobs: number;
   detailedExitcode: boolean;

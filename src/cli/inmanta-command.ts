@@ -5,6 +5,7 @@ import { addRunOptions } from './options.js';
 export interface InmantaOptions {
   out: 'text' | 'json';
   dryRun: boolean;
+  store?: string;
   stateDir?: string;
   jobs: number;
   detailedExitcode: boolean;

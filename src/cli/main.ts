@@ -2,9 +2,10 @@
 import { Command } from 'commander';
 import type { RunOptions } from '../engine/run-options.js';
 import { FRONT_ENDS } from './front-ends.js';
-import { addRunOptions, outOption, positiveInt, stateDirOption } from './options.js';
 import { register as registerHosts } from './hosts.js';
 import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
+import { addRunOptions } from './options.js';
+import { registerHistory, registerServe, registerStore } from './store-command.js';
 import { VERSION } from './version.js';
 import { fromToolArgs } from './zapusk-command.js';
 
@@ -43,18 +44,9 @@ export function buildProgram(): Command {
     .description('collect only: record drift from the graph in the run history, changing nothing')
     .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('collect', file, opts)));
 
-  program
-    .command('history')
-    .argument('[run]', 'run id to show in full')
-    .description('list recorded runs, or show one run')
-    .addOption(outOption())
-    .addOption(stateDirOption())
-    .option('--limit <n>', 'most runs to list', positiveInt, 20)
-    .option('--host <name>', 'only runs (and results) that acted on this inventory host')
-    .action(async (run: string | undefined, opts: { out: 'text' | 'json'; stateDir?: string; limit: number; host?: string }) => {
-      const { showHistory } = await import('./history.js');
-      finish(await showHistory(run, opts));
-    });
+  registerHistory(program);
+  registerStore(program);
+  registerServe(program);
 
   registerHosts(program, finish);
 

@@ -5,6 +5,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 /** What the shared run options parse to. */
 export interface RunOptions {
   out: string;
+  store?: string;
   stateDir?: string;
   jobs: number;
   detailedExitcode: boolean;
@@ -40,13 +41,18 @@ export function stateDirOption(): Option {
   return new Option('--state-dir <dir>', 'state directory for run history and locks (default: $CAIRN_STATE_DIR, $XDG_STATE_HOME/cairn or ~/.local/state/cairn)');
 }
 
-/** --out, --state-dir, --jobs, --detailed-exitcode and --lock-timeout. */
+export function storeOption(): Option {
+  return new Option('--store <url>', 'run store: a postgres:// URL to share history, or a store directory (default: $CAIRN_STORE, else the state dir)');
+}
+
+/** --out, --store, --state-dir, --jobs, --detailed-exitcode and --lock-timeout. */
 export function addRunOptions(
   cmd: Command,
   settings: { outs?: readonly string[]; jobs?: number; detailedExitcode?: string } = {},
 ): Command {
   return cmd
     .addOption(outOption(settings.outs))
+    .addOption(storeOption())
     .addOption(stateDirOption())
     .option('--jobs <n>', 'most resources acting at once', positiveInt, settings.jobs ?? availableParallelism())
     .option('--detailed-exitcode', settings.detailedExitcode ?? 'exit 2 when the run succeeded with changes (made, pending or drifted)', false)

@@ -1,6 +1,6 @@
 /** `cairn otter run SCRIPT`: options here; the implementation loads lazily. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { lockTimeoutOption, outOption, stateDirOption } from './options.js';
+import { lockTimeoutOption, outOption, stateDirOption, storeOption } from './options.js';
 
 export interface OtterOptions {
   mode: 'collect' | 'collect-execute' | 'execute';
@@ -9,6 +9,7 @@ export interface OtterOptions {
   root?: string;
   raft?: string;
   out: 'text' | 'json';
+  store?: string;
   stateDir?: string;
   detailedExitcode: boolean;
   lockTimeout: number;
@@ -31,6 +32,7 @@ export function register(program: Command): void {
     .option('--root <dir>', 'working directory of the run (default: the current directory)')
     .option('--raft <dir>', "folder of modules (NAME.otter), scripts and templates (default: the script's folder)")
     .addOption(outOption())
+    .addOption(storeOption())
     .addOption(stateDirOption())
     .option('--detailed-exitcode', 'exit 2 when drift was found or changes were made', false)
     .addOption(lockTimeoutOption())

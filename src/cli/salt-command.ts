@@ -1,12 +1,13 @@
 /** `cairn salt FUNCTION [ARGS...] [key=value...]`: the options; the work is in salt.ts, loaded on use. */
 import { type Command, Option } from 'commander';
-import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption } from './options.js';
+import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
 export interface SaltCliOptions {
   fileRoot: string[];
   pillarRoot: string[];
   id?: string;
   out: 'highstate' | 'json' | 'yaml';
+  store?: string;
   stateDir?: string;
   jobs: number;
   lockTimeout: number;
@@ -23,6 +24,7 @@ export function register(program: Command): void {
     .option('--pillar-root <dir>', 'a pillar root (repeatable)', collect, [])
     .option('--id <minion_id>', 'minion id used for top file targeting (default: this host name)')
     .addOption(outOption(['highstate', 'json', 'yaml']))
+    .addOption(storeOption())
     .addOption(stateDirOption())
     .option(
       '--jobs <n>',

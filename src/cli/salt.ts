@@ -153,7 +153,7 @@ async function runStates(chunks: Chunk[], call: Call, opts: SaltCliOptions, so: 
   const test = so.test === true;
   const mode = test ? 'check' : 'apply';
   return withRunStore(
-    { stateDir: opts.stateDir, lockTimeout: opts.lockTimeout },
+    { store: opts.store, stateDir: opts.stateDir, lockTimeout: opts.lockTimeout },
     { mode, source: opts.highData ? [opts.highData] : so.fileRoots, frontEnd: 'salt' },
     async (progress) => {
       const run = await runChunks(chunks, {

@@ -65,6 +65,6 @@ export async function runCompiled(run: CompiledRun, opts: RunOptions, present: (
       onResult: progress.onResult,
     });
     const shown = present(report);
-    return { results: report.results, exitCode: shown.exitCode ?? reportExitCode(report, opts.detailedExitcode), print: shown.print };
+    return { results: report.results, exitCode: shown.exitCode ?? reportExitCode(report, opts.detailedExitcode), print: shown.print, edges: run.graph.edges };
   });
 }

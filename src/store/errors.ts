@@ -1,6 +1,6 @@
 /** Errors of the run store that a user can act on (a busy or unusable state directory). */
 
-export type StoreErrorCode = 'locked' | 'state-dir' | 'io';
+export type StoreErrorCode = 'locked' | 'state-dir' | 'io' | 'unreachable' | 'schema' | 'usage';
 
 /** Thrown for a store problem the user can fix; the CLI prints the message (no stack) and exits 1. */
 export class StoreError extends Error {

@@ -45,12 +45,18 @@ export interface RunSummary {
   readonly counts?: RunCounts;
   readonly exitCode?: number;
   readonly pid: number;
+  /** The machine cairn ran on (the controller). */
   readonly host: string;
+  /** The machines the results name (set when the run finished). */
+  readonly hosts?: readonly string[];
 }
 
 export interface RunRecord extends RunSummary {
   /** Per-node results; empty for a run that did not finish (or whose record file was lost). */
   readonly results: readonly NodeResult[];
+  /** The text the front end printed, when recorded. */
+  readonly output?: string;
+  readonly edges?: readonly { readonly from: string; readonly to: string; readonly kind: string }[];
 }
 
 export interface BeginRunInfo {
@@ -65,6 +71,10 @@ export interface FinishRunInfo {
   readonly results: readonly NodeResult[];
   readonly exitCode: number;
   readonly end?: Date | string;
+  /** The machines the results name, kept in the summary line so that lists can filter on them. */
+  readonly hosts?: readonly string[];
+  readonly output?: string;
+  readonly edges?: readonly { readonly from: string; readonly to: string; readonly kind: string }[];
 }
 
 /** A run that has begun; pass it to finishRun. */
@@ -74,8 +84,8 @@ export interface RunHandle {
   readonly summary: RunSummary;
 }
 
-const SUMMARY_FILE = 'runs.jsonl';
-const RECORDS_DIR = 'runs';
+export const SUMMARY_FILE = 'runs.jsonl';
+export const RECORDS_DIR = 'runs';
 const TAIL_CHUNK = 64 * 1024;
 const FORMAT_VERSION = 1;
 
@@ -129,14 +139,15 @@ export function finishRun(handle: RunHandle, info: FinishRunInfo): RunRecord {
     durationMs: Math.max(0, Date.parse(end) - Date.parse(handle.summary.start)),
     counts: countResults(info.results),
     exitCode: info.exitCode,
+    ...(info.hosts ? { hosts: [...info.hosts] } : {}),
   };
   try {
-    writeRecordFile(handle.dir, summary, info.results);
+    writeRecordFile(handle.dir, summary, info.results, { output: info.output, edges: info.edges });
     appendSummary(handle.dir, summary);
   } catch (e) {
     throw storeIoError('io', `cannot record run ${handle.id} in ${handle.dir}`, e);
   }
-  return { ...summary, results: info.results };
+  return { ...summary, results: info.results, ...(info.output !== undefined ? { output: info.output } : {}), ...(info.edges ? { edges: info.edges } : {}) };
 }
 
 /** beginRun and finishRun in one, for a run recorded after the fact. */
@@ -161,6 +172,21 @@ export function listRuns(dir: string, options: { limit?: number } = {}): RunSumm
     .sort((a, b) => b.id - a.id)
     .slice(0, Number.isFinite(limit) ? limit : undefined)
     .map(withLiveness);
+}
+
+/**
+ * Calls `visit` with every run, newest first (the latest line of each id), until it returns false. Ids
+ * come in descending order except where a nested run (one started by a step of another) finished inside
+ * its parent; callers that page sort what they collected.
+ */
+export function scanRuns(dir: string, visit: (s: RunSummary) => boolean): void {
+  const seen = new Set<number>();
+  readLinesBackward(join(resolve(dir), SUMMARY_FILE), (line) => {
+    const s = parseSummary(line);
+    if (!s || seen.has(s.id)) return true;
+    seen.add(s.id);
+    return visit(withLiveness(s));
+  });
 }
 
 /**
@@ -324,10 +350,10 @@ function readLinesBackward(path: string, visit: (line: string) => boolean): void
 
 // ---- runs/ID.json -------------------------------------------------------------------------------------
 
-function writeRecordFile(dir: string, summary: RunSummary, results: readonly NodeResult[]): void {
+function writeRecordFile(dir: string, summary: RunSummary, results: readonly NodeResult[], extra: { output?: string | undefined; edges?: readonly unknown[] | undefined } = {}): void {
   const runsDir = join(dir, RECORDS_DIR);
   mkdirSync(runsDir, { recursive: true, mode: 0o700 });
-  const head = JSON.stringify({ v: FORMAT_VERSION, ...summary });
+  const head = JSON.stringify({ v: FORMAT_VERSION, ...summary, ...(extra.output !== undefined ? { output: extra.output } : {}), ...(extra.edges ? { edges: extra.edges } : {}) });
   const text = `${head.slice(0, -1)},"results":${stringifyResults(results)}}\n`;
   const target = join(runsDir, `${summary.id}.json`);
   const temp = join(runsDir, `.${summary.id}.${randomBytes(4).toString('hex')}.tmp`);

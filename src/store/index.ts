@@ -29,3 +29,7 @@ export {
   tryAcquireLock,
 } from './lock.js';
 export { defaultStateDir, ensureStateDir } from './state-dir.js';
+export { checkIsStore, FileRunStore } from './file-store.js';
+export { openRunStore, storeUrl, type OpenStoreOptions } from './open.js';
+export { parseAge } from './query.js';
+export type * from './types.js';

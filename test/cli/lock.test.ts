@@ -16,7 +16,7 @@ function waitFor(cond: () => boolean, ms: number): Promise<void> {
 test('two runs on one state dir never interleave: the second waits, then fails clearly', async () => {
   const dir = tempDir();
   const state = join(dir, 'state');
-  const slow = writeGraph(dir, [{ id: 'slow', type: 'command', params: { cmd: 'sleep 2' } }], 'slow.json');
+  const slow = writeGraph(dir, [{ id: 'slow', type: 'command', params: { cmd: 'sleep 4' } }], 'slow.json');
   const quick = writeGraph(dir, [{ id: 'q', type: 'file', params: { path: join(dir, 'q'), content: 'q' } }], 'quick.json');
   const first = spawn(process.execPath, [CAIRN, 'apply', slow, '--state-dir', state], { stdio: 'ignore' });
   const exited = new Promise((r) => first.on('exit', r));

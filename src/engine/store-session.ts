@@ -1,0 +1,136 @@
+/**
+ * A run recorded in the run store: open the store, take the run lock, record the start, feed the live
+ * view, capture what the front end prints, record the end. Behind `withRunStore` in session.ts.
+ *
+ * An unreachable database stops the command before anything acts (the store is opened and the lock taken
+ * first). If the database goes away during the run, the run finishes, its output is printed, and the
+ * command ends with exit 1 and a message that the run could not be recorded.
+ */
+import type { NodeResult } from '../core/model.js';
+import { openRunStore, StoreError, type RunStore, type StoreRunHandle } from '../store/index.js';
+import type { Progress } from './progress.js';
+import { createProgress } from './progress.js';
+
+export interface RecordedRunOptions {
+  readonly store?: string | undefined;
+  readonly stateDir?: string | undefined;
+  readonly lockTimeout: number;
+}
+
+export interface RecordedRunMeta {
+  readonly mode: import('../core/model.js').RunMode;
+  readonly frontEnd: string;
+  readonly source: readonly string[];
+}
+
+export interface RecordedOutcome {
+  readonly results: readonly NodeResult[];
+  readonly exitCode: number;
+  readonly print: (runId: number) => void;
+  readonly edges?: readonly { readonly from: string; readonly to: string; readonly kind: string }[];
+}
+
+/** Results are shown live only for runs that last: the first snapshot is written after this long. */
+const LIVE_AFTER_MS = 400;
+const LIVE_EVERY_MS = 400;
+/** The printed output kept with a run, at most. */
+const OUTPUT_CAP = 1024 * 1024;
+
+/** Feeds the store's live view, throttled, so that a short run writes nothing extra. */
+function liveFeed(store: RunStore, handle: StoreRunHandle, progress: Progress): { progress: Progress; stop: () => Promise<void> } {
+  const results: NodeResult[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const flush = (): void => {
+    timer = undefined;
+    if (stopped) return;
+    const snapshot = [...results];
+    writing = writing.then(() => store.progress(handle, snapshot));
+    timer = setTimeout(flush, LIVE_EVERY_MS);
+    timer.unref();
+  };
+  return {
+    progress: {
+      ...(progress.onStart ? { onStart: progress.onStart } : {}),
+      onResult(r, done, total) {
+        results.push(r);
+        progress.onResult?.(r, done, total);
+        if (timer === undefined && !stopped) {
+          timer = setTimeout(flush, LIVE_AFTER_MS);
+          timer.unref();
+        }
+      },
+      stop: () => progress.stop(),
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await writing;
+    },
+  };
+}
+
+/** Calls `print`, passing stdout through and keeping a copy (up to a cap) to store with the run. */
+function captureStdout(print: () => void): string {
+  const original = process.stdout.write;
+  let kept = '';
+  process.stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
+    if (kept.length < OUTPUT_CAP) kept += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    return (original as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof process.stdout.write;
+  try {
+    print();
+  } finally {
+    process.stdout.write = original;
+  }
+  // Colours are for the terminal; the stored copy is plain text.
+  kept = kept.replace(/\x1b\[[0-9;]*m/g, '');
+  return kept.length > OUTPUT_CAP ? `${kept.slice(0, OUTPUT_CAP)}\n[output cut at ${OUTPUT_CAP} bytes]\n` : kept;
+}
+
+/** The distinct line that tells a user a failure was cairn's bug, and where its stack is kept. */
+function reportInternalResults(count: number, runId: number, opts: RecordedRunOptions): void {
+  const where = `cairn history ${runId} --out json${opts.store ? ` --store ${opts.store}` : opts.stateDir ? ` --state-dir ${opts.stateDir}` : ''}`;
+  const what = count === 1 ? '1 result failed' : `${count} results failed`;
+  process.stderr.write(`cairn: ${what} because of a bug in cairn (internal error); the stack is kept in run ${runId} (${where}). Please report it.\n`);
+}
+
+export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMeta, work: (progress: Progress) => Promise<RecordedOutcome>): Promise<number> {
+  const store = await openRunStore({ store: opts.store, stateDir: opts.stateDir, migrate: true });
+  try {
+    const lock = await store.lock({
+      timeoutMs: opts.lockTimeout * 1000,
+      onWait: (holder) => process.stderr.write(`cairn: waiting for the run holding ${store.location}${holder ? ` (${holder})` : ''}...\n`),
+    });
+    const progress = createProgress();
+    try {
+      const handle = await store.beginRun({ frontEnd: meta.frontEnd, source: meta.source, mode: meta.mode });
+      const live = liveFeed(store, handle, progress);
+      let outcome: RecordedOutcome;
+      try {
+        outcome = await work(live.progress);
+      } finally {
+        progress.stop();
+        await live.stop();
+      }
+      const output = captureStdout(() => outcome.print(handle.id));
+      // A result that ended in a bug in cairn fails the run whatever the front end made of it.
+      const bugs = outcome.results.filter((r) => r.internal !== undefined).length;
+      const exitCode = bugs > 0 && outcome.exitCode === 0 ? 1 : outcome.exitCode;
+      try {
+        await store.finishRun(handle, { results: outcome.results, exitCode, output, ...(outcome.edges ? { edges: outcome.edges } : {}) });
+      } catch (e) {
+        if (!StoreError.is(e)) throw e;
+        throw new StoreError(e.code, `${e.message}\nrun ${handle.id} finished (exit ${exitCode}) and its results are above, but it was not recorded`);
+      }
+      if (bugs > 0) reportInternalResults(bugs, handle.id, opts);
+      return exitCode;
+    } finally {
+      progress.stop();
+      await lock.release();
+    }
+  } finally {
+    await store.close();
+  }
+}

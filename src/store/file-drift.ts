@@ -1,0 +1,120 @@
+/**
+ * The file store's drift index, `drift.json`: the latest known state of every resource per host, folded
+ * in as each run finishes, so that the drift query reads one file instead of every run. It is a cache of
+ * the run records: when it is missing it is rebuilt from them.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunMode } from '../core/model.js';
+import { getRun, RECORDS_DIR } from './history.js';
+import { foldDrift, localHostName, withHosts } from './query.js';
+import type { DriftEntry, StoredResult } from './types.js';
+
+const DRIFT_FILE = 'drift.json';
+const VERSION = 2;
+
+/** One entry as a tuple: the index holds 10,000s of them, and tuples parse and write about twice as fast. */
+type Row = [string, string, string, string, DriftEntry['state'], string, string, number, string, string, number];
+
+interface DriftFile {
+  readonly v: number;
+  readonly rows: Row[];
+}
+
+const toRow = (e: DriftEntry): Row => [e.host, e.resource, e.type, e.name, e.state, e.status, e.comment, e.runId, e.seen, e.since, e.sinceRunId];
+const fromRow = ([host, resource, type, name, state, status, comment, runId, seen, since, sinceRunId]: Row): DriftEntry => ({
+  host,
+  resource,
+  type,
+  name,
+  state,
+  status,
+  comment,
+  runId,
+  seen,
+  since,
+  sinceRunId,
+});
+
+function read(dir: string): Map<string, DriftEntry> | undefined {
+  let parsed: DriftFile;
+  try {
+    parsed = JSON.parse(readFileSync(join(dir, DRIFT_FILE), 'utf8')) as DriftFile;
+  } catch {
+    return undefined;
+  }
+  if (parsed?.v !== VERSION || !Array.isArray(parsed.rows)) return undefined;
+  return new Map(parsed.rows.map((r) => [`${r[0]}\u0000${r[1]}`, fromRow(r)]));
+}
+
+function write(dir: string, latest: Map<string, DriftEntry>): void {
+  const temp = join(dir, `.${DRIFT_FILE}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, JSON.stringify({ v: VERSION, rows: [...latest.values()].map(toRow) }), { mode: 0o600 });
+    renameSync(temp, join(dir, DRIFT_FILE));
+  } catch (e) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created.
+    }
+    throw e;
+  }
+}
+
+/** Every recorded run's results, oldest first, folded into a fresh index. */
+function rebuild(dir: string): Map<string, DriftEntry> {
+  const latest = new Map<string, DriftEntry>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(dir, RECORDS_DIR));
+  } catch {
+    return latest;
+  }
+  const ids = names
+    .map((n) => /^(\d+)\.json$/.exec(n)?.[1])
+    .filter((x): x is string => x !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const fallback = localHostName();
+  for (const id of ids) {
+    const run = getRun(dir, id);
+    if (run && run.state === 'finished') foldDrift(latest, run, withHosts(run.results, run.hosts?.[0] ?? fallback));
+  }
+  return latest;
+}
+
+/** The last index read per directory, reused while the file is unchanged (a dashboard reads it often). */
+const cache = new Map<string, { stamp: string; latest: Map<string, DriftEntry> }>();
+
+function stampOf(dir: string): string | undefined {
+  try {
+    const s = statSync(join(dir, DRIFT_FILE));
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The current index (rebuilt and saved when missing). Read only: do not change what it returns. */
+export function readDrift(dir: string): ReadonlyMap<string, DriftEntry> {
+  const stamp = stampOf(dir);
+  const hit = cache.get(dir);
+  if (stamp !== undefined && hit?.stamp === stamp) return hit.latest;
+  const found = read(dir);
+  if (found) {
+    if (stamp !== undefined) cache.set(dir, { stamp, latest: found });
+    return found;
+  }
+  const built = rebuild(dir);
+  if (built.size > 0) write(dir, built);
+  return built;
+}
+
+/** Folds a finished run into the index. Call under the store lock. */
+export function recordDrift(dir: string, run: { id: number; start: string; mode: RunMode }, results: readonly StoredResult[]): void {
+  const latest = read(dir) ?? rebuild(dir);
+  foldDrift(latest, run, results);
+  write(dir, latest);
+}

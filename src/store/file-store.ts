@@ -1,0 +1,221 @@
+/** The embedded run store: a state directory of JSON files (history.ts), its lock file and drift index. */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { NodeResult } from '../core/model.js';
+import { StoreError, storeIoError } from './errors.js';
+import { readDrift, recordDrift } from './file-drift.js';
+import { pruneFileStore } from './file-prune.js';
+import { beginRun, finishRun, getRun, type RunHandle, type RunSummary, RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
+import { acquireLock, readLock, releaseLockOnExit } from './lock.js';
+import { compareDrift, hostsOf, localHostName, matchesDriftQuery, matchesRunQuery, outcomeOf, pageSize, withHosts } from './query.js';
+import { ensureStateDir } from './state-dir.js';
+import type {
+  BeginInfo,
+  DriftEntry,
+  DriftQuery,
+  FinishInfo,
+  LockOptions,
+  Page,
+  PruneOptions,
+  ResourceEvent,
+  ResourceHistoryQuery,
+  RunLock,
+  RunQuery,
+  RunStore,
+  StoredRun,
+  StoredRunSummary,
+  StoreRunHandle,
+} from './types.js';
+
+/**
+ * Set while a run holds the lock, and inherited by the commands it runs: a step that runs cairn again on
+ * the same state dir (a Zapusk os step calling the tool) joins its parent's lock instead of waiting for it.
+ */
+export const HELD_LOCK_ENV = 'CAIRN_HELD_LOCK';
+
+const STORE_FILES = new Set([SUMMARY_FILE, RECORDS_DIR, 'lock', 'drift.json']);
+
+/**
+ * Refuses a directory that holds files but none of a store's: pointing `--state-dir` at a home or project
+ * directory by mistake must not read or prune it.
+ */
+export function checkIsStore(dir: string): void {
+  let names: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw new StoreError('state-dir', `${dir} is not a cairn store: it is not a directory`);
+    names = readdirSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw storeIoError('state-dir', `cannot read the store ${dir}`, e);
+  }
+  const visible = names.filter((n) => !n.startsWith('.'));
+  if (visible.length > 0 && !visible.some((n) => STORE_FILES.has(n))) {
+    throw new StoreError('state-dir', `${dir} is not a cairn store (no ${SUMMARY_FILE} or ${RECORDS_DIR}/ in it); use --state-dir to choose another`);
+  }
+}
+
+export function summaryOf(s: RunSummary): StoredRunSummary {
+  return { ...s, hosts: s.hosts ?? [], outcome: outcomeOf(s) };
+}
+
+export class FileRunStore implements RunStore {
+  readonly kind = 'file' as const;
+  readonly location: string;
+  readonly dir: string;
+  private readonly handles = new Map<number, RunHandle>();
+
+  constructor(dir: string) {
+    this.dir = resolve(dir);
+    this.location = this.dir;
+  }
+
+  /** Creates the directory (owner-only) for a run that will write to it. */
+  prepare(): void {
+    checkIsStore(this.dir);
+    ensureStateDir(this.dir);
+  }
+
+  async lock(options: LockOptions): Promise<RunLock> {
+    this.prepare();
+    const held = process.env[HELD_LOCK_ENV];
+    if (held) {
+      const sep = held.lastIndexOf(':');
+      if (held.slice(0, sep) === this.dir && readLock(this.dir)?.token === held.slice(sep + 1)) return { release: async () => {} };
+    }
+    const lock = await acquireLock(this.dir, {
+      timeoutMs: options.timeoutMs,
+      onWait: (holder) => options.onWait?.(holder ? `pid ${holder.pid}` : undefined),
+    });
+    releaseLockOnExit(lock);
+    process.env[HELD_LOCK_ENV] = `${this.dir}:${lock.info.token}`;
+    return {
+      release: async () => {
+        lock.release();
+        delete process.env[HELD_LOCK_ENV];
+      },
+    };
+  }
+
+  async beginRun(info: BeginInfo): Promise<StoreRunHandle> {
+    this.prepare();
+    const handle = beginRun(this.dir, info);
+    this.handles.set(handle.id, handle);
+    return { id: handle.id, start: handle.summary.start };
+  }
+
+  async progress(handle: StoreRunHandle, results: readonly NodeResult[]): Promise<void> {
+    const target = this.partialPath(handle.id);
+    const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      mkdirSync(join(this.dir, RECORDS_DIR), { recursive: true, mode: 0o700 });
+      writeFileSync(temp, JSON.stringify(withHosts(results, localHostName())), { mode: 0o600 });
+      renameSync(temp, target);
+    } catch {
+      // The live view is best effort; the record written at the end is what counts.
+      tryUnlink(temp);
+    }
+  }
+
+  async finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<StoredRun> {
+    const begun = this.handles.get(handle.id);
+    if (!begun) throw new Error(`run ${handle.id} was not begun by this store`);
+    const results = withHosts(info.results, localHostName());
+    const hosts = hostsOf(results);
+    const edges = info.edges?.map((e) => ({ from: e.from, to: e.to, kind: e.kind }));
+    const record = finishRun(begun, { ...info, results, hosts, edges });
+    this.handles.delete(handle.id);
+    tryUnlink(this.partialPath(handle.id));
+    try {
+      recordDrift(this.dir, record, results);
+    } catch (e) {
+      throw storeIoError('io', `cannot update the drift index in ${this.dir}`, e);
+    }
+    return { ...summaryOf(record), results, ...(record.output !== undefined ? { output: record.output } : {}), ...(record.edges ? { edges: record.edges } : {}) };
+  }
+
+  async listRuns(query: RunQuery = {}): Promise<Page<StoredRunSummary>> {
+    checkIsStore(this.dir);
+    const size = pageSize(query.limit);
+    const found: StoredRunSummary[] = [];
+    scanRuns(this.dir, (s) => {
+      if (query.before !== undefined && s.id >= query.before) return true;
+      const summary = summaryOf(s);
+      if (matchesRunQuery(summary, query)) found.push(summary);
+      // One past the page tells whether there is a next page.
+      return found.length <= size;
+    });
+    found.sort((a, b) => b.id - a.id);
+    const items = found.slice(0, size);
+    const last = items[items.length - 1];
+    return found.length > size && last ? { items, next: last.id } : { items };
+  }
+
+  async getRun(id: number | string): Promise<StoredRun | undefined> {
+    checkIsStore(this.dir);
+    const record = getRun(this.dir, id);
+    if (!record) return undefined;
+    const summary = summaryOf(record);
+    let results = record.results;
+    if (record.state === 'running') results = this.readPartial(record.id) ?? results;
+    const stored = withHosts(results, record.hosts?.[0] ?? localHostName());
+    return {
+      ...summary,
+      hosts: summary.hosts.length > 0 ? summary.hosts : hostsOf(stored),
+      results: stored,
+      ...(record.output !== undefined ? { output: record.output } : {}),
+      ...(record.edges ? { edges: record.edges } : {}),
+    };
+  }
+
+  async drift(query: DriftQuery = {}): Promise<DriftEntry[]> {
+    checkIsStore(this.dir);
+    return [...readDrift(this.dir).values()].filter((e) => matchesDriftQuery(e, query)).sort(compareDrift);
+  }
+
+  async resourceHistory(query: ResourceHistoryQuery): Promise<Page<ResourceEvent>> {
+    checkIsStore(this.dir);
+    const size = pageSize(query.limit);
+    const found: ResourceEvent[] = [];
+    scanRuns(this.dir, (s) => {
+      if (query.before !== undefined && s.id >= query.before) return true;
+      if (s.hosts && !s.hosts.includes(query.host)) return true;
+      const record = getRun(this.dir, s.id);
+      const hit = record && withHosts(record.results, s.hosts?.[0] ?? localHostName()).find((r) => r.id === query.resource && r.host === query.host);
+      if (hit) found.push({ runId: s.id, start: s.start, mode: s.mode, frontEnd: s.frontEnd, result: hit });
+      return found.length <= size;
+    });
+    found.sort((a, b) => b.runId - a.runId);
+    const items = found.slice(0, size);
+    const last = items[items.length - 1];
+    return found.length > size && last ? { items, next: last.runId } : { items };
+  }
+
+  async prune(options: PruneOptions): Promise<number> {
+    checkIsStore(this.dir);
+    return pruneFileStore(this.dir, options);
+  }
+
+  async close(): Promise<void> {}
+
+  private partialPath(id: number): string {
+    return join(this.dir, RECORDS_DIR, `${id}.partial.json`);
+  }
+
+  private readPartial(id: number): NodeResult[] | undefined {
+    try {
+      const v = JSON.parse(readFileSync(this.partialPath(id), 'utf8')) as unknown;
+      return Array.isArray(v) ? (v as NodeResult[]) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function tryUnlink(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}

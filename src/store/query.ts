@@ -1,0 +1,136 @@
+/** The rules both backends share: a run's outcome, its hosts, what a result says about drift. */
+import { hostname } from 'node:os';
+import type { NodeResult, RunMode } from '../core/model.js';
+import type { RunCounts, RunState } from './history.js';
+import type { DriftEntry, DriftQuery, DriftState, RunOutcome, RunQuery, StoredResult, StoredRunSummary } from './types.js';
+
+/** The machine a result acted on when it does not say: this one. */
+export function localHostName(): string {
+  try {
+    return hostname() || 'local';
+  } catch {
+    return 'local';
+  }
+}
+
+export function withHosts(results: readonly NodeResult[], fallback: string): StoredResult[] {
+  return results.map((r) => {
+    const host = (r as { host?: unknown }).host;
+    return typeof host === 'string' && host !== '' ? (r as StoredResult) : { ...r, host: fallback };
+  });
+}
+
+export function hostsOf(results: readonly StoredResult[]): string[] {
+  return [...new Set(results.map((r) => r.host))].sort();
+}
+
+export function outcomeOf(s: { state: RunState; counts?: RunCounts | undefined; exitCode?: number | undefined }): RunOutcome {
+  if (s.state === 'running' || s.state === 'interrupted') return s.state;
+  const c = s.counts;
+  if ((c && c.failed > 0) || (s.exitCode !== undefined && s.exitCode !== 0 && s.exitCode !== 2)) return 'failed';
+  if (c && c.changed + c.pending > 0) return 'changed';
+  return 'ok';
+}
+
+function time(t: string | Date | undefined): number | undefined {
+  if (t === undefined) return undefined;
+  const ms = t instanceof Date ? t.getTime() : Date.parse(t);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Whether a listed run passes the filters of a query (the cursor and the page size aside). */
+export function matchesRunQuery(s: StoredRunSummary, q: RunQuery): boolean {
+  const start = Date.parse(s.start);
+  const since = time(q.since);
+  const until = time(q.until);
+  if (since !== undefined && start < since) return false;
+  if (until !== undefined && start >= until) return false;
+  if (q.frontEnd !== undefined && s.frontEnd !== q.frontEnd) return false;
+  if (q.mode !== undefined && s.mode !== q.mode) return false;
+  if (q.outcome !== undefined && s.outcome !== q.outcome) return false;
+  if (q.host !== undefined && !s.hosts.includes(q.host)) return false;
+  if (q.source !== undefined && !s.source.some((x) => x.includes(q.source as string))) return false;
+  return true;
+}
+
+export const DEFAULT_PAGE = 50;
+export const MAX_PAGE = 500;
+
+export function pageSize(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE;
+  return Math.max(1, Math.min(MAX_PAGE, Math.floor(limit)));
+}
+
+/**
+ * What a result says about its resource's state, or undefined when it says nothing (skipped, unresolvable,
+ * or a simulated run that never touched the machine).
+ */
+export function driftStateOf(status: string, mode: RunMode): DriftState | undefined {
+  if (mode === 'simulate') return undefined;
+  switch (status) {
+    case 'ok':
+    case 'changed':
+      return 'ok';
+    case 'pending':
+      return 'drifted';
+    case 'failed':
+      return 'failed';
+    default:
+      return undefined;
+  }
+}
+
+/** Folds one run's results into the latest-state map (key `host\0resource`), as both backends do. */
+export function foldDrift(
+  latest: Map<string, DriftEntry>,
+  run: { id: number; start: string; mode: RunMode },
+  results: readonly StoredResult[],
+): void {
+  for (const r of results) {
+    const key = `${r.host}\u0000${r.id}`;
+    const prev = latest.get(key);
+    const state = driftStateOf(r.status, run.mode);
+    if (state === undefined && prev) continue;
+    const s = state ?? 'unknown';
+    const same = prev !== undefined && prev.state === s;
+    latest.set(key, {
+      host: r.host,
+      resource: r.id,
+      type: r.type,
+      name: r.name,
+      state: s,
+      status: r.status,
+      comment: r.comment,
+      runId: run.id,
+      seen: run.start,
+      since: same ? prev.since : run.start,
+      sinceRunId: same ? prev.sinceRunId : run.id,
+    });
+  }
+}
+
+export function matchesDriftQuery(e: DriftEntry, q: DriftQuery): boolean {
+  if (q.host !== undefined && e.host !== q.host) return false;
+  if (q.state !== undefined && e.state !== q.state) return false;
+  if (q.type !== undefined && e.type !== q.type) return false;
+  if (q.resource !== undefined && !e.resource.includes(q.resource)) return false;
+  return true;
+}
+
+export function compareDrift(a: DriftEntry, b: DriftEntry): number {
+  return a.host < b.host ? -1 : a.host > b.host ? 1 : a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0;
+}
+
+/** Parses `--older-than`: `30d`, `12h`, `90m`, `2w`, or an ISO date; undefined when it is none of them. */
+export function parseAge(text: string, now: number = Date.now()): Date | undefined {
+  const m = /^(\d+)\s*(m|h|d|w)$/.exec(text.trim());
+  if (m) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2] as 'm' | 'h' | 'd' | 'w'];
+    return new Date(now - Number(m[1]) * unit);
+  }
+  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
+    const ms = Date.parse(text.trim());
+    if (!Number.isNaN(ms)) return new Date(ms);
+  }
+  return undefined;
+}
