@@ -24,16 +24,22 @@ function parseParams(list: readonly string[]): Map<string, string> {
   return out;
 }
 
-/** For each file.directory node, the components of its destination missing now, outermost first. */
-async function missingDirs(program: ConvergeProgram, host: LocalHost): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+/**
+ * For each file.directory node, the components of its destination missing now, outermost first, and the
+ * nodes whose destination runs through something that is not a directory (Converge cannot stat those).
+ */
+async function directoryState(program: ConvergeProgram, host: LocalHost): Promise<{ missingDirs: Map<string, string[]>; blockedDirs: Map<string, string> }> {
+  const missingDirs = new Map<string, string[]>();
+  const blockedDirs = new Map<string, string>();
   for (const node of program.graph.nodes) {
     if (program.types.get(node.id) !== 'file.directory' || typeof node.params.path !== 'string') continue;
     const missing: string[] = [];
-    for (let p = node.params.path; p !== '/' && p !== '' && !(await host.stat(p)); p = dirname(p)) missing.unshift(p);
-    out.set(node.id, missing);
+    let p = node.params.path;
+    for (; p !== '/' && p !== '' && !(await host.stat(p)); p = dirname(p)) missing.unshift(p);
+    missingDirs.set(node.id, missing);
+    if (p !== node.params.path && (await host.stat(p))?.type !== 'directory') blockedDirs.set(node.id, node.params.path);
   }
-  return out;
+  return { missingDirs, blockedDirs };
 }
 
 export async function runConverge(command: Command, files: readonly string[], opts: ConvergeOptions): Promise<number> {
@@ -62,19 +68,19 @@ export async function runConverge(command: Command, files: readonly string[], op
   for (const { file, program, index } of programs) {
     const mode = command === 'apply' ? 'apply' : 'check';
     const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
-    const dirs = await missingDirs(program, host);
+    const dirs = await directoryState(program, host);
     code = await withRunStore(opts, { mode, source: [file], frontEnd: 'converge' }, async (progress) => {
       const report = await runGraph(program.graph, index, { mode, jobs: opts.jobs, kinds, ctx, onStart: progress.onStart, onResult: progress.onResult });
       const failed = report.results.some((r) => r.result === false);
       let text: string;
       let exitCode: number;
       if (command === 'healthcheck') {
-        const health = formatHealth(program.graph.nodes, report.results, index.before, program.types, { missingDirs: dirs });
+        const health = formatHealth(program.graph.nodes, report.results, index.before, program.types, dirs);
         text = health.text;
         // Converge's healthcheck reports a node that cannot change in its block and still exits 0.
         exitCode = opts.detailedExitcode && health.unhealthy > 0 ? 2 : 0;
       } else {
-        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, missingDirs: dirs, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
+        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, ...dirs, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
         text = run.text;
         const changed = report.counts.changed + report.counts.pending + report.counts.unresolvable > 0;
         exitCode = failed || run.errors > 0 ? 1 : opts.detailedExitcode && changed ? 2 : 0;

@@ -18,6 +18,8 @@ export interface Block {
 export interface Context {
   /** For file.directory nodes: the components of the destination missing before the run, outermost first. */
   readonly missingDirs?: ReadonlyMap<string, readonly string[]>;
+  /** For file.directory nodes whose destination runs through a file that is not a directory: that destination. */
+  readonly blockedDirs?: ReadonlyMap<string, string>;
 }
 
 function str(v: unknown): string {
@@ -35,6 +37,14 @@ function oldNew(changes: Record<string, unknown>): Array<[string, string, string
     .filter(([, v]) => typeof v === 'object' && v !== null && 'new' in v)
     .map(([k, v]): [string, string, string] => [k, str((v as { old?: unknown }).old), str((v as { new?: unknown }).new)])
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** The node's path: its param, or for a path that came from a lookup, the value the run resolved it to. */
+export function pathOf(node: GraphNode, r: NodeResult): string {
+  const p = node.params.path ?? node.params.destination;
+  if (typeof p === 'string') return p;
+  const out = r.outputs?.path ?? r.outputs?.destination;
+  return typeof out === 'string' ? out : str(p);
 }
 
 /**
@@ -58,9 +68,12 @@ function shellLines(label: string, out: Record<string, unknown>, prefix: string)
 }
 
 function directory(node: GraphNode, r: NodeResult, mode: ConvergeMode, c: Context): Block {
-  const path = shownPath(node, str(node.params.path));
+  const path = shownPath(node, pathOf(node, r));
   const missing = (c.missingDirs?.get(node.id) ?? []).map((d) => shownPath(node, d));
   const createAll = node.params.makedirs === true;
+  const blocked = c.blockedDirs?.get(node.id);
+  // Converge's own text, with the argument its format string lacks.
+  if (blocked !== undefined) return { error: `could not stat %!q(MISSING): stat ${shownPath(node, blocked)}: not a directory`, messages: [], hasChanges: false, changes: [] };
   if (missing.length > 1 && !createAll) {
     const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) || '/' : '.';
     const message = `${JSON.stringify(parent)} does not exist and will not be created (enable create_all to do this)`;
@@ -76,7 +89,7 @@ function directory(node: GraphNode, r: NodeResult, mode: ConvergeMode, c: Contex
 }
 
 function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
-  const path = shownPath(node, str(node.params.path));
+  const path = shownPath(node, pathOf(node, r));
   const out = r.outputs ?? {};
   const wanted = Number.parseInt(str(node.params.mode), 8) & 0o777;
   if (out.missing === true) {
@@ -84,7 +97,7 @@ function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
     return mode === 'apply' && r.result === false ? { ...base, error: afterApply(r, r.comment) } : base;
   }
   if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages: [], hasChanges: true, changes: [] };
-  const resolved = str(node.params.path);
+  const resolved = pathOf(node, r);
   const messages = Array.isArray(out.messages) ? out.messages.map((m) => str(m).replaceAll(JSON.stringify(resolved), JSON.stringify(path))) : [];
   const hasChanges = r.status === 'pending' || r.status === 'changed';
   // Converge shows the mode line even when nothing changes; after an apply both sides are the new mode.
@@ -92,7 +105,7 @@ function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
 }
 
 function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
-  const path = shownPath(node, str(node.params.path));
+  const path = shownPath(node, pathOf(node, r));
   const out = r.outputs ?? {};
   if (out.missing === true || (r.result === false && mode === 'apply')) {
     const messages = [`${path}: does not exist; will re-attempt during apply`];

@@ -5,7 +5,7 @@
  * for an apply as `ID output:  Unresolvable`, as the value-passing design has it.
  */
 import type { GraphNode, NodeResult } from '../../core/model.js';
-import { type Context, resourceBlock, shownPath } from './format-resources.js';
+import { type Context, pathOf, resourceBlock, shownPath } from './format-resources.js';
 import { goS, goV } from './gofmt.js';
 import { tabwrite } from './tabwriter.js';
 import type { ModuleInfo } from './types.js';
@@ -74,7 +74,7 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
     return { id: r.id, error: applied ? `${r.id} still has changes after apply${why}` : r.comment, messages: taskMessages(node, r), hasChanges: applied, changes: [] };
   }
   if (ctype === 'file.content') {
-    const path = shownPath(node, str(node.params.path));
+    const path = shownPath(node, pathOf(node, r));
     const created = out.previous_content === undefined && (r.changes.newfile !== undefined || r.changes.diff === 'New file');
     const changes: Array<[string, string, string]> = [];
     if (hasChanges) changes.push([path, created ? '<file-missing>' : str(out.previous_content), str(out.content)]);

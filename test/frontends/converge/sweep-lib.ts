@@ -1,0 +1,95 @@
+/**
+ * The sweep fixtures: small programs under test/fixtures/converge/sweep/NAME/, each with `main.hcl` (and any
+ * module files), an optional `setup.sh` (run with sh in the work dir before the first step), `steps` (one
+ * command per line: `plan`, `apply`, `healthcheck`, `graph`, with extra flags such as `-p k=v`), and what
+ * converge printed for each step: `N-VERB.txt` (stdout) and `recorded.json` (exit codes). `@DIR@` stands for
+ * the work dir in every file. Converge prints node blocks in a random order, so outputs are compared as
+ * sorted blocks; the healthcheck summary counts are left out (converge always prints 0 there, a bug).
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SWEEP = join(import.meta.dirname, '../../fixtures/converge/sweep');
+
+export interface Step {
+  readonly verb: string;
+  readonly args: readonly string[];
+  readonly line: string;
+}
+
+export interface Recorded {
+  readonly step: string;
+  readonly code: number;
+  readonly out: string;
+  /** converge's FATAL message, when the load failed. */
+  readonly fatal?: string;
+}
+
+export function fixtures(): string[] {
+  return readdirSync(SWEEP)
+    .filter((n) => statSync(join(SWEEP, n)).isDirectory())
+    .sort();
+}
+
+export function steps(name: string): Step[] {
+  return readFileSync(join(SWEEP, name, 'steps'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((line) => {
+      const [verb = '', ...args] = line.split(/\s+/);
+      return { verb, args, line };
+    });
+}
+
+/** Same length as the temp dirs the recordings were made in, so tabwriter columns line up. */
+export function workDir(): string {
+  return mkdtempSync('/tmp/cairn-cv-');
+}
+
+function copyTree(from: string, to: string, dir: string): void {
+  for (const n of readdirSync(from)) {
+    const src = join(from, n);
+    if (statSync(src).isDirectory()) {
+      mkdirSync(join(to, n), { recursive: true });
+      copyTree(src, join(to, n), dir);
+    } else if (/\.(hcl|sh)$/.test(n)) writeFileSync(join(to, n), readFileSync(src, 'utf8').replaceAll('@DIR@', dir));
+    else if (n !== 'steps' && n !== 'recorded.json' && !/^\d+-/.test(n)) copyFileSync(src, join(to, n));
+  }
+}
+
+/** Copies the program into a fresh work dir and runs its setup; returns the dir. */
+export function materialize(name: string): string {
+  const dir = workDir();
+  copyTree(join(SWEEP, name), dir, dir);
+  const setup = join(dir, 'setup.sh');
+  try {
+    statSync(setup);
+    spawnSync('sh', [setup], { cwd: dir, encoding: 'utf8' });
+  } catch {
+    // no setup
+  }
+  return dir;
+}
+
+export function outName(i: number, step: Step): string {
+  return `${i + 1}-${step.verb}.txt`;
+}
+
+/** Node blocks sorted, the Errors and dependency sections with sorted items, the summary as printed. */
+export function normalize(text: string, verb: string): string {
+  if (verb === 'graph') return text.split('\n').filter((l) => l.trim() !== '' && !/^subgraph cluster_\d+ \{$|^\}$/.test(l)).sort().join('\n');
+  const blocks = text.split(/\n\n+/).map((b) => b.replace(/^\n+|\n+$/g, '')).filter((b) => b.trim() !== '');
+  const out: string[] = [];
+  const tail: string[] = [];
+  for (const b of blocks) {
+    if (b.startsWith('Errors:') || b.startsWith('Failed due to failing dependency:')) {
+      const [head = '', ...items] = b.split('\n');
+      tail.push([head, ...items.sort()].join('\n'));
+    } else if (b.startsWith('Summary: ')) {
+      if (verb !== 'healthcheck') tail.push(b);
+    } else out.push(b);
+  }
+  return [...out.sort(), ...tail].join('\n\n');
+}
