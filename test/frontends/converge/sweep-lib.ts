@@ -79,7 +79,11 @@ export function outName(i: number, step: Step): string {
 
 /** Node blocks sorted, the Errors and dependency sections with sorted items, the summary as printed. */
 export function normalize(text: string, verb: string): string {
-  if (verb === 'graph') return text.split('\n').filter((l) => l.trim() !== '' && !/^subgraph cluster_\d+ \{$|^\}$/.test(l)).sort().join('\n');
+  if (verb === 'graph') {
+    // Converge writes a node's attributes in a random order too.
+    const attrs = (l: string): string => l.replace(/\[(.*)\];$/, (_, inner: string) => `[${inner.split(' , ').map((a) => a.trim()).sort().join(' , ')}];`);
+    return text.split('\n').filter((l) => l.trim() !== '' && !/^subgraph cluster_\d+ \{$|^\}$/.test(l)).map(attrs).sort().join('\n');
+  }
   const blocks = text.split(/\n\n+/).map((b) => b.replace(/^\n+|\n+$/g, '')).filter((b) => b.trim() !== '');
   const out: string[] = [];
   const tail: string[] = [];

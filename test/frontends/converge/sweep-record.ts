@@ -44,7 +44,7 @@ for (const name of names.length > 0 ? names : fixtures()) {
     const args = [step.verb, '--local', '--local-addr', `127.0.0.1:${port}`, '--nocolor', ...step.args, join(dir, 'main.hcl')];
     const r = spawnSync(BIN, args, { cwd: dir, encoding: 'utf8', timeout: 120_000 });
     writeFileSync(join(SWEEP, name, out), r.stdout.replaceAll(dir, '@DIR@'));
-    const fatal = /level=fatal msg="(.*)"/.exec(r.stderr)?.[1];
+    const fatal = /level="FATAL".* error="((?:[^"\\]|\\.)*)"/.exec(r.stderr)?.[1];
     recorded.push({ step: step.line, code: r.status ?? -1, out, ...(fatal ? { fatal: fatal.replaceAll(dir, '@DIR@') } : {}) });
     console.log(`${name} ${step.line}: ${r.status}${fatal ? ` ${fatal}` : ''}`);
   });
