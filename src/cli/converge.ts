@@ -46,7 +46,7 @@ export async function runConverge(command: Command, files: readonly string[], op
   const params = parseParams(opts.params);
   const programs: Array<{ file: string; program: ConvergeProgram; index: NonNullable<ReturnType<typeof checkGraph>['index']> }> = [];
   for (const file of files) {
-    const program = compileConverge(file, params);
+    const program = compileConverge(file, params, command);
     const checked = checkGraph(program.graph, kinds);
     if (!checked.index) throw new DiagnosticError(checked.diagnostics);
     programs.push({ file, program, index: checked.index });

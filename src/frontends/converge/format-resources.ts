@@ -52,8 +52,9 @@ export function pathOf(node: GraphNode, r: NodeResult): string {
  * resolved against the working directory. `full` is the resolved path or one of its ancestors.
  */
 export function shownPath(node: GraphNode, full: string): string {
-  const given = node.meta?.destination;
-  const resolved = str(node.params.path ?? node.params.destination);
+  const given = node.meta?.destination ?? (node.meta?.rendered as { value?: string } | undefined)?.value;
+  const out = node.params.path ?? node.params.destination;
+  const resolved = typeof out === 'string' ? out : typeof given === 'string' && !given.startsWith('/') ? full : str(out);
   if (typeof given !== 'string' || given === resolved || given.startsWith('/') || !resolved.endsWith(given)) return full;
   const cut = resolved.length - given.length;
   return full.length > cut && full.startsWith(resolved.slice(0, cut)) ? full.slice(cut) : full;

@@ -146,8 +146,8 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
       continue;
     }
     if (r.status === 'unresolvable') {
+      // Not counted as a change: the trailing line says these may change.
       unresolvable++;
-      changes++;
       body += `${r.id} output:  Unresolvable\n\n`;
       continue;
     }
