@@ -255,7 +255,13 @@ class Compiler {
         this.diags.push(error('CV050', 'depends must be a list of node names such as "task.name"', { span: item.span }));
         continue;
       }
-      const target = raw.scope.nodes.get(item.value);
+      // A node in a switch case may name a node of the module around the switch.
+      let home: Scope | undefined = raw.scope;
+      let target = home.nodes.get(item.value);
+      while (!target && home?.branch && home.parent) {
+        home = home.parent;
+        target = home.nodes.get(item.value);
+      }
       if (!target) {
         this.diags.push(error('CV051', `depends on unknown node ${JSON.stringify(item.value)} in ${raw.scope.id}`, { span: item.span }));
         continue;

@@ -95,7 +95,7 @@ function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
   const wanted = Number.parseInt(str(node.params.mode), 8) & 0o777;
   if (out.missing === true) {
     const base = { warning: `${JSON.stringify(path)} does not exist`, messages: [], hasChanges: true, changes: [[path, permString(0), permString(wanted)] as const] };
-    return mode === 'apply' && r.result === false ? { ...base, error: afterApply(r, r.comment) } : base;
+    return mode === 'apply' && r.result === false ? { ...base, error: afterApply(r, r.comment.replaceAll(pathOf(node, r), path)) } : base;
   }
   if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages: [], hasChanges: true, changes: [] };
   const resolved = pathOf(node, r);

@@ -80,7 +80,8 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
     if (hasChanges) changes.push([path, created ? '<file-missing>' : str(out.previous_content), str(out.content)]);
     if (mode === 'apply' && created && hasChanges) changes.push(['mode', 'not set', str(out.mode)]);
     let messages: string[] = [];
-    if (mode !== 'apply') messages = [!hasChanges ? 'OK' : created ? `${path}: File is missing` : 'contents differ'];
+    // An apply prints the check's words for a file it left alone.
+    if (mode !== 'apply' || !hasChanges) messages = [!hasChanges ? 'OK' : created ? `${path}: File is missing` : 'contents differ'];
     return { ...base, messages, hasChanges, changes };
   }
   const changes = Object.entries(r.changes).map(([k, v]): [string, string, string] => [k, '', typeof v === 'string' ? v : JSON.stringify(v)]);

@@ -5,9 +5,12 @@
  * converge printed for each step: `N-VERB.txt` (stdout) and `recorded.json` (exit codes). `@DIR@` stands for
  * the work dir in every file. Converge prints node blocks in a random order, so outputs are compared as
  * sorted blocks; the healthcheck summary counts are left out (converge always prints 0 there, a bug).
+ * Where cairn differs on purpose (a converge bug not copied, see docs/converge.md), the program holds a
+ * `DIFFERENCE` note, cairn's text in `N-VERB.cairn.txt` next to converge's, and `cairnCode` in
+ * recorded.json when the exit code differs too.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const SWEEP = join(import.meta.dirname, '../../fixtures/converge/sweep');
@@ -24,6 +27,15 @@ export interface Recorded {
   readonly out: string;
   /** converge's FATAL message, when the load failed. */
   readonly fatal?: string;
+  /** cairn's exit code, where it differs from converge's on purpose. */
+  readonly cairnCode?: number;
+}
+
+/** What cairn must print for step `i`: converge's recording, or cairn's own text where it differs on purpose. */
+export function expectedFor(name: string, i: number, step: Step, recorded: Recorded | undefined, dir: string): { text: string; code: number | undefined } {
+  const own = join(SWEEP, name, outName(i, step).replace(/\.txt$/, '.cairn.txt'));
+  const file = existsSync(own) ? own : join(SWEEP, name, outName(i, step));
+  return { text: readFileSync(file, 'utf8').replaceAll('@DIR@', dir), code: recorded?.cairnCode ?? recorded?.code };
 }
 
 export function fixtures(): string[] {
@@ -55,7 +67,7 @@ function copyTree(from: string, to: string, dir: string): void {
       mkdirSync(join(to, n), { recursive: true });
       copyTree(src, join(to, n), dir);
     } else if (/\.(hcl|sh)$/.test(n)) writeFileSync(join(to, n), readFileSync(src, 'utf8').replaceAll('@DIR@', dir));
-    else if (n !== 'steps' && n !== 'recorded.json' && !/^\d+-/.test(n)) copyFileSync(src, join(to, n));
+    else if (n !== 'steps' && n !== 'recorded.json' && n !== 'DIFFERENCE' && !/^\d+-/.test(n)) copyFileSync(src, join(to, n));
   }
 }
 

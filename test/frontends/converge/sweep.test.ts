@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { assertNoStack, cairn } from '../../cli/cli-helpers.js';
-import { fixtures, materialize, normalize, outName, type Recorded, steps, SWEEP } from './sweep-lib.js';
+import { expectedFor, fixtures, materialize, normalize, type Recorded, steps, SWEEP } from './sweep-lib.js';
 
 for (const name of fixtures()) {
   test(`converge sweep ${name}`, () => {
@@ -19,9 +19,9 @@ for (const name of fixtures()) {
         assert.equal(want?.step, step.line, `${name}: recorded.json does not match steps`);
         const r = cairn(['converge', step.verb, join(dir, 'main.hcl'), ...step.args, '--state-dir', join(dir, '.cairn-state')], { cwd: dir });
         assertNoStack(r.stderr);
-        const expected = readFileSync(join(SWEEP, name, outName(i, step)), 'utf8').replaceAll('@DIR@', dir);
-        assert.equal(normalize(r.stdout, step.verb), normalize(expected, step.verb), `${name} step ${i + 1} (${step.line}) output`);
-        assert.equal(r.code, want?.code, `${name} step ${i + 1} (${step.line}) exit code\n${r.stderr}`);
+        const expected = expectedFor(name, i, step, want, dir);
+        assert.equal(normalize(r.stdout, step.verb), normalize(expected.text, step.verb), `${name} step ${i + 1} (${step.line}) output`);
+        assert.equal(r.code, expected.code, `${name} step ${i + 1} (${step.line}) exit code\n${r.stderr}`);
         // A load failure: converge prints nothing on stdout; cairn gives a positioned diagnostic.
         if (want?.fatal !== undefined) assert.match(r.stderr, /^.+:\d+:\d+: [A-Z]+\d+ /m, `${name} step ${i + 1}: positioned diagnostic`);
       });
