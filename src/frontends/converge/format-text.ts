@@ -63,6 +63,8 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
   const skipped = node.meta?.skipped;
   if (typeof skipped === 'string') return { ...base, messages: ['Skipping check; short-circuited in conditional', `predicate: ${skipped}`], hasChanges: false, changes: [] };
   if (ctype === 'macro.switch' || ctype === 'macro.case') return { ...base, messages: [], hasChanges: false, changes: [] };
+  // A value that could not be rendered once it was known: the node never ran.
+  if (r.result === false && r.comment.startsWith('cannot render ')) return { ...base, messages: [], hasChanges: false, changes: [] };
   const block = resourceBlock(node, r, ctype, mode, context);
   if (block) return { id: r.id, ...block };
   if (node.type === 'task') {

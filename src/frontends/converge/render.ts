@@ -146,36 +146,45 @@ export class Renderer {
     }
     const refs: DeferredRef[] = [];
     const seen = new Set<string>();
-    let first: string;
-    try {
-      first = executeTemplate(
-        nodes,
-        this.funcs(scope, (ref) => {
-          const k = `${ref.node}\u0000${ref.field}`;
-          if (!seen.has(k)) {
-            seen.add(k);
-            refs.push(ref);
-          }
-          return '';
-        }),
-      );
-    } catch (e) {
-      if (e instanceof TemplateError) this.diags.push(error('CV023', `template: ${e.message}`, { span: spanAt(v, text, e.offset) }));
-      else if (e instanceof LoadProblem) this.diags.push(error('CV024', e.message, { span: v.span }));
-      else throw e;
+    const record = (ref: DeferredRef): unknown => {
+      const k = `${ref.node}\u0000${ref.field}`;
+      if (!seen.has(k)) {
+        seen.add(k);
+        refs.push(ref);
+      }
       return '';
+    };
+    let first = '';
+    try {
+      first = executeTemplate(nodes, this.funcs(scope, record));
+    } catch (e) {
+      if (e instanceof TemplateError && refs.length > 0) {
+        // It failed on a value known only at run time (an index into a query's output): render it then,
+        // with every value it looks up.
+        for (const fn of ['lookup', 'results'] as const) {
+          for (const call of literalCalls(nodes, fn)) {
+            try {
+              if (call.arg !== undefined) this.lookup(scope, call.arg, record, fn);
+            } catch {
+              // reported when the template runs
+            }
+          }
+        }
+      } else {
+        if (e instanceof TemplateError) this.diags.push(error('CV023', `template: ${e.message}`, { span: spanAt(v, text, e.offset) }));
+        else if (e instanceof LoadProblem) this.diags.push(error('CV024', e.message, { span: v.span }));
+        else throw e;
+        return '';
+      }
     }
     if (refs.length === 0) return first;
     const render = (values: readonly unknown[]): unknown => {
       const known = new Map(refs.map((r, i) => [`${r.node}\u0000${r.field}`, values[i]]));
-      try {
-        return executeTemplate(
-          nodes,
-          this.funcs(scope, (ref) => known.get(`${ref.node}\u0000${ref.field}`) ?? ''),
-        );
-      } catch (e) {
-        return `<render error: ${e instanceof Error ? e.message : String(e)}>`;
-      }
+      // A failure here (an index past the end of a query's output) fails the node.
+      return executeTemplate(
+        nodes,
+        this.funcs(scope, (ref) => known.get(`${ref.node}\u0000${ref.field}`) ?? ''),
+      );
     };
     return deferred(refs, render, text);
   }
