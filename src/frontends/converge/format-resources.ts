@@ -119,7 +119,7 @@ function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
   const messages: string[] = [];
   if (recursive) messages.push('Recursive: True');
   messages.push(mode === 'apply' && hasChanges ? `Updating permissions on file(s) at: ${path}` : `Checking file ownership at: ${path}`);
-  let changes = hasChanges ? oldNew(r.changes) : [];
+  let changes = hasChanges ? oldNew(r.changes).map(([k, b, a]): [string, string, string] => [shownPath(node, k), b, a]) : [];
   if (hasChanges && recursive && node.meta?.verbose !== true) {
     messages.push('reporting abridged changes; add "verbose = true" to see all changes');
     changes = [[path, '*', str(out.wanted)]];
