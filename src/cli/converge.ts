@@ -17,9 +17,10 @@ type Command = 'plan' | 'apply' | 'healthcheck' | 'graph';
 
 function parseParams(list: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const p of list) {
+  // As converge does, one -p may hold several name=value pairs separated by commas.
+  for (const p of list.flatMap((x) => x.split(','))) {
     const i = p.indexOf('=');
-    out.set(p.slice(0, i), p.slice(i + 1));
+    if (i > 0) out.set(p.slice(0, i), p.slice(i + 1));
   }
   return out;
 }

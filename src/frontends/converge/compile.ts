@@ -141,9 +141,10 @@ class Compiler {
       case 'file.directory':
         return defined({ path: abs(f('destination')), makedirs: bool(f('create_all')) });
       case 'file.mode': {
-        // Converge reads the mode in base 8 whether it is written 0644, 644 or "0644".
+        // A number is the mode itself (HCL reads 0644 as octal, so 644 is decimal 644, which Go's chmod
+        // keeps the permission bits of); a string is read in base 8.
         const mode = f('mode');
-        return defined({ path: abs(f('destination')), mode: typeof mode === 'number' ? String(mode) : mode });
+        return defined({ path: abs(f('destination')), mode: typeof mode === 'number' ? (mode & 0o777).toString(8).padStart(3, '0') : mode });
       }
       case 'file.owner':
         return defined({ path: abs(f('destination')), owner: num(f('user') ?? f('uid')), group: num(f('group') ?? f('gid')), recursive: bool(f('recursive')) });
@@ -248,7 +249,11 @@ class Compiler {
   dependsTargets(raw: RawNode, all: readonly RawNode[]): Array<{ id: string; span: Span; shown: string }> {
     const v = raw.fields.get('depends');
     if (!v) return [];
-    const items: HclValue[] = v.kind === 'list' ? [...v.items] : [v];
+    if (v.kind !== 'list') {
+      this.diags.push(error('CV053', `"depends" is not a list, it is a ${v.kind === 'object' ? 'map' : v.kind}: write depends = [${v.kind === 'string' ? JSON.stringify(v.value) : '...'}]`, { span: v.span }));
+      return [];
+    }
+    const items: HclValue[] = [...v.items];
     const out: Array<{ id: string; span: Span; shown: string }> = [];
     for (const item of items) {
       if (item.kind !== 'string') {

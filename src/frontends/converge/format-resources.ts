@@ -81,6 +81,10 @@ function directory(node: GraphNode, r: NodeResult, mode: ConvergeMode, c: Contex
     const error = mode === 'apply' ? afterApply(r, `mkdir ${path}: no such file or directory`) : 'resource cannot change because of an error';
     return { error, messages: [message], hasChanges: true, changes: [] };
   }
+  if (r.result === false && /^Specified location .* exists and is /.test(r.comment)) {
+    const error = mode === 'apply' ? afterApply(r, `mkdir ${path}: file exists`) : 'resource cannot change because of an error';
+    return { error, messages: [`${JSON.stringify(path)} already exists and is not a directory`], hasChanges: true, changes: [] };
+  }
   if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages: [], hasChanges: true, changes: [] };
   const hasChanges = r.status === 'pending' || r.status === 'changed';
   if (!hasChanges) return { messages: [`${JSON.stringify(path)} already exists`], hasChanges: false, changes: [] };

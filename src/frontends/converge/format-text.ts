@@ -77,6 +77,14 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
   }
   if (ctype === 'file.content') {
     const path = shownPath(node, pathOf(node, r));
+    if (r.result === false && / is a directory$/.test(r.comment)) {
+      const error = mode === 'apply' ? `${r.id} still has changes after apply: open ${path}: is a directory` : `cannot update contents of ${JSON.stringify(path)}, it is a directory`;
+      return { id: r.id, error, messages: [`${path} is a directory`], hasChanges: true, changes: [] };
+    }
+    if (r.result === false && mode === 'apply' && /^Parent directory .* is not present/.test(r.comment)) {
+      const error = `${r.id} still has changes after apply: open ${path}: no such file or directory`;
+      return { id: r.id, error, messages: [`${path}: File is missing`], hasChanges: true, changes: [[path, '<file-missing>', str(node.params.content)]] };
+    }
     const created = out.previous_content === undefined && (r.changes.newfile !== undefined || r.changes.diff === 'New file');
     const changes: Array<[string, string, string]> = [];
     if (hasChanges) changes.push([path, created ? '<file-missing>' : str(out.previous_content), str(out.content)]);
