@@ -81,7 +81,10 @@ export async function runConverge(command: Command, files: readonly string[], op
         // Converge's healthcheck reports a node that cannot change in its block and still exits 0.
         exitCode = opts.detailedExitcode && health.unhealthy > 0 ? 2 : 0;
       } else {
-        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, ...dirs, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
+        const moduleIds = program.modules.map((m) => m.id);
+        const moduleDeps = new Map<string, string[]>();
+        for (const e of program.viewEdges) if (moduleIds.includes(e.from)) moduleDeps.set(e.to, [...(moduleDeps.get(e.to) ?? []), e.from]);
+        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, ...dirs, moduleIds, moduleDeps, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
         text = run.text;
         const changed = report.counts.changed + report.counts.pending + report.counts.unresolvable > 0;
         exitCode = failed || run.errors > 0 ? 1 : opts.detailedExitcode && changed ? 2 : 0;

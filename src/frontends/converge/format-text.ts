@@ -117,7 +117,34 @@ function failedDependency(r: NodeResult): string {
   return (m?.[1] ?? '').split(', ')[0] ?? '';
 }
 
+/**
+ * Converge's module nodes wait for the nodes inside them: a module with a failed node (or failed module)
+ * directly inside fails too, naming it. Innermost modules first; the root is not reported.
+ */
+function failedModules(failed: readonly string[], moduleIds: readonly string[]): string[] {
+  const out: string[] = [];
+  const down = new Set(failed);
+  const modules = moduleIds.filter((m) => m !== 'root').sort((a, b) => b.split('/').length - a.split('/').length);
+  for (const m of modules) {
+    const inner = [...down].find((id) => id.startsWith(`${m}/`) && !moduleIds.some((o) => o !== m && o.startsWith(`${m}/`) && id.startsWith(`${o}/`)));
+    if (inner === undefined) continue;
+    out.push(`${m}: error in dependency ${JSON.stringify(inner)}`);
+    down.add(m);
+  }
+  return out;
+}
+
+/** A node that depends on a module is stopped by the module, which Converge names. */
+function dependencyShown(id: string, dep: string, options: FormatOptions): string {
+  const viaModule = (options.moduleDeps?.get(id) ?? []).filter((m) => dep.startsWith(`${m}/`));
+  return viaModule.sort((a, b) => b.length - a.length)[0] ?? dep;
+}
+
 export interface FormatOptions extends Context {
+  /** Every module id (`root`, `root/module.m`, ...). */
+  readonly moduleIds?: readonly string[];
+  /** For each node, the modules it names in `depends`. */
+  readonly moduleDeps?: ReadonlyMap<string, readonly string[]>;
   readonly onlyShowChanges?: boolean;
   /** Blocks of the root, module and param nodes, shown by `--show-meta` (see metaBlocks). */
   readonly meta?: readonly Printable[];
@@ -153,7 +180,7 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
     const r = byId.get(node.id);
     if (!r) continue;
     if (r.status === 'skipped' && r.result === false) {
-      depErrors.push(`${r.id}: error in dependency ${JSON.stringify(failedDependency(r))}`);
+      depErrors.push(`${r.id}: error in dependency ${JSON.stringify(dependencyShown(r.id, failedDependency(r), options))}`);
       continue;
     }
     if (r.status === 'unresolvable') {
@@ -169,6 +196,7 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
     body += drawNode(p);
   }
   // A module waits for the nodes inside it, so one failing there fails it too: Converge leaves it out.
+  depErrors.push(...failedModules([...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': '))), options.moduleIds ?? []));
   const failedIds = [...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': ')));
   for (const p of options.meta ?? []) {
     const isModule = !/\/param\.[^/]*$/.test(p.id);
