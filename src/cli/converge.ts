@@ -16,30 +16,37 @@ type Command = 'plan' | 'apply' | 'healthcheck' | 'graph';
 
 function parseParams(list: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const p of list) {
+  // As converge does, one -p may hold several name=value pairs separated by commas.
+  for (const p of list.flatMap((x) => x.split(','))) {
     const i = p.indexOf('=');
-    out.set(p.slice(0, i), p.slice(i + 1));
+    if (i > 0) out.set(p.slice(0, i), p.slice(i + 1));
   }
   return out;
 }
 
-/** For each file.directory node, the components of its destination missing now, outermost first. */
-async function missingDirs(program: ConvergeProgram, host: LocalHost): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+/**
+ * For each file.directory node, the components of its destination missing now, outermost first, and the
+ * nodes whose destination runs through something that is not a directory (Converge cannot stat those).
+ */
+async function directoryState(program: ConvergeProgram, host: LocalHost): Promise<{ missingDirs: Map<string, string[]>; blockedDirs: Map<string, string> }> {
+  const missingDirs = new Map<string, string[]>();
+  const blockedDirs = new Map<string, string>();
   for (const node of program.graph.nodes) {
     if (program.types.get(node.id) !== 'file.directory' || typeof node.params.path !== 'string') continue;
     const missing: string[] = [];
-    for (let p = node.params.path; p !== '/' && p !== '' && !(await host.stat(p)); p = dirname(p)) missing.unshift(p);
-    out.set(node.id, missing);
+    let p = node.params.path;
+    for (; p !== '/' && p !== '' && !(await host.stat(p)); p = dirname(p)) missing.unshift(p);
+    missingDirs.set(node.id, missing);
+    if (p !== node.params.path && (await host.stat(p))?.type !== 'directory') blockedDirs.set(node.id, node.params.path);
   }
-  return out;
+  return { missingDirs, blockedDirs };
 }
 
 export async function runConverge(command: Command, files: readonly string[], opts: ConvergeOptions): Promise<number> {
   const params = parseParams(opts.params);
   const programs: Array<{ file: string; program: ConvergeProgram; index: GraphIndex }> = [];
   for (const file of files) {
-    const program = compileConverge(file, params);
+    const program = compileConverge(file, params, command);
     programs.push({ file, program, index: checkCompiled(program.graph) });
   }
   if (command === 'graph') {
@@ -57,18 +64,21 @@ export async function runConverge(command: Command, files: readonly string[], op
   for (const { file, program, index } of programs) {
     const mode = command === 'apply' ? 'apply' : 'check';
     const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
-    const dirs = await missingDirs(program, host);
+    const dirs = await directoryState(program, host);
     code = await runCompiled({ frontEnd: 'converge', mode, source: [resolve(file)], graph: program.graph, index, ctx }, opts, (report) => {
       const failed = report.results.some((r) => r.result === false);
       let text: string;
       let exitCode: number;
       if (command === 'healthcheck') {
-        const health = formatHealth(program.graph.nodes, report.results, index.before, program.types, { missingDirs: dirs });
+        const health = formatHealth(program.graph.nodes, report.results, index.before, program.types, dirs);
         text = health.text;
         // Converge's healthcheck reports a node that cannot change in its block and still exits 0.
         exitCode = exitCodeFor({ failed: false, changed: health.unhealthy > 0 }, opts.detailedExitcode);
       } else {
-        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, missingDirs: dirs, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
+        const moduleIds = program.modules.map((m) => m.id);
+        const moduleDeps = new Map<string, string[]>();
+        for (const e of program.viewEdges) if (moduleIds.includes(e.from)) moduleDeps.set(e.to, [...(moduleDeps.get(e.to) ?? []), e.from]);
+        const run = formatRunReport(program.graph.nodes, report.results, program.types, command, { onlyShowChanges: opts.onlyShowChanges, ...dirs, moduleIds, moduleDeps, ...(opts.showMeta ? { meta: metaBlocks(program.modules) } : {}) });
         text = run.text;
         const changed = report.counts.changed + report.counts.pending + report.counts.unresolvable > 0;
         exitCode = exitCodeFor({ failed: failed || run.errors > 0, changed }, opts.detailedExitcode);

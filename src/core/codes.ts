@@ -76,6 +76,7 @@ const entries = {
   CV012: { area: 'converge', title: 'a switch holds something else than case/default', help: 'A switch holds case "PREDICATE" "NAME" { ... } and default { ... } blocks.' },
   CV013: { area: 'converge', title: 'malformed case or default', help: 'case "PREDICATE" "NAME" { ... }; default { ... } takes no labels.' },
   CV014: { area: 'converge', title: 'a case is named default', help: 'Rename the case; default is the fallback branch.' },
+  CV015: { area: 'converge', title: 'a module inside a switch case', help: 'Converge allows only resources in a case; move the module out of the switch.' },
   CV020: { area: 'converge', title: 'template error', help: 'Fix the Go template at the position shown.' },
   CV021: { area: 'converge', title: 'module params use deferred values', help: 'Module params must be known before the run; pass literal values or params.' },
   CV022: { area: 'converge', title: 'lookup needs a literal node path', help: 'Write {{lookup "task.name.status.stdout"}}.' },
@@ -87,9 +88,11 @@ const entries = {
   CV032: { area: 'converge', title: 'unknown field', help: 'Use one of the fields listed in the message.' },
   CV040: { area: 'converge', title: 'invalid duration', help: 'Write a duration such as "30s", "5m" or "1h".' },
   CV041: { area: 'converge', title: 'a check script does not parse', help: 'Fix the shell syntax reported by sh -n.' },
+  CV042: { area: 'converge', title: 'an env value is not a string', help: 'Quote the value: env = { NAME = "value" }.' },
   CV050: { area: 'converge', title: 'depends is not a list of names', help: 'Write depends = ["task.name"].' },
   CV051: { area: 'converge', title: 'depends on an unknown node', help: 'Name a node of the same module.' },
   CV052: { area: 'converge', title: 'group is not a string', help: 'Write group = "name".' },
+  CV053: { area: 'converge', title: 'depends is not a list', help: 'Write depends = ["task.name"].' },
   // Go templates (src/lang/gotemplate)
   GOT001: { area: 'go template', title: 'nesting too deep', help: 'The template nests deeper than cairn reads; flatten it.' },
   // Jinja (src/lang/jinja), used by Salt and Inmanta templates

@@ -271,7 +271,7 @@ class Run<C> {
 
     const params = this.resolve(node);
     if (typeof params === 'string') {
-      if (this.options.mode === 'apply' || this.options.mode === 'simulate') return { result: false, status: 'failed', changes: {}, comment: params };
+      if (this.options.mode === 'apply' || this.options.mode === 'simulate' || params.startsWith(RENDER_FAILED)) return { result: false, status: 'failed', changes: {}, comment: params };
       return { result: null, status: 'unresolvable', changes: {}, comment: params };
     }
 
@@ -379,7 +379,14 @@ class Run<C> {
           }
           return v;
         });
-        return problem === undefined ? value.render(values) : undefined;
+        if (problem !== undefined) return undefined;
+        try {
+          return value.render(values);
+        } catch (err) {
+          // The values are known but the front end cannot render them: the node fails, in every mode.
+          problem = `${RENDER_FAILED}${value.display}: ${messageOf(err)}`;
+          return undefined;
+        }
       }
       if (Array.isArray(value)) return value.map(walk);
       if (typeof value === 'object' && value !== null) {
@@ -393,6 +400,9 @@ class Run<C> {
     return problem ?? resolved;
   }
 }
+
+/** How a deferred value that could not be rendered is reported. */
+const RENDER_FAILED = 'cannot render ';
 
 function skip(result: boolean, comment: string): Verdict {
   return { result, status: 'skipped', changes: {}, comment };

@@ -6,11 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, error, type Span } from '../../core/diag.js';
 import type { Graph } from '../../core/graph.js';
-import { type Edge, type GraphNode, hasDeferred } from '../../core/model.js';
+import { deferred, type Edge, type GraphNode, hasDeferred, isDeferred } from '../../core/model.js';
 import type { HclValue } from '../../lang/hcl1/index.js';
 import { allowedFields, FIELDS, isTask, UNSUPPORTED } from './fields.js';
 import { Loader } from './load.js';
-import { Renderer } from './render.js';
+import { type Phase, Renderer } from './render.js';
 import type { ModuleInfo, RawNode, Scope } from './types.js';
 
 export interface ConvergeProgram {
@@ -60,8 +60,9 @@ function seconds(v: unknown): number | undefined {
   return parts.reduce((sum, m) => sum + Number(m[1]) * (DURATION_UNITS[m[2] as string] ?? 0), 0);
 }
 
-/** Converge resolves a relative destination against the directory it runs in. */
+/** Converge resolves a relative destination against the directory it runs in (once it is known). */
 function abs(v: unknown): unknown {
+  if (isDeferred(v)) return deferred(v.refs, (values) => abs(v.render(values)), v.display);
   return typeof v === 'string' && v !== '' && !v.startsWith('/') ? resolve(v) : v;
 }
 
@@ -98,7 +99,11 @@ function checkSyntax(interpreter: unknown, flags: unknown, script: unknown): str
 
 class Compiler {
   readonly diags: Diagnostic[] = [];
-  readonly renderer = new Renderer();
+  readonly renderer: Renderer;
+
+  constructor(phase: Phase) {
+    this.renderer = new Renderer(phase);
+  }
 
   params(node: RawNode, field: (name: string) => unknown): Record<string, unknown> | undefined {
     const f = field;
@@ -112,6 +117,12 @@ class Compiler {
           this.diags.push(error('CV040', `timeout must be a duration such as "30s", got ${JSON.stringify(timeoutRaw)}`, { span: node.fields.get('timeout')?.span }));
         }
         const env = f('env');
+        const envField = node.fields.get('env');
+        if (envField?.kind === 'object') {
+          for (const item of envField.items) {
+            if (item.value.kind !== 'string') this.diags.push(error('CV042', `env values must be strings: ${item.keys.map((k) => k.name).join('.')} is not`, { span: item.value.span }));
+          }
+        }
         const p = {
           check: node.ctype === 'task.query' ? (f('query') ?? '') : (f('check') ?? ''),
           apply: f('apply'),
@@ -130,9 +141,10 @@ class Compiler {
       case 'file.directory':
         return defined({ path: abs(f('destination')), makedirs: bool(f('create_all')) });
       case 'file.mode': {
-        // Converge reads the mode in base 8 whether it is written 0644, 644 or "0644".
+        // A number is the mode itself (HCL reads 0644 as octal, so 644 is decimal 644, which Go's chmod
+        // keeps the permission bits of); a string is read in base 8.
         const mode = f('mode');
-        return defined({ path: abs(f('destination')), mode: typeof mode === 'number' ? String(mode) : mode });
+        return defined({ path: abs(f('destination')), mode: typeof mode === 'number' ? (mode & 0o777).toString(8).padStart(3, '0') : mode });
       }
       case 'file.owner':
         return defined({ path: abs(f('destination')), owner: num(f('user') ?? f('uid')), group: num(f('group') ?? f('gid')), recursive: bool(f('recursive')) });
@@ -196,6 +208,16 @@ class Compiler {
     if (!params) return undefined;
     // The destination as written, for display: Converge prints a relative path as given.
     const shown = raw.fields.has('destination') ? this.renderer.field(raw, 'destination') : undefined;
+    // A destination known only at run time: keep the text it renders to, to print it as converge does.
+    const rendered: { value?: string } = {};
+    const dest0 = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
+    if (isDeferred(shown) && isDeferred(params[dest0])) {
+      params[dest0] = deferred(shown.refs, (values) => {
+        const text = shown.render(values);
+        if (typeof text === 'string') rendered.value = text;
+        return abs(text);
+      }, shown.display);
+    }
     const paramSpans: Record<string, Span> = {};
     const dest = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
     for (const [name, v] of raw.fields) paramSpans[name === 'destination' ? dest : name] = v.span;
@@ -207,7 +229,7 @@ class Compiler {
       params,
       span: raw.span,
       paramSpans,
-      meta: { converge: raw.ctype, ...(typeof shown === 'string' ? { destination: shown } : {}), ...(isTask(raw.ctype) ? { task: true } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
+      meta: { converge: raw.ctype, ...(typeof shown === 'string' ? { destination: shown } : isDeferred(shown) ? { rendered } : {}), ...(isTask(raw.ctype) ? { task: true } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
     };
   }
 
@@ -227,14 +249,24 @@ class Compiler {
   dependsTargets(raw: RawNode, all: readonly RawNode[]): Array<{ id: string; span: Span; shown: string }> {
     const v = raw.fields.get('depends');
     if (!v) return [];
-    const items: HclValue[] = v.kind === 'list' ? [...v.items] : [v];
+    if (v.kind !== 'list') {
+      this.diags.push(error('CV053', `"depends" is not a list, it is a ${v.kind === 'object' ? 'map' : v.kind}: write depends = [${v.kind === 'string' ? JSON.stringify(v.value) : '...'}]`, { span: v.span }));
+      return [];
+    }
+    const items: HclValue[] = [...v.items];
     const out: Array<{ id: string; span: Span; shown: string }> = [];
     for (const item of items) {
       if (item.kind !== 'string') {
         this.diags.push(error('CV050', 'depends must be a list of node names such as "task.name"', { span: item.span }));
         continue;
       }
-      const target = raw.scope.nodes.get(item.value);
+      // A node in a switch case may name a node of the module around the switch.
+      let home: Scope | undefined = raw.scope;
+      let target = home.nodes.get(item.value);
+      while (!target && home?.branch && home.parent) {
+        home = home.parent;
+        target = home.nodes.get(item.value);
+      }
       if (!target) {
         this.diags.push(error('CV051', `depends on unknown node ${JSON.stringify(item.value)} in ${raw.scope.id}`, { span: item.span }));
         continue;
@@ -255,8 +287,12 @@ function addEdge(edges: Edge[], seen: Set<string>, from: string, to: string, spa
 }
 
 /** Loads, renders and links a Converge file; every problem is a positioned diagnostic. */
-export function compileConverge(file: string, params: ReadonlyMap<string, string>): ConvergeProgram {
-  const compiler = new Compiler();
+/**
+ * `phase` is the run the program is compiled for: `apply` lets lookups read what an apply printed, any
+ * other run reads the status of the check (see Renderer).
+ */
+export function compileConverge(file: string, params: ReadonlyMap<string, string>, phase: Phase = 'plan'): ConvergeProgram {
+  const compiler = new Compiler(phase);
   const loader = new Loader(compiler.renderer);
   const root = loader.load(file, 'root', params, true);
   const nodes: GraphNode[] = [];

@@ -69,7 +69,7 @@ export function lookupField(target: RawNode, path: string): FieldRef | undefined
     if (head === 'apply' && target.ctype !== 'task.query') return { kind: 'static', field: 'apply', fallback: '', output: 'apply' };
     if (head === 'dir') return { kind: 'static', field: 'dir', fallback: '', output: 'dir' };
     if (head === 'interpreter') return { kind: 'static', field: 'interpreter', fallback: '/bin/sh', output: 'interpreter' };
-    if (head === 'env') return { kind: 'static', field: 'env', fallback: {} };
+    if (head === 'env') return { kind: 'static', field: 'env', fallback: [] };
     return undefined;
   }
   if (target.ctype === 'file.content') {

@@ -67,16 +67,33 @@ export function formatHealth(
   for (const n of nodes) {
     const r = byId.get(n.id);
     if (!r) continue;
+    if (r.status === 'unresolvable') healths.set(n.id, { code: 3, level: 'warning', hasChanges: true, plan: { id: r.id, messages: [], hasChanges: true, changes: [] } });
+    else healths.set(n.id, health(n, r, types.get(n.id) ?? '', context));
+  }
+  // Converge counts every node a node waits for, however indirectly.
+  const ancestors = (id: string): Set<string> => {
+    const seen = new Set<string>();
+    const walk = (x: string): void => {
+      for (const d of before.get(x) ?? []) {
+        if (seen.has(d)) continue;
+        seen.add(d);
+        walk(d);
+      }
+    };
+    walk(id);
+    return seen;
+  };
+  for (const n of nodes) {
+    const r = byId.get(n.id);
+    const h = healths.get(n.id);
+    if (!r || !h) continue;
     if (r.status === 'unresolvable') {
       // Values that only an apply can produce: a warning that the node may change.
       warnings++;
       body += drawNode({ id: r.id, warning: r.comment, messages: [], hasChanges: true, changes: [] });
-      healths.set(n.id, { code: 3, level: 'warning', hasChanges: true, plan: { id: r.id, messages: [], hasChanges: true, changes: [] } });
       continue;
     }
-    const h = health(n, r, types.get(n.id) ?? '', context);
-    healths.set(n.id, h);
-    const failing = (before.get(n.id) ?? []).filter((d) => healths.get(d)?.hasChanges === true);
+    const failing = [...ancestors(n.id)].filter((d) => healths.get(d)?.hasChanges === true);
     // Failing dependencies make any node at least a warning.
     const level: Level = failing.length > 0 && h.level === 'healthy' ? 'warning' : h.level;
     if (level === 'error') errors++;

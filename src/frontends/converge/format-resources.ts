@@ -18,6 +18,8 @@ export interface Block {
 export interface Context {
   /** For file.directory nodes: the components of the destination missing before the run, outermost first. */
   readonly missingDirs?: ReadonlyMap<string, readonly string[]>;
+  /** For file.directory nodes whose destination runs through a file that is not a directory: that destination. */
+  readonly blockedDirs?: ReadonlyMap<string, string>;
 }
 
 function str(v: unknown): string {
@@ -37,13 +39,22 @@ function oldNew(changes: Record<string, unknown>): Array<[string, string, string
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
+/** The node's path: its param, or for a path that came from a lookup, the value the run resolved it to. */
+export function pathOf(node: GraphNode, r: NodeResult): string {
+  const p = node.params.path ?? node.params.destination;
+  if (typeof p === 'string') return p;
+  const out = r.outputs?.path ?? r.outputs?.destination;
+  return typeof out === 'string' ? out : str(p);
+}
+
 /**
  * A path as the user wrote it: Converge prints a relative destination as given, while the node acts on it
  * resolved against the working directory. `full` is the resolved path or one of its ancestors.
  */
 export function shownPath(node: GraphNode, full: string): string {
-  const given = node.meta?.destination;
-  const resolved = str(node.params.path ?? node.params.destination);
+  const given = node.meta?.destination ?? (node.meta?.rendered as { value?: string } | undefined)?.value;
+  const out = node.params.path ?? node.params.destination;
+  const resolved = typeof out === 'string' ? out : typeof given === 'string' && !given.startsWith('/') ? full : str(out);
   if (typeof given !== 'string' || given === resolved || given.startsWith('/') || !resolved.endsWith(given)) return full;
   const cut = resolved.length - given.length;
   return full.length > cut && full.startsWith(resolved.slice(0, cut)) ? full.slice(cut) : full;
@@ -58,14 +69,21 @@ function shellLines(label: string, out: Record<string, unknown>, prefix: string)
 }
 
 function directory(node: GraphNode, r: NodeResult, mode: ConvergeMode, c: Context): Block {
-  const path = shownPath(node, str(node.params.path));
+  const path = shownPath(node, pathOf(node, r));
   const missing = (c.missingDirs?.get(node.id) ?? []).map((d) => shownPath(node, d));
   const createAll = node.params.makedirs === true;
+  const blocked = c.blockedDirs?.get(node.id);
+  // Converge's own text, with the argument its format string lacks.
+  if (blocked !== undefined) return { error: `could not stat %!q(MISSING): stat ${shownPath(node, blocked)}: not a directory`, messages: [], hasChanges: false, changes: [] };
   if (missing.length > 1 && !createAll) {
     const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) || '/' : '.';
     const message = `${JSON.stringify(parent)} does not exist and will not be created (enable create_all to do this)`;
     const error = mode === 'apply' ? afterApply(r, `mkdir ${path}: no such file or directory`) : 'resource cannot change because of an error';
     return { error, messages: [message], hasChanges: true, changes: [] };
+  }
+  if (r.result === false && /^Specified location .* exists and is /.test(r.comment)) {
+    const error = mode === 'apply' ? afterApply(r, `mkdir ${path}: file exists`) : 'resource cannot change because of an error';
+    return { error, messages: [`${JSON.stringify(path)} already exists and is not a directory`], hasChanges: true, changes: [] };
   }
   if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages: [], hasChanges: true, changes: [] };
   const hasChanges = r.status === 'pending' || r.status === 'changed';
@@ -76,15 +94,15 @@ function directory(node: GraphNode, r: NodeResult, mode: ConvergeMode, c: Contex
 }
 
 function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
-  const path = shownPath(node, str(node.params.path));
+  const path = shownPath(node, pathOf(node, r));
   const out = r.outputs ?? {};
   const wanted = Number.parseInt(str(node.params.mode), 8) & 0o777;
   if (out.missing === true) {
     const base = { warning: `${JSON.stringify(path)} does not exist`, messages: [], hasChanges: true, changes: [[path, permString(0), permString(wanted)] as const] };
-    return mode === 'apply' && r.result === false ? { ...base, error: afterApply(r, r.comment) } : base;
+    return mode === 'apply' && r.result === false ? { ...base, error: afterApply(r, r.comment.replaceAll(pathOf(node, r), path)) } : base;
   }
   if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages: [], hasChanges: true, changes: [] };
-  const resolved = str(node.params.path);
+  const resolved = pathOf(node, r);
   const messages = Array.isArray(out.messages) ? out.messages.map((m) => str(m).replaceAll(JSON.stringify(resolved), JSON.stringify(path))) : [];
   const hasChanges = r.status === 'pending' || r.status === 'changed';
   // Converge shows the mode line even when nothing changes; after an apply both sides are the new mode.
@@ -92,7 +110,7 @@ function modeBlock(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
 }
 
 function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
-  const path = shownPath(node, str(node.params.path));
+  const path = shownPath(node, pathOf(node, r));
   const out = r.outputs ?? {};
   if (out.missing === true || (r.result === false && mode === 'apply')) {
     const messages = [`${path}: does not exist; will re-attempt during apply`];
@@ -105,7 +123,7 @@ function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
   const messages: string[] = [];
   if (recursive) messages.push('Recursive: True');
   messages.push(mode === 'apply' && hasChanges ? `Updating permissions on file(s) at: ${path}` : `Checking file ownership at: ${path}`);
-  let changes = hasChanges ? oldNew(r.changes) : [];
+  let changes = hasChanges ? oldNew(r.changes).map(([k, b, a]): [string, string, string] => [shownPath(node, k), b, a]) : [];
   if (hasChanges && recursive && node.meta?.verbose !== true) {
     messages.push('reporting abridged changes; add "verbose = true" to see all changes');
     changes = [[path, '*', str(out.wanted)]];

@@ -5,7 +5,7 @@
  * for an apply as `ID output:  Unresolvable`, as the value-passing design has it.
  */
 import type { GraphNode, NodeResult } from '../../core/model.js';
-import { type Context, resourceBlock, shownPath } from './format-resources.js';
+import { type Context, pathOf, resourceBlock, shownPath } from './format-resources.js';
 import { goS, goV } from '../../lang/go/fmt.js';
 import { tabwrite } from './tabwriter.js';
 import type { ModuleInfo } from './types.js';
@@ -63,6 +63,8 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
   const skipped = node.meta?.skipped;
   if (typeof skipped === 'string') return { ...base, messages: ['Skipping check; short-circuited in conditional', `predicate: ${skipped}`], hasChanges: false, changes: [] };
   if (ctype === 'macro.switch' || ctype === 'macro.case') return { ...base, messages: [], hasChanges: false, changes: [] };
+  // A value that could not be rendered once it was known: the node never ran.
+  if (r.result === false && r.comment.startsWith('cannot render ')) return { ...base, messages: [], hasChanges: false, changes: [] };
   const block = resourceBlock(node, r, ctype, mode, context);
   if (block) return { id: r.id, ...block };
   if (node.type === 'task') {
@@ -74,13 +76,22 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
     return { id: r.id, error: applied ? `${r.id} still has changes after apply${why}` : r.comment, messages: taskMessages(node, r), hasChanges: applied, changes: [] };
   }
   if (ctype === 'file.content') {
-    const path = shownPath(node, str(node.params.path));
+    const path = shownPath(node, pathOf(node, r));
+    if (r.result === false && / is a directory$/.test(r.comment)) {
+      const error = mode === 'apply' ? `${r.id} still has changes after apply: open ${path}: is a directory` : `cannot update contents of ${JSON.stringify(path)}, it is a directory`;
+      return { id: r.id, error, messages: [`${path} is a directory`], hasChanges: true, changes: [] };
+    }
+    if (r.result === false && mode === 'apply' && /^Parent directory .* is not present/.test(r.comment)) {
+      const error = `${r.id} still has changes after apply: open ${path}: no such file or directory`;
+      return { id: r.id, error, messages: [`${path}: File is missing`], hasChanges: true, changes: [[path, '<file-missing>', str(node.params.content)]] };
+    }
     const created = out.previous_content === undefined && (r.changes.newfile !== undefined || r.changes.diff === 'New file');
     const changes: Array<[string, string, string]> = [];
     if (hasChanges) changes.push([path, created ? '<file-missing>' : str(out.previous_content), str(out.content)]);
     if (mode === 'apply' && created && hasChanges) changes.push(['mode', 'not set', str(out.mode)]);
     let messages: string[] = [];
-    if (mode !== 'apply') messages = [!hasChanges ? 'OK' : created ? `${path}: File is missing` : 'contents differ'];
+    // An apply prints the check's words for a file it left alone.
+    if (mode !== 'apply' || !hasChanges) messages = [!hasChanges ? 'OK' : created ? `${path}: File is missing` : 'contents differ'];
     return { ...base, messages, hasChanges, changes };
   }
   const changes = Object.entries(r.changes).map(([k, v]): [string, string, string] => [k, '', typeof v === 'string' ? v : JSON.stringify(v)]);
@@ -106,7 +117,34 @@ function failedDependency(r: NodeResult): string {
   return (m?.[1] ?? '').split(', ')[0] ?? '';
 }
 
+/**
+ * Converge's module nodes wait for the nodes inside them: a module with a failed node (or failed module)
+ * directly inside fails too, naming it. Innermost modules first; the root is not reported.
+ */
+function failedModules(failed: readonly string[], moduleIds: readonly string[]): string[] {
+  const out: string[] = [];
+  const down = new Set(failed);
+  const modules = moduleIds.filter((m) => m !== 'root').sort((a, b) => b.split('/').length - a.split('/').length);
+  for (const m of modules) {
+    const inner = [...down].find((id) => id.startsWith(`${m}/`) && !moduleIds.some((o) => o !== m && o.startsWith(`${m}/`) && id.startsWith(`${o}/`)));
+    if (inner === undefined) continue;
+    out.push(`${m}: error in dependency ${JSON.stringify(inner)}`);
+    down.add(m);
+  }
+  return out;
+}
+
+/** A node that depends on a module is stopped by the module, which Converge names. */
+function dependencyShown(id: string, dep: string, options: FormatOptions): string {
+  const viaModule = (options.moduleDeps?.get(id) ?? []).filter((m) => dep.startsWith(`${m}/`));
+  return viaModule.sort((a, b) => b.length - a.length)[0] ?? dep;
+}
+
 export interface FormatOptions extends Context {
+  /** Every module id (`root`, `root/module.m`, ...). */
+  readonly moduleIds?: readonly string[];
+  /** For each node, the modules it names in `depends`. */
+  readonly moduleDeps?: ReadonlyMap<string, readonly string[]>;
   readonly onlyShowChanges?: boolean;
   /** Blocks of the root, module and param nodes, shown by `--show-meta` (see metaBlocks). */
   readonly meta?: readonly Printable[];
@@ -142,12 +180,12 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
     const r = byId.get(node.id);
     if (!r) continue;
     if (r.status === 'skipped' && r.result === false) {
-      depErrors.push(`${r.id}: error in dependency ${JSON.stringify(failedDependency(r))}`);
+      depErrors.push(`${r.id}: error in dependency ${JSON.stringify(dependencyShown(r.id, failedDependency(r), options))}`);
       continue;
     }
     if (r.status === 'unresolvable') {
+      // Not counted as a change: the trailing line says these may change.
       unresolvable++;
-      changes++;
       body += `${r.id} output:  Unresolvable\n\n`;
       continue;
     }
@@ -158,6 +196,7 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
     body += drawNode(p);
   }
   // A module waits for the nodes inside it, so one failing there fails it too: Converge leaves it out.
+  depErrors.push(...failedModules([...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': '))), options.moduleIds ?? []));
   const failedIds = [...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': ')));
   for (const p of options.meta ?? []) {
     const isModule = !/\/param\.[^/]*$/.test(p.id);

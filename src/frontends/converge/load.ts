@@ -78,6 +78,10 @@ export class Loader {
         if (scope.branch) this.diags.push(error('CV011', 'param blocks belong at the top of a module, not inside a switch', { span: item.span }));
         continue;
       }
+      if (type === 'module' && scope.branch) {
+        this.diags.push(error('CV015', 'modules not supported in conditionals: a switch case holds resources only', { span: item.span }));
+        continue;
+      }
       if (type === 'module') {
         const saved = this.inheritedSkip;
         this.inheritedSkip = skipped;

@@ -1,8 +1,11 @@
 /**
- * Converge's Renderer: every string field is a Go template over `param`, `lookup` and friends. A lookup of
- * a field fixed in the HCL (a destination, a check script) resolves now (prepare time); a lookup of a
- * field known only after the target ran (a task's stdout) makes the field a core deferred value, rendered
- * again by the runtime once the target's outputs exist, and unresolvable until then.
+ * Converge's Renderer: every string field is a Go template over `param`, `lookup`, `results` and friends.
+ * A lookup of a field fixed in the HCL (a destination, a check script) resolves now (prepare time); a
+ * lookup of a field known only after the target ran (a task's stdout) makes the field a core deferred
+ * value, rendered again by the runtime once the target's outputs exist. As the value-passing design has
+ * it, `lookup` reads the most recent status of the target: in a plan or healthcheck its check, in an
+ * apply what the apply printed (or the check, when nothing was applied). `results` reads only what an
+ * apply produced, so in a plan or healthcheck a node using it is unresolvable.
  */
 import { readFileSync } from 'node:fs';
 import { platform } from 'node:os';
@@ -14,6 +17,12 @@ import { lookupField } from './fields.js';
 import type { RawNode, Scope } from './types.js';
 
 type Runtime = (ref: DeferredRef) => unknown;
+
+/** The run a program is rendered for. */
+export type Phase = 'plan' | 'apply' | 'healthcheck' | 'graph';
+
+/** A task's status fields: what the most recent run printed. */
+const STATUS_FIELDS = new Set(['stdout', 'stderr', 'exitstatus']);
 
 class LoadProblem extends Error implements PassThrough {
   readonly passThrough = true;
@@ -33,6 +42,8 @@ export class Renderer {
   readonly paramUses = new Map<string, Set<string>>();
   private readonly cache = new Map<string, unknown>();
   private readonly active: string[] = [];
+
+  constructor(private readonly phase: Phase = 'plan') {}
 
   /** A module's params: rendered in the calling scope, and known before anything runs. */
   renderStatic(v: HclValue, scope: Scope, owner: string): unknown {
@@ -111,9 +122,9 @@ export class Renderer {
       this.diags.push(error('CV020', `template: ${e.message}`, { span: spanAt(v, text, e.offset) }));
       return '';
     }
-    for (const call of literalCalls(nodes, 'lookup')) {
+    for (const call of [...literalCalls(nodes, 'lookup'), ...literalCalls(nodes, 'results')]) {
       if (call.arg === undefined) {
-        this.diags.push(error('CV022', 'lookup needs a literal node path such as `task.name.status.stdout`', { span: spanAt(v, text, call.offset) }));
+        this.diags.push(error('CV022', 'lookup and results need a literal node path such as `task.name.status.stdout`', { span: spanAt(v, text, call.offset) }));
         continue;
       }
       const target = this.resolveTarget(scope, call.arg);
@@ -135,36 +146,45 @@ export class Renderer {
     }
     const refs: DeferredRef[] = [];
     const seen = new Set<string>();
-    let first: string;
-    try {
-      first = executeTemplate(
-        nodes,
-        this.funcs(scope, (ref) => {
-          const k = `${ref.node}\u0000${ref.field}`;
-          if (!seen.has(k)) {
-            seen.add(k);
-            refs.push(ref);
-          }
-          return '';
-        }),
-      );
-    } catch (e) {
-      if (e instanceof TemplateError) this.diags.push(error('CV023', `template: ${e.message}`, { span: spanAt(v, text, e.offset) }));
-      else if (e instanceof LoadProblem) this.diags.push(error('CV024', e.message, { span: v.span }));
-      else throw e;
+    const record = (ref: DeferredRef): unknown => {
+      const k = `${ref.node}\u0000${ref.field}`;
+      if (!seen.has(k)) {
+        seen.add(k);
+        refs.push(ref);
+      }
       return '';
+    };
+    let first = '';
+    try {
+      first = executeTemplate(nodes, this.funcs(scope, record));
+    } catch (e) {
+      if (e instanceof TemplateError && refs.length > 0) {
+        // It failed on a value known only at run time (an index into a query's output): render it then,
+        // with every value it looks up.
+        for (const fn of ['lookup', 'results'] as const) {
+          for (const call of literalCalls(nodes, fn)) {
+            try {
+              if (call.arg !== undefined) this.lookup(scope, call.arg, record, fn);
+            } catch {
+              // reported when the template runs
+            }
+          }
+        }
+      } else {
+        if (e instanceof TemplateError) this.diags.push(error('CV023', `template: ${e.message}`, { span: spanAt(v, text, e.offset) }));
+        else if (e instanceof LoadProblem) this.diags.push(error('CV024', e.message, { span: v.span }));
+        else throw e;
+        return '';
+      }
     }
     if (refs.length === 0) return first;
     const render = (values: readonly unknown[]): unknown => {
       const known = new Map(refs.map((r, i) => [`${r.node}\u0000${r.field}`, values[i]]));
-      try {
-        return executeTemplate(
-          nodes,
-          this.funcs(scope, (ref) => known.get(`${ref.node}\u0000${ref.field}`) ?? ''),
-        );
-      } catch (e) {
-        return `<render error: ${e instanceof Error ? e.message : String(e)}>`;
-      }
+      // A failure here (an index past the end of a query's output) fails the node.
+      return executeTemplate(
+        nodes,
+        this.funcs(scope, (ref) => known.get(`${ref.node}\u0000${ref.field}`) ?? ''),
+      );
     };
     return deferred(refs, render, text);
   }
@@ -184,14 +204,27 @@ export class Renderer {
     return best;
   }
 
-  private lookup(scope: Scope, path: string, runtime: Runtime): unknown {
+  /**
+   * The output a run-time field is read from: `lookup` takes the most recent status (the check's in a
+   * plan), `results` only an apply's (never there in a plan, so the node is unresolvable).
+   */
+  private runtimeField(output: string, fn: 'lookup' | 'results'): string {
+    if (!STATUS_FIELDS.has(output) || this.phase === 'apply') return output;
+    return fn === 'lookup' ? `check.${output}` : `apply.${output}`;
+  }
+
+  private lookup(scope: Scope, path: string, runtime: Runtime, fn: 'lookup' | 'results' = 'lookup'): unknown {
     const target = this.resolveTarget(scope, path);
-    if (!target) throw new LoadProblem(`lookup ${JSON.stringify(path)}: no node in ${scope.id} matches`);
+    if (!target) throw new LoadProblem(`${fn} ${JSON.stringify(path)}: no node in ${scope.id} matches`);
     const fieldPath = path.slice(`${target.ctype}.${target.name}`.length + 1);
     const f = lookupField(target, fieldPath);
-    if (!f) throw new LoadProblem(`lookup ${JSON.stringify(path)}: ${target.ctype} has no field ${JSON.stringify(fieldPath)}`);
-    if (f.kind === 'runtime') return runtime({ node: target.id, field: f.output });
-    const value = target.fields.has(f.field) ? this.field(target, f.field) : f.fallback;
+    if (!f) throw new LoadProblem(`${fn} ${JSON.stringify(path)}: ${target.ctype} has no field ${JSON.stringify(fieldPath)}`);
+    if (f.kind === 'runtime') return runtime({ node: target.id, field: this.runtimeField(f.output, fn) });
+    let value = target.fields.has(f.field) ? this.field(target, f.field) : f.fallback;
+    // A task keeps its environment as a list of NAME=VALUE texts.
+    if (f.field === 'env' && typeof value === 'object' && value !== null && !Array.isArray(value) && !hasDeferred(value)) {
+      value = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${printValue(v)}`).sort();
+    }
     if (!hasDeferred(value)) return value;
     if (f.output === undefined) throw new LoadProblem(`lookup ${JSON.stringify(path)}: the field is known only after other nodes ran`);
     return runtime({ node: target.id, field: f.output });
@@ -217,6 +250,7 @@ export class Renderer {
         return v;
       },
       lookup: (path) => this.lookup(scope, String(path), runtime),
+      results: (path) => this.lookup(scope, String(path), runtime, 'results'),
       env: (name) => process.env[String(name)] ?? '',
       split: (sep, s) => stringArg(s).split(stringArg(sep)),
       join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(stringArg(sep)) : (stringArg(sep), printValue(list))),

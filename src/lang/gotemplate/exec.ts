@@ -50,6 +50,19 @@ function compare(a: unknown, b: unknown, name: string): number {
   throw new Error(`${name}: incompatible types for comparison`);
 }
 
+/** Go's fmt.Sprint: operands side by side, with a space between two that are not strings. */
+function goSprint(xs: readonly unknown[]): string {
+  let out = '';
+  xs.forEach((x, i) => {
+    if (i > 0 && typeof x !== 'string' && typeof xs[i - 1] !== 'string') out += ' ';
+    out += printValue(x);
+  });
+  return out;
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', "'": '&#39;', '<': '&lt;', '>': '&gt;', '"': '&#34;', '\0': '\uFFFD' };
+const JS_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', "'": "\\'", '"': '\\"', '<': '\\u003C', '>': '\\u003E', '&': '\\u0026', '=': '\\u003D' };
+
 const BUILTINS: Record<string, TemplateFunc> = {
   and: (...xs) => xs.find((x) => !truthy(x)) ?? xs[xs.length - 1],
   or: (...xs) => xs.find((x) => truthy(x)) ?? xs[xs.length - 1],
@@ -76,7 +89,10 @@ const BUILTINS: Record<string, TemplateFunc> = {
     }
     return cur;
   },
-  print: (...xs) => xs.map(printValue).join(''),
+  print: (...xs) => goSprint(xs),
+  html: (...xs) => goSprint(xs).replace(/[&'<>"\0]/g, (c) => HTML_ESCAPES[c] ?? c),
+  js: (...xs) => goSprint(xs).replace(/[\\'"<>&=]|[\u0000-\u001f]/g, (c) => JS_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`),
+  urlquery: (...xs) => encodeURIComponent(goSprint(xs)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+'),
   println: (...xs) => `${xs.map(printValue).join(' ')}\n`,
   printf: (format, ...xs) => sprintf(String(format), xs),
 };

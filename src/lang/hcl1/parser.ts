@@ -102,7 +102,9 @@ class Parser {
       case 'heredoc':
         return { kind: 'string', value: t.text, span, heredoc: true };
       case 'number': {
-        const value = Number(t.text);
+        // As Go's ParseInt with base 0: a leading 0 makes an integer octal (0644 is 420).
+        const octal = /^([-+]?)0([0-7]+)$/.exec(t.text);
+        const value = octal ? (octal[1] === '-' ? -1 : 1) * Number.parseInt(octal[2] as string, 8) : Number(t.text);
         if (!Number.isFinite(value)) fail(this.lines, t.offset, 'HCL013', `invalid number ${t.text}`);
         return { kind: 'number', value, span };
       }
