@@ -7,6 +7,7 @@ import { collect, lockTimeoutOption, outOption } from './options.js';
 export interface ZapuskCliOptions {
   stateDir?: string;
   lib: string[];
+  toolDir?: string;
   debug: boolean;
   force: boolean;
   only?: string;
@@ -64,6 +65,7 @@ export function register(program: Command): void {
     .description('run a Zapusk program (NAME.zdb of *.ini files) for a command')
     .option('--state-dir <dir>', 'state directory of the program instance')
     .option('--lib <dir>', 'a folder of zdb types (NAME.zdb); repeat for more', collect, [])
+    .option('--tool-dir <dir>', "the folder zapusk-tool's files sit in: global params from zapusk.tool-defaults.conf and zapusk.global.conf, zdb types in lib/ (default: cairn's bin folder)")
     .option('--only <substr>', 'run only components whose name contains substr')
     .option('--debug', 'pass ZAPUSK_DEBUG=--debug to steps', false)
     .option('--force', 'run [once] commands again (ZAPUSK_FORCE)', false)
@@ -85,7 +87,7 @@ const TOOL_OPTIONS: Record<string, boolean> = {
   '--padding': true,
   '--deferred-master': false,
 };
-const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false };
+const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false, '--tool-dir': true };
 
 function looksLikeToolStyle(args: readonly string[]): boolean {
   if (args.some((a) => a in TOOL_OPTIONS)) return true;

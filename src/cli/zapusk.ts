@@ -23,9 +23,9 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** What `{{zapusk_tool}}` runs: this node and this cairn, at the zapusk command. */
-function toolCommand(): string {
-  return [process.execPath, cairnScript(), 'zapusk'].map(shellWord).join(' ');
+/** What `{{zapusk_tool}}` runs: this node and this cairn, at the zapusk command (with the same tool folder). */
+function toolCommand(toolDir: string | undefined): string {
+  return [process.execPath, cairnScript(), 'zapusk', ...(toolDir === undefined ? [] : ['--tool-dir', resolve(toolDir)])].map(shellWord).join(' ');
 }
 
 function json(outcome: ZapuskOutcome, runId: number): string {
@@ -80,6 +80,7 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
     stateDir: opts.stateDir,
     defaultStateRoot: join(cairnState, 'zapusk'),
     libDirs: opts.lib,
+    toolDir: resolve(opts.toolDir ?? dirname(cairnScript())),
   };
   const prepared = prepare(base);
   const quiet = opts.out === 'json';
@@ -91,8 +92,7 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
         debug: opts.debug,
         force: opts.force,
         only: opts.only,
-        toolCommand: toolCommand(),
-        toolDir: dirname(cairnScript()),
+        toolCommand: toolCommand(opts.toolDir),
         host: new LocalHost(),
         write,
         writeErr: (t) => process.stderr.write(t),

@@ -3,6 +3,7 @@
  * print zapusk-tool's start line, pass the command through the program, run the deferred queue, print the
  * summary. Errors during the run stop it and are reported in the summary and as a positioned diagnostic.
  */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, error } from '../../core/diag.js';
 import type { NodeResult } from '../../core/model.js';
@@ -10,7 +11,7 @@ import type { Host } from '../../host/types.js';
 import { ZapuskError } from './interpolate.js';
 import { Printer } from './output.js';
 import { preflight } from './preflight.js';
-import { loadProgram, type Param, type Program, ProgramError } from './program.js';
+import { loadProgram, type Param, type Params, type Program, ProgramError, readConfFile } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
 import { type Instance, Interpreter, prependDirs } from './run.js';
 
@@ -25,13 +26,16 @@ export interface ZapuskRunOptions {
   readonly stateDir?: string | undefined;
   readonly defaultStateRoot: string;
   readonly libDirs: readonly string[];
+  /**
+   * The folder beside the tool (zapusk_tool_dir): zapusk-tool reads its global params from
+   * zapusk.tool-defaults.conf and zapusk.global.conf there, and looks for zdb types in its lib/ last.
+   */
+  readonly toolDir: string;
   readonly debug: boolean;
   readonly force: boolean;
   readonly only?: string | undefined;
   /** zapusk_tool: a shell command that runs this front end (`node /…/cairn.js zapusk`). */
   readonly toolCommand: string;
-  /** zapusk_tool_dir: the folder of the program behind toolCommand. */
-  readonly toolDir: string;
   readonly host: Host;
   readonly write: (text: string) => void;
   readonly writeErr: (text: string) => void;
@@ -43,6 +47,10 @@ export interface ZapuskRunOptions {
 
 export interface ZapuskPrepared {
   readonly program: Program;
+  /** Global params (the seed's fifth lookup level), from the conf files beside the tool. */
+  readonly globals: Params;
+  /** --lib folders, then the tool's lib/. */
+  readonly libDirs: readonly string[];
   readonly stateDir: string;
   readonly name: string;
   readonly globalName: string | undefined;
@@ -60,7 +68,7 @@ export interface ZapuskOutcome {
 const COMMAND_RE = /^[\w-]+$/;
 
 /** Loads and checks everything that can be checked before running; throws DiagnosticError. */
-export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 'request' | 'stateDir' | 'defaultStateRoot' | 'libDirs'>): ZapuskPrepared {
+export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 'request' | 'stateDir' | 'defaultStateRoot' | 'libDirs' | 'toolDir'>): ZapuskPrepared {
   if (!COMMAND_RE.test(o.command)) throw new DiagnosticError([error('Z008', `command ${JSON.stringify(o.command)} is not a word (letters, digits, _ and -)`)]);
   let program: Program;
   try {
@@ -69,9 +77,11 @@ export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 're
     if (e instanceof ProgramError) throw new DiagnosticError(e.diagnostics);
     throw e;
   }
+  const globals = readGlobals(o.toolDir);
+  const libDirs = [...o.libDirs, join(o.toolDir, 'lib')].map((d) => resolve(d));
   // prepend_zdb_dirs given on the command line is searched first, as a program's own.
   const requestPrepend = prependDirs(o.request.find(([k]) => k === 'prepend_zdb_dirs')?.[1]);
-  const problems = preflight(program, o.request.map(([k]) => k), { libDirs: [...requestPrepend, ...o.libDirs] });
+  const problems = preflight(program, o.request.map(([k]) => k), { libDirs: [...requestPrepend, ...libDirs], globals: [...globals.keys()] });
   if (problems.length > 0) throw new DiagnosticError(problems);
   const conf = program.conf;
   const confValue = (k: string): string | undefined => {
@@ -86,7 +96,20 @@ export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 're
     : confState
       ? resolve(program.dir, confState)
       : join(o.defaultStateRoot, (globalName ?? name).replace(/[^\w-]/g, '-'));
-  return { program, stateDir, name, globalName };
+  return { program, globals, libDirs, stateDir, name, globalName };
+}
+
+/** zapusk-tool's global params: zapusk.tool-defaults.conf, overridden by zapusk.global.conf. */
+function readGlobals(toolDir: string): Params {
+  const diagnostics: Diagnostic[] = [];
+  const out = new Map<string, Param>();
+  for (const name of ['zapusk.tool-defaults.conf', 'zapusk.global.conf']) {
+    const file = join(toolDir, name);
+    if (!existsSync(file)) continue;
+    for (const [k, p] of readConfFile(file, diagnostics)) out.set(k, p);
+  }
+  if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
+  return out;
 }
 
 function requestParams(request: ZapuskRunOptions['request']): Map<string, Param> {
@@ -121,7 +144,8 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
     host: o.host,
     printer,
     stderr: (t) => (o.quiet ? undefined : o.writeErr(t)),
-    libDirs: o.libDirs.map((d) => resolve(d)),
+    libDirs: prepared.libDirs,
+    globals: prepared.globals,
     debug: o.debug,
     force: o.force || (o.env.ZAPUSK_FORCE ?? '') !== '',
     only: o.only,

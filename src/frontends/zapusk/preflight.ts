@@ -33,6 +33,8 @@ function refsIn(params: Params, known: (name: string) => boolean, where: string,
 
 export interface PreflightOptions {
   readonly libDirs: readonly string[];
+  /** Names of the global params. */
+  readonly globals?: readonly string[];
 }
 
 export function preflight(program: Program, requestKeys: readonly string[], o: PreflightOptions, lookupDirs: readonly string[] = o.libDirs, seen = new Set<string>()): Diagnostic[] {
@@ -40,7 +42,7 @@ export function preflight(program: Program, requestKeys: readonly string[], o: P
   if (seen.has(visitKey)) return [];
   seen.add(visitKey);
   const out: Diagnostic[] = [];
-  const programKeys = new Set([...program.params.keys(), ...requestKeys, ...(program.conf?.keys() ?? []), ...SPECIAL_PARAMS]);
+  const programKeys = new Set([...program.params.keys(), ...requestKeys, ...(program.conf?.keys() ?? []), ...SPECIAL_PARAMS, ...(o.globals ?? [])]);
   if (requestKeys.includes('type')) programKeys.add('zdb_type');
   refsIn(program.params, (n) => programKeys.has(n), `the params of ${program.name}`, out);
   const prepend = program.params.get('prepend_zdb_dirs')?.value ?? program.conf?.get('prepend_zdb_dirs')?.value;

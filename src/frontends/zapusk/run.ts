@@ -26,8 +26,10 @@ export interface InterpreterOptions {
   readonly printer: Printer;
   /** Where a step's stderr goes. */
   readonly stderr: (text: string) => void;
-  /** --lib folders, searched for zdb types after the program's own folder. */
+  /** --lib folders and the tool's lib/, searched for zdb types after the program's own folder. */
   readonly libDirs: readonly string[];
+  /** Global params: visible in every program instance, below every other level. */
+  readonly globals: Params;
   readonly debug: boolean;
   readonly force: boolean;
   /** Run only components whose name contains this (zapusk-tool's --only). */
@@ -54,6 +56,8 @@ export interface Instance {
   readonly params: ReadonlyMap<string, Value>;
   readonly conf: ReadonlyMap<string, Value>;
   readonly special: ReadonlyMap<string, Value>;
+  /** Global params not shadowed by the levels above, computed in this instance. */
+  readonly globals: ReadonlyMap<string, Value>;
   readonly lookupDirs: readonly string[];
   /** Files written into the state dir with params.txt (zapusk-tool's arg_N.ini), name → content. */
   readonly stateFiles?: ReadonlyMap<string, string>;
@@ -156,11 +160,15 @@ export class Interpreter {
       { kind: 'raw', params: merged },
       { kind: 'computed', values: conf },
       { kind: 'computed', values: special },
+      { kind: 'raw', params: this.o.globals },
     ];
-    const draft = { program, name: spec.name, globalName, globalPrefix: spec.globalPrefix, stateDir: spec.stateDir, padding, conf, special };
+    const globals = new Map<string, Value>();
+    const draft = { program, name: spec.name, globalName, globalPrefix: spec.globalPrefix, stateDir: spec.stateDir, padding, conf, special, globals };
     const scope = new Scope(levels, this.evaluator(partial, () => this.env({ ...draft, params: new Map(), lookupDirs: [] })), `params of ${globalName}`);
     const params = new Map<string, Value>();
     for (const k of merged.keys()) params.set(k, await scope.computeKey(0, k));
+    // zapusk-tool computes every global param in every program, so a wrong one stops any program.
+    for (const k of this.o.globals.keys()) if (!merged.has(k) && !conf.has(k) && !special.has(k)) globals.set(k, await scope.computeKey(3, k));
     const prepend = params.get('prepend_zdb_dirs') ?? conf.get('prepend_zdb_dirs');
     const confPrepend = conf.get('prepend_zdb_dirs');
     const own = [...prependDirs(prepend), ...(prepend === confPrepend ? [] : prependDirs(confPrepend))];
@@ -226,6 +234,7 @@ export class Interpreter {
       { kind: 'raw', params: step.params },
       { kind: 'computed', values: inst.conf },
       { kind: 'computed', values: special },
+      { kind: 'computed', values: inst.globals },
     ];
     const scope = new Scope(levels, this.evaluator(inst, () => this.env(inst)), `step [${step.id}] of component ${comp.name}`);
     const vars = new Map<string, Value>();

@@ -175,14 +175,13 @@ test('[when] passes commands only on listed days, by the clock the run is given'
     writeFileSync(join(prog, 'main.ini'), '#### weekend\n[when]\nday_of_week=6 0\n[os]\napply=echo weekend\n#### monday\n[when]\nday_of_week=1\n[os]\napply=echo monday\n');
     const run = async (date: string): Promise<string> => {
       let out = '';
-      const base = { programDir: prog, command: 'apply', request: [], stateDir: env.state, defaultStateRoot: env.tmp, libDirs: [] };
+      const base = { programDir: prog, command: 'apply', request: [], stateDir: env.state, defaultStateRoot: env.tmp, libDirs: [], toolDir: env.tmp };
       const outcome = await runZapuskProgram(
         {
           ...base,
           debug: false,
           force: false,
           toolCommand: 'cairn zapusk',
-          toolDir: env.tmp,
           host: new LocalHost(),
           write: (t) => (out += t),
           writeErr: () => {},

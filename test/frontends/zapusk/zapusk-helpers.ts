@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type CliResult, cairn, tempDir } from '../../cli/cli-helpers.js';
+import { type CliResult, cairn, ROOT, tempDir } from '../../cli/cli-helpers.js';
 
 export const FIXTURES = resolve(import.meta.dirname, '../../fixtures/zapusk');
 
@@ -49,6 +49,8 @@ export function runZapusk(args: readonly string[], env: CaseEnv, extraEnv: Recor
 export function normalize(text: string, env: CaseEnv, toolDir = join(env.caseDir, 'tool')): string {
   return text
     .replaceAll(toolDir, '$TOOL')
+    // Without --tool-dir, the folder beside the tool is cairn's bin folder.
+    .replaceAll(join(ROOT, 'bin'), '$TOOL')
     .replaceAll(env.state, '$STATE')
     .replaceAll(env.tmp, '$TMP')
     .replaceAll(env.caseDir, '$CASE')
