@@ -49,6 +49,7 @@ async function restoreOrErase(it: Interpreter, call: StepCall, path: string, bac
       it.o.printer.info(call.inst.padding, `file: restoring backup [${path}]`);
       const r = await it.machine.act('file', { path, source: backup });
       if (!r.ok) return it.fail(call, 'Z041', `file: cannot restore ${path}: ${r.comment ?? ''}`);
+      it.note(call, 'restored', path);
       await it.machine.remove(backup);
       return;
     }
@@ -56,6 +57,7 @@ async function restoreOrErase(it: Interpreter, call: StepCall, path: string, bac
   }
   const r = await it.machine.act('absent', { path });
   if (!r.ok) return it.fail(call, 'Z041', `file: cannot remove ${path}: ${r.comment ?? ''}`);
+  if (!r.inSync) it.note(call, 'removed', path);
 }
 
 export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome> {
@@ -85,7 +87,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     const current = await it.o.host.stat(path);
     if (current && !(await it.machine.exists(backup))) {
       it.o.printer.info(inst.padding, `making backup of [${path}] to [${backup}]`);
-      const r = await it.machine.act('file', { path: backup, source: path });
+      const r = await it.machine.act('file', { path: backup, source: path, mode: 0o600 });
       if (!r.ok) return it.fail(call, 'Z041', `file: cannot back up ${path}: ${r.comment ?? ''}`);
     } else if (!current) await it.machine.writeMark(backup, `${EMPTY_MARK}\n`);
     const params: Record<string, unknown> = { path, content: content === undefined ? '' : String(content) };
@@ -97,6 +99,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     }
     const r = await it.machine.act('file', params);
     if (!r.ok) return it.fail(call, 'Z041', `file: cannot write ${path}: ${r.comment ?? ''}`);
+    if (!r.inSync) it.note(call, 'wrote', path);
     await it.machine.writeMark(flag, `${path}\n`);
     it.record(call, r.inSync ? 'ok' : 'changed', r.comment ?? '', started, r.changes ? { changes: r.changes } : {});
   }

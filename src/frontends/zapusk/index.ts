@@ -4,7 +4,7 @@
  * summary. Errors during the run stop it and are reported in the summary and as a positioned diagnostic.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, error } from '../../core/diag.js';
 import type { NodeResult } from '../../core/model.js';
 import type { Host } from '../../host/types.js';
@@ -13,7 +13,7 @@ import { Printer } from './output.js';
 import { preflight } from './preflight.js';
 import { loadProgram, type Param, type Params, type Program, ProgramError, readConfFile } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
-import { type Instance, Interpreter, prependDirs } from './run.js';
+import { type Instance, Interpreter, prependDirs, refusedDir } from './run.js';
 
 export { ProgramError } from './program.js';
 
@@ -96,7 +96,25 @@ export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 're
     : confState
       ? resolve(program.dir, confState)
       : join(o.defaultStateRoot, (globalName ?? name).replace(/[^\w-]/g, '-'));
+  const refused = refusedStateDir(stateDir, program.dir);
+  if (refused) {
+    const span = o.stateDir ? { file: '<command line>', line: 1, col: 1 } : conf?.get('state_dir')?.valueSpan;
+    throw new DiagnosticError([error('Z009', `state dir ${stateDir} refused: ${refused}`, span ? { span } : {})]);
+  }
   return { program, globals, libDirs, stateDir, name, globalName };
+}
+
+/**
+ * A state dir is created, written and, on destroy, moved away whole: `/` or a name shorter than four
+ * characters is refused as zapusk-tool refuses it ("state_dir too short"), and so is the program's own
+ * folder or a folder holding it, which destroy would move away with the program in it.
+ */
+function refusedStateDir(stateDir: string, programDir: string): string | undefined {
+  const short = refusedDir(stateDir);
+  if (short) return short;
+  const rel = relative(stateDir, programDir);
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return 'it holds the program itself, which destroy would move away with the state';
+  return undefined;
 }
 
 /** zapusk-tool's global params: zapusk.tool-defaults.conf, overridden by zapusk.global.conf. */
@@ -128,6 +146,7 @@ async function runDeferred(it: Interpreter, root: Instance, file: string): Promi
       it.o.printer.info(root.padding, `Run deferred script: ${key}`);
       const r = await it.shell(root, command, { colored: false });
       const code = r.code;
+      it.note(undefined, 'ran', command, code !== 0 && code !== 100);
       if (code === 100) break;
       if (code !== 0) throw new ZapuskError('Z033', `deferred script ${key} failed: unsupported non-zero exit code [${String(code ?? 'signal')}]. cmd=[${command}]`);
     }
@@ -179,6 +198,7 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   }
   const seconds = (o.now() - started) / 1000;
   // A run started by a step of another run indents its summary too (ZAPUSK_PADDING), as zapusk-tool.
+  printer.changes(it.changes, basePadding);
   printer.summary(seconds, failure?.message, basePadding);
   if (!nested && !failure) printer.info('', `zapusk: finished. ${program.dir} :: ${o.command} result=${result}`);
   return {

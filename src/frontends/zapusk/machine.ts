@@ -49,8 +49,9 @@ export class Machine {
     return (await this.host.readFile(path)).toString('utf8');
   }
 
+  /** State files (params, flags, marks) may hold request params: owner-only. */
   async writeMark(path: string, content: string): Promise<void> {
-    await this.host.writeFileAtomic(path, content);
+    await this.host.writeFileAtomic(path, content, { mode: 0o600 });
   }
 
   async mkdirp(path: string): Promise<void> {

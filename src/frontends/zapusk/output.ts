@@ -4,6 +4,16 @@
  * terminal (and never with NO_COLOR): a log file or a pipe gets plain text.
  */
 
+/** One change a run made, for the list at its end. */
+export interface Change {
+  readonly kind: 'wrote' | 'removed' | 'restored' | 'ran';
+  /** A path, or a command. */
+  readonly what: string;
+  /** `component [step] in global_name`. */
+  readonly where: string;
+  readonly failed?: boolean;
+}
+
 export interface OutputOptions {
   readonly write: (text: string) => void;
   readonly color: boolean;
@@ -45,6 +55,20 @@ export class Printer {
 
   streamEnd(): void {
     if (!this.o.quiet && this.o.color) this.o.write(RESET);
+  }
+
+  /**
+   * Ours, not zapusk-tool's: what the run changed, one line each (files written, removed or restored,
+   * commands run), then one line of counts.
+   */
+  changes(list: readonly Change[], padding = ''): void {
+    for (const c of list) this.info(padding, `${c.kind} ${c.what} (${c.where})`);
+    const count = (kind: Change['kind'], one: string, many = `${one}s`): string => {
+      const n = list.filter((c) => c.kind === kind).length;
+      return `${n} ${n === 1 ? one : many}`;
+    };
+    const failed = list.filter((c) => c.failed).length;
+    this.info(padding, `Summary: ${count('wrote', 'file written', 'files written')}, ${count('removed', 'removed', 'removed')}, ${count('restored', 'restored', 'restored')}, ${count('ran', 'command run', 'commands run')}, ${failed} failed.`);
   }
 
   /** zapusk-tool's closing summary: warnings (and the error), then the Achievements line. */

@@ -56,6 +56,10 @@ export function preflight(program: Program, requestKeys: readonly string[], o: P
       refsIn(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), where, out);
       const type = step.type;
       if (type === true || type.includes('{{')) continue;
+      const key = step.params.get('key');
+      if (type === 'guard' && key && typeof key.value === 'string' && !key.value.includes('{{') && (key.value === '.' || key.value === '..' || key.value.includes('/'))) {
+        out.push(error('Z034', `guard: key ${JSON.stringify(key.value)} must be one folder name (destroy removes <dir>/<key>)`, { span: key.valueSpan }));
+      }
       const typeSpan = step.params.get('type')?.valueSpan ?? step.span;
       if (argumentsOf !== undefined) {
         // zapusk-tool hands such a step to the sub-program with the folder of its type, which must exist.

@@ -9,7 +9,7 @@ import type { NodeResult, NodeStatus } from '../../core/model.js';
 import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
 import { Machine } from './machine.js';
-import type { Printer } from './output.js';
+import type { Change, Printer } from './output.js';
 import { type Component, isDir, listDir, loadProgram, type Param, type Params, type Program, type Step } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
 import { formatIni, globalNameOf } from './state-files.js';
@@ -94,6 +94,8 @@ function literalValues(params: Params | undefined): Map<string, Value> {
 export class Interpreter {
   readonly machine: Machine;
   readonly results: NodeResult[] = [];
+  /** What the run changed, in order: listed at its end. */
+  readonly changes: Change[] = [];
   deferredPath = '';
 
   constructor(readonly o: InterpreterOptions) {
@@ -396,6 +398,12 @@ export class Interpreter {
     });
   }
 
+  /** Notes a change for the list at the end of the run. */
+  note(call: StepCall | undefined, kind: Change['kind'], what: string, failed = false): void {
+    const where = call ? `${call.comp.name} [${call.step.id}] in ${call.inst.globalName}` : 'deferred';
+    this.changes.push({ kind, what, where, ...(failed ? { failed } : {}) });
+  }
+
   fail(call: StepCall, code: string, message: string): never {
     throw new ZapuskError(code, `${message} (step [${call.step.id}] of component ${call.comp.name} in ${call.inst.globalName}, command ${call.cmd})`, call.step.span);
   }
@@ -417,4 +425,11 @@ export function findTypeDir(dirs: readonly string[], type: string): { found?: st
     }
   }
   return {};
+}
+
+/** A folder the run would create, write or remove under: `/` and names under four characters are refused. */
+export function refusedDir(path: string): string | undefined {
+  if (path.replace(/\/+$/, '') === '') return 'it is the root folder /';
+  if (path.length < 4) return `it is too short a path (${path}), as zapusk-tool refuses it`;
+  return undefined;
 }

@@ -2,9 +2,9 @@
  * The special step types of the spec (os, info, commands, once, guard, load, when, file) and zapusk-tool's
  * `disabled`; any other type is a zdb type: a program found in the lookup folders, run as a sub-program.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileStep } from './file-step.js';
-import type { Interpreter, Outcome, StepCall } from './run.js';
+import { type Interpreter, type Outcome, refusedDir, type StepCall } from './run.js';
 import { formatShell } from './state-files.js';
 
 type Handler = (it: Interpreter, call: StepCall) => Promise<Outcome>;
@@ -50,6 +50,7 @@ const os: Handler = async (it, call) => {
 async function runOs(it: Interpreter, call: StepCall, command: string, started: number): Promise<'ok' | 'stop'> {
   const r = await it.shell(call.inst, command, { cwd: call.inst.stateDir, colored: true });
   const code = r.code;
+  it.note(call, 'ran', command, code !== 0 && code !== 100);
   const outputs = { command, retcode: code, stdout: r.stdout, stderr: r.stderr };
   const comment = `Command "${command}" run`;
   if (code === null || (code !== 0 && code !== 100)) {
@@ -126,6 +127,8 @@ function flagsDir(call: StepCall): string {
 const once: Handler = async (it, call) => {
   const { cmd, comp } = call;
   const dir = flagsDir(call);
+  const refused = refusedDir(dir);
+  if (refused) return it.fail(call, 'Z034', `once: dir ${dir} refused: ${refused}`);
   const prefix = `once-${comp.name}-`;
   if (cmd === 'destroy') {
     for (const f of await it.machine.list(dir)) if (f.startsWith(prefix) && f.endsWith('.flag')) await it.machine.remove(join(dir, f));
@@ -151,6 +154,9 @@ const guard: Handler = async (it, call) => {
   if (typeof key !== 'string' || key === '') return it.fail(call, 'Z031', 'guard: param "key" is required');
   const dirValue = vars.get('dir');
   const guardsDir = typeof dirValue === 'string' && dirValue !== '' ? dirValue : '/zapusk/_guards/';
+  if (key === '.' || key === '..' || key.includes('/')) return it.fail(call, 'Z034', `guard: key ${JSON.stringify(key)} must be one folder name (destroy removes <dir>/<key>)`);
+  const refused = refusedDir(resolve(guardsDir));
+  if (refused) return it.fail(call, 'Z034', `guard: dir ${guardsDir} refused: ${refused}`);
   const keyDir = join(guardsDir, key);
   const priority = typeof vars.get('priority') === 'string' ? String(vars.get('priority')) : '20';
   const self = `${inst.globalName}-${comp.name}`;

@@ -26,6 +26,10 @@ test('state dir after apply: params.txt, zapusk.conf, params.sh, sub-program dir
     assert.match(readFileSync(join(env.state, 'web/zapusk.conf'), 'utf8'), /^global_name=prog-web$/m);
     assert.ok(existsSync(join(env.state, 'web/inner/params.txt')));
     assert.match(readFileSync(join(env.state, 'params.sh'), 'utf8'), /^site=example$/m);
+    // Request params may be secrets: the instance's state files are owner-only.
+    for (const f of ['params.txt', 'zapusk.conf', 'params.sh', 'web/params.txt', 'web/zapusk.conf', '_zapusk.created/web']) {
+      assert.equal(statSync(join(env.state, f)).mode & 0o777, 0o600, f);
+    }
 
     const d = runZapusk([join(FIXTURES, 'nested/prog.zdb'), 'destroy', '--lib', join(FIXTURES, 'nested/lib'), '--state-dir', env.state], env);
     assert.equal(d.code, 0, d.stderr);

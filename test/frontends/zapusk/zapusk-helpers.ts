@@ -106,5 +106,5 @@ export function runTool(script: string, args: readonly string[], env: CaseEnv): 
 
 /** Lines cairn adds to zapusk-tool's output: what was written and run, and the counts. */
 export function isOurLine(line: string): boolean {
-  return /^\s*\*\*\* (wrote|removed|ran|Summary:|would) /.test(line);
+  return /^\s*\*\*\* (wrote|removed|restored|ran|Summary:|would|Plan:) /.test(line);
 }
