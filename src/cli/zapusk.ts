@@ -71,7 +71,10 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   const service = await serviceCommand(dir, commandArg, rest);
   if (service !== undefined) return service;
   // `cairn zapusk x.zdb a=1` has no command: it is apply, as with zapusk-tool.
-  const [command, params] = commandArg.includes('=') ? ['apply', [commandArg, ...rest]] : [commandArg, rest];
+  const [word, params] = commandArg.includes('=') ? ['apply', [commandArg, ...rest]] : [commandArg, rest];
+  // `plan` is a dry run of apply; --dry-run makes any command one.
+  const dry = word === 'plan' || opts.dryRun;
+  const command = word === 'plan' ? 'apply' : word;
   const cairnState = defaultStateDir();
   const base = {
     programDir: dir,
@@ -85,12 +88,13 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   const prepared = prepare(base);
   const quiet = opts.out === 'json';
   const write = stdoutWriter();
-  return withRunStore({ stateDir: cairnState, lockTimeout: opts.lockTimeout }, { mode: 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
+  return withRunStore({ stateDir: cairnState, lockTimeout: opts.lockTimeout }, { mode: dry ? 'check' : 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
     const outcome = await runZapusk(
       {
         ...base,
         debug: opts.debug,
         force: opts.force,
+        dry,
         only: opts.only,
         toolCommand: toolCommand(opts.toolDir),
         host: new LocalHost(),

@@ -60,6 +60,27 @@ async function restoreOrErase(it: Interpreter, call: StepCall, path: string, bac
   if (!r.inSync) it.note(call, 'removed', path);
 }
 
+/** Dry run: what restoreOrErase would do to `path`. */
+async function planRestoreOrErase(it: Interpreter, call: StepCall, path: string, backup: string): Promise<void> {
+  if ((await it.machine.exists(backup)) && (await it.machine.readText(backup)).split('\n')[0] !== EMPTY_MARK) it.note(call, 'restored', path, false, ['(the file that was there before this step wrote it)']);
+  else if (await it.machine.exists(path)) it.note(call, 'removed', path);
+}
+
+/** The lines that show a file change: a unified diff with the path, or the new file's content. */
+function changeLines(path: string, check: { changes?: Record<string, unknown>; outputs?: Record<string, unknown> }): string[] {
+  const changes = check.changes ?? {};
+  const lines: string[] = [];
+  if (changes.newfile !== undefined) {
+    const content = String(check.outputs?.content ?? '');
+    lines.push('--- /dev/null', `+++ ${path}`, ...(content === '' ? [] : content.replace(/\n$/, '').split('\n').map((l) => `+${l}`)));
+    if (content !== '' && !content.endsWith('\n')) lines.push('\\ No newline at end of file');
+  } else if (typeof changes.diff === 'string') {
+    lines.push(...changes.diff.replace(/^--- \n\+\+\+ \n/, `--- ${path}\n+++ ${path}\n`).replace(/\n$/, '').split('\n'));
+  }
+  for (const [k, v] of Object.entries(changes)) if (k !== 'diff' && k !== 'newfile') lines.push(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+  return lines;
+}
+
 export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome> {
   const { vars, inst, comp, cmd } = call;
   const started = it.o.now();
@@ -70,6 +91,10 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   const backup = join(inst.stateDir, `file-backup-${comp.name}`);
   const flag = join(inst.stateDir, `created-file-${comp.name}`);
 
+  if (it.o.dry) {
+    await planFile(it, call, path, content === undefined ? '' : String(content), backup, flag);
+    return endFileStep(it, call);
+  }
   if (await it.machine.exists(flag)) {
     const previous = (await it.machine.readText(flag)).replace(/\n$/, '');
     if (previous !== path) {
@@ -103,9 +128,45 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     await it.machine.writeMark(flag, `${path}\n`);
     it.record(call, r.inSync ? 'ok' : 'changed', r.comment ?? '', started, r.changes ? { changes: r.changes } : {});
   }
+  return endFileStep(it, call);
+}
+
+function endFileStep(it: Interpreter, call: StepCall): Outcome {
   if (call.rest.length > 0) {
     const list = call.rest.map((s) => `[${s.id}] (${s.span.file}:${s.span.line})`).join(', ');
-    it.o.printer.warning(inst.padding, `following steps never will be performed: ${list}`);
+    it.o.printer.warning(call.inst.padding, `following steps never will be performed: ${list}`);
   }
   return 'done';
+}
+
+/** A dry run of the step: what it would write, remove or restore, reading only. */
+async function planFile(it: Interpreter, call: StepCall, path: string, content: string, backup: string, flag: string): Promise<void> {
+  const started = it.o.now();
+  const previous = (await it.machine.exists(flag)) ? (await it.machine.readText(flag)).replace(/\n$/, '') : undefined;
+  if (previous !== undefined && previous !== path) await planRestoreOrErase(it, call, previous, backup);
+  if (call.cmd === 'destroy') {
+    if (previous === path) await planRestoreOrErase(it, call, path, backup);
+    it.record(call, previous === path ? 'pending' : 'ok', previous === path ? `File ${path} would be removed` : `File ${path} was not written by this step`, started);
+    return;
+  }
+  const params: Record<string, unknown> = { path, content };
+  const modeSpec = call.vars.get('mode');
+  if (typeof modeSpec === 'string' && modeSpec !== '') {
+    const mode = parseFileMode(modeSpec, (await it.o.host.stat(path))?.mode ?? 0o644);
+    if (mode === undefined) return it.fail(call, 'Z042', `file: cannot read mode ${JSON.stringify(modeSpec)} (use 640, 0640, +x or u=rwx,go=rx)`);
+    params.mode = mode;
+  }
+  let check;
+  try {
+    check = await it.machine.check('file', params);
+  } catch (e) {
+    return it.fail(call, 'Z041', `file: cannot write ${path}: ${(e as Error).message}`);
+  }
+  if (check.inSync) {
+    it.o.printer.info(call.inst.padding, `would leave ${path} as it is (${call.comp.name} [${call.step.id}] in ${call.inst.globalName})`);
+    it.record(call, 'ok', check.comment ?? '', started);
+    return;
+  }
+  it.note(call, 'wrote', path, false, changeLines(path, check));
+  it.record(call, 'pending', check.comment ?? '', started, check.changes ? { changes: check.changes } : {});
 }

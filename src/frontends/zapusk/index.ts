@@ -33,6 +33,8 @@ export interface ZapuskRunOptions {
   readonly toolDir: string;
   readonly debug: boolean;
   readonly force: boolean;
+  /** A dry run (`plan`, `--dry-run`): says what would run and change, changes nothing. */
+  readonly dry?: boolean;
   readonly only?: string | undefined;
   /** zapusk_tool: a shell command that runs this front end (`node /…/cairn.js zapusk`). */
   readonly toolCommand: string;
@@ -167,6 +169,7 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
     globals: prepared.globals,
     debug: o.debug,
     force: o.force || (o.env.ZAPUSK_FORCE ?? '') !== '',
+    dry: o.dry ?? false,
     only: o.only,
     toolCommand: o.toolCommand,
     toolDir: o.toolDir,
@@ -178,7 +181,7 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   it.deferredPath = inherited || join(stateDir, 'deferred.ini');
   const started = o.now();
   // Started from a step of another zapusk run, the run's own start and finish lines would be noise.
-  if (!nested) printer.info('', `zapusk: started. ${program.dir} :: ${o.command}`);
+  if (!nested) printer.info('', o.dry ? `zapusk: dry run. ${program.dir} :: ${o.command} (nothing is changed)` : `zapusk: started. ${program.dir} :: ${o.command}`);
   for (const w of program.warnings) printer.warning(basePadding, w);
   let failure: Diagnostic | undefined;
   let result: string = 'done';
@@ -190,7 +193,7 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
       request: requestParams(o.request),
     });
     result = await it.perform(root, o.command, true);
-    if (master) await runDeferred(it, root, it.deferredPath);
+    if (master && !o.dry) await runDeferred(it, root, it.deferredPath);
   } catch (e) {
     if (e instanceof ZapuskError) failure = error(e.code, e.message, { span: e.span });
     else if (e instanceof ProgramError) failure = e.diagnostics[0] ?? error('Z000', e.message);
@@ -198,7 +201,8 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   }
   const seconds = (o.now() - started) / 1000;
   // A run started by a step of another run indents its summary too (ZAPUSK_PADDING), as zapusk-tool.
-  printer.changes(it.changes, basePadding);
+  if (o.dry) printer.planSummary(it.changes, basePadding);
+  else printer.changes(it.changes, basePadding);
   printer.summary(seconds, failure?.message, basePadding);
   if (!nested && !failure) printer.info('', `zapusk: finished. ${program.dir} :: ${o.command} result=${result}`);
   return {

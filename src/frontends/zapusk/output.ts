@@ -57,6 +57,19 @@ export class Printer {
     if (!this.o.quiet && this.o.color) this.o.write(RESET);
   }
 
+  /** A dry run's line for one change it would make, with detail lines (a diff) under it. */
+  planned(padding: string, c: Change, detail: readonly string[] = []): void {
+    const verb = { wrote: 'would write', removed: 'would remove', restored: 'would restore', ran: 'would run' }[c.kind];
+    this.info(padding, `${verb} ${c.what} (${c.where})`);
+    for (const d of detail) this.line(`${padding}    ${d}`);
+  }
+
+  /** A dry run's count line. */
+  planSummary(list: readonly Change[], padding = ''): void {
+    const n = (kind: Change['kind']): number => list.filter((c) => c.kind === kind).length;
+    this.info(padding, `Plan: ${n('wrote')} to write, ${n('removed')} to remove, ${n('restored')} to restore, ${n('ran')} to run; nothing was changed.`);
+  }
+
   /**
    * Ours, not zapusk-tool's: what the run changed, one line each (files written, removed or restored,
    * commands run), then one line of counts.

@@ -32,6 +32,11 @@ export interface InterpreterOptions {
   readonly globals: Params;
   readonly debug: boolean;
   readonly force: boolean;
+  /**
+   * A dry run: commands are not run and nothing is written; each step that would act says what it
+   * would do. `{`…`}` parts of values are still run, as they compute what the steps would be given.
+   */
+  readonly dry?: boolean;
   /** Run only components whose name contains this (zapusk-tool's --only). */
   readonly only?: string | undefined;
   /** zapusk_tool: a shell command that runs this front end (`node /…/cairn.js zapusk`). */
@@ -185,10 +190,10 @@ export class Interpreter {
       // Nothing was ever applied here: nothing to undo.
       if (!(await this.machine.isDirectory(inst.stateDir))) return 'noneed_state_dir_not_exist';
       await this.components(inst, cmd, isRoot);
-      if (!(isRoot && this.o.only !== undefined)) await this.archive(inst.stateDir);
+      if (!(isRoot && this.o.only !== undefined) && !this.o.dry) await this.archive(inst.stateDir);
       return 'done_destroyed';
     }
-    await this.prepareStateDir(inst);
+    if (!this.o.dry) await this.prepareStateDir(inst);
     return this.components(inst, cmd, isRoot);
   }
 
@@ -286,12 +291,12 @@ export class Interpreter {
       stateFiles,
     });
     const flag = join(inst.stateDir, '_zapusk.created', comp.name);
-    if (cmd !== 'destroy') {
+    if (cmd !== 'destroy' && !this.o.dry) {
       await this.machine.mkdirp(join(inst.stateDir, '_zapusk.created'));
       await this.machine.writeMark(flag, `${new Date(this.o.now()).toISOString()}\n`);
     }
     const result = await this.perform(child, cmd);
-    if (cmd === 'destroy' && (await this.machine.exists(flag))) await this.machine.remove(flag);
+    if (cmd === 'destroy' && !this.o.dry && (await this.machine.exists(flag))) await this.machine.remove(flag);
     return result;
   }
 
@@ -366,9 +371,10 @@ export class Interpreter {
           zdbType: typeof saved.get('zdb_type') === 'string' ? String(saved.get('zdb_type')) : undefined,
           parent: inst,
         });
+        if (this.o.dry) this.o.printer.info(inst.padding, `would destroy ${name}: its component is gone from the program`);
         await this.perform(child, 'destroy');
       }
-      await this.machine.remove(join(flags, name));
+      if (!this.o.dry) await this.machine.remove(join(flags, name));
     }
   }
 
@@ -399,9 +405,11 @@ export class Interpreter {
   }
 
   /** Notes a change for the list at the end of the run. */
-  note(call: StepCall | undefined, kind: Change['kind'], what: string, failed = false): void {
+  note(call: StepCall | undefined, kind: Change['kind'], what: string, failed = false, detail: readonly string[] = []): void {
     const where = call ? `${call.comp.name} [${call.step.id}] in ${call.inst.globalName}` : 'deferred';
-    this.changes.push({ kind, what, where, ...(failed ? { failed } : {}) });
+    const change = { kind, what, where, ...(failed ? { failed } : {}) };
+    this.changes.push(change);
+    if (this.o.dry) this.o.printer.planned(call?.inst.padding ?? this.o.basePadding, change, detail);
   }
 
   fail(call: StepCall, code: string, message: string): never {

@@ -41,13 +41,19 @@ const os: Handler = async (it, call) => {
     const candidate = join(call.inst.program.dir, first);
     if (await it.machine.exists(candidate)) command = candidate + command.slice(first.length);
   }
-  await it.machine.writeMark(join(call.inst.stateDir, 'params.sh'), formatShell(call.inst.params));
+  if (!it.o.dry) await it.machine.writeMark(join(call.inst.stateDir, 'params.sh'), formatShell(call.inst.params));
   const result = await runOs(it, call, command, started);
   return result === 'stop' ? 'stop' : endComponent(it, call);
 };
 
 /** Runs an os (or run) step's command in the state dir, output shown live; exit 100 is `stop`. */
-async function runOs(it: Interpreter, call: StepCall, command: string, started: number): Promise<'ok' | 'stop'> {
+async function runOs(it: Interpreter, call: StepCall, command: string, started: number, detail: readonly string[] = []): Promise<'ok' | 'stop'> {
+  if (it.o.dry) {
+    // Its exit code cannot be known: a dry run goes on as after a success.
+    it.note(call, 'ran', command, false, detail);
+    it.record(call, 'pending', `Command "${command}" would run`, started, { changes: { command } });
+    return 'ok';
+  }
   const r = await it.shell(call.inst, command, { cwd: call.inst.stateDir, colored: true });
   const code = r.code;
   it.note(call, 'ran', command, code !== 0 && code !== 100);
@@ -76,6 +82,10 @@ const run: Handler = async (it, call) => {
   let code = forCommand(call);
   if (code === undefined) return call.next();
   const { inst, cmd } = call;
+  if (it.o.dry) {
+    const result = await runOs(it, call, join(inst.stateDir, `script-${cmd}`), started, code.split('\n'));
+    return result === 'stop' ? 'stop' : call.next();
+  }
   await it.machine.writeMark(join(inst.stateDir, 'params.sh'), formatShell(inst.params));
   await it.machine.writeMark(join(inst.stateDir, 'params.json'), `${JSON.stringify(Object.fromEntries(inst.params))}\n`);
   let head = '';
@@ -131,7 +141,7 @@ const once: Handler = async (it, call) => {
   if (refused) return it.fail(call, 'Z034', `once: dir ${dir} refused: ${refused}`);
   const prefix = `once-${comp.name}-`;
   if (cmd === 'destroy') {
-    for (const f of await it.machine.list(dir)) if (f.startsWith(prefix) && f.endsWith('.flag')) await it.machine.remove(join(dir, f));
+    if (!it.o.dry) for (const f of await it.machine.list(dir)) if (f.startsWith(prefix) && f.endsWith('.flag')) await it.machine.remove(join(dir, f));
     return call.next();
   }
   if (!call.vars.has(cmd) || it.o.force) return call.next();
@@ -142,6 +152,7 @@ const once: Handler = async (it, call) => {
     return 'skipped_due_to_once';
   }
   const result = await call.next();
+  if (it.o.dry) return result;
   // Written only after the rest succeeded: a failed first run is retried next time.
   await it.machine.mkdirp(dir);
   await it.machine.writeMark(flag, `${new Date(it.o.now()).toISOString()}\n`);
@@ -162,16 +173,17 @@ const guard: Handler = async (it, call) => {
   const self = `${inst.globalName}-${comp.name}`;
   const own = `${priority}-${self}.state`;
   if (cmd === 'destroy') {
-    await it.machine.remove(join(keyDir, own));
-    const others = (await it.machine.list(keyDir)).filter((f) => f.endsWith('.state'));
+    if (!it.o.dry) await it.machine.remove(join(keyDir, own));
+    const others = (await it.machine.list(keyDir)).filter((f) => f.endsWith('.state') && f !== own);
     if (others.length > 0) {
       it.o.printer.info(inst.padding, `GUARD: other user found. skipping destroy due to: ${join(keyDir, others[0] as string)}`);
       it.record(call, 'skipped', `other users of ${key} remain`, it.o.now());
       return 'done_destroy_skipped_due_other_users';
     }
-    await it.machine.remove(keyDir, true);
+    if (!it.o.dry) await it.machine.remove(keyDir, true);
     return call.next();
   }
+  if (it.o.dry) return call.next();
   await it.machine.mkdirp(keyDir);
   if (!(await it.machine.exists(join(keyDir, own)))) await it.machine.writeMark(join(keyDir, own), `${inst.stateDir}\n`);
   // A flag of this user under another priority is stale.

@@ -299,3 +299,30 @@ test('an ini file that cannot be read stops the program before anything runs', {
     rmSync(env.tmp, { recursive: true, force: true });
   }
 });
+
+test('a dry run (plan, --dry-run) writes nothing: no state dir, no file, no flag; a real run after it does all', () => {
+  const env = caseEnv(join(FIXTURES, 'plan'));
+  try {
+    const prog = join(FIXTURES, 'plan/prog.zdb');
+    const lib = ['--lib', join(FIXTURES, 'plan/lib'), '--state-dir', env.state];
+    const plan = runZapusk([prog, 'plan', ...lib], env);
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.match(plan.stdout, /would write .*app\.conf/);
+    assert.ok(!existsSync(env.state), 'plan created the state dir');
+    assert.ok(!existsSync(join(env.tmp, 'guards')), 'plan wrote a guard flag');
+    const apply = runZapusk([prog, 'apply', ...lib], env);
+    assert.equal(apply.code, 0, apply.stderr);
+    assert.equal(readFileSync(join(env.state, 'app.conf'), 'utf8'), 'listen 8080');
+    const snapshot = (): string[] => readdirSync(env.state, { recursive: true }).map((f) => `${String(f)} ${statSync(join(env.state, String(f))).mtimeMs}`).sort();
+    const before = snapshot();
+    const again = runZapusk([prog, 'apply', '--dry-run', 'port=1', ...lib], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^\s+\+listen 1$/m);
+    const destroy = runZapusk([prog, 'destroy', '--dry-run', ...lib], env);
+    assert.equal(destroy.code, 0, destroy.stderr);
+    assert.deepEqual(snapshot(), before, 'a dry run changed the state dir');
+    assert.equal(readFileSync(join(env.state, 'app.conf'), 'utf8'), 'listen 8080');
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
