@@ -75,7 +75,8 @@ export class Printer {
    * commands run), then one line of counts.
    */
   changes(list: readonly Change[], padding = ''): void {
-    for (const c of list) this.info(padding, `${c.kind} ${c.what} (${c.where})`);
+    // One line each: a multi-line command shows its line breaks as \n.
+    for (const c of list) this.info(padding, `${c.kind} ${c.what.replace(/\n/g, '\\n')} (${c.where})`);
     const count = (kind: Change['kind'], one: string, many = `${one}s`): string => {
       const n = list.filter((c) => c.kind === kind).length;
       return `${n} ${n === 1 ? one : many}`;

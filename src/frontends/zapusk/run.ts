@@ -63,6 +63,11 @@ export interface Instance {
   readonly special: ReadonlyMap<string, Value>;
   /** Global params not shadowed by the levels above, computed in this instance. */
   readonly globals: ReadonlyMap<string, Value>;
+  /**
+   * What zapusk-tool writes to params.txt, params.sh and params.json: global params, then special
+   * params, then program and request params, each overriding the one before.
+   */
+  readonly stateParams: ReadonlyMap<string, Value>;
   readonly lookupDirs: readonly string[];
   /** Files written into the state dir with params.txt (zapusk-tool's arg_N.ini), name → content. */
   readonly stateFiles?: ReadonlyMap<string, string>;
@@ -171,16 +176,22 @@ export class Interpreter {
     ];
     const globals = new Map<string, Value>();
     const draft = { program, name: spec.name, globalName, globalPrefix: spec.globalPrefix, stateDir: spec.stateDir, padding, conf, special, globals };
-    const scope = new Scope(levels, this.evaluator(partial, () => this.env({ ...draft, params: new Map(), lookupDirs: [] })), `params of ${globalName}`);
+    const scope = new Scope(levels, this.evaluator(partial, () => this.env({ ...draft, params: new Map(), stateParams: new Map(), lookupDirs: [] })), `params of ${globalName}`);
     const params = new Map<string, Value>();
     for (const k of merged.keys()) params.set(k, await scope.computeKey(0, k));
     // zapusk-tool computes every global param in every program, so a wrong one stops any program.
-    for (const k of this.o.globals.keys()) if (!merged.has(k) && !conf.has(k) && !special.has(k)) globals.set(k, await scope.computeKey(3, k));
+    for (const k of this.o.globals.keys()) if (!merged.has(k) && !special.has(k)) globals.set(k, await scope.computeKey(3, k));
+    const stateParams = new Map<string, Value>();
+    for (const k of this.o.globals.keys()) stateParams.set(k, globals.get(k) ?? '');
+    for (const [k, v] of special) stateParams.set(k, v);
+    // zapusk-tool writes an empty zdb_type for a root program given request params.
+    if (spec.zdbType === undefined && spec.request.size > 0) stateParams.set('zdb_type', '');
+    for (const [k, v] of params) stateParams.set(k, v);
     const prepend = params.get('prepend_zdb_dirs') ?? conf.get('prepend_zdb_dirs');
     const confPrepend = conf.get('prepend_zdb_dirs');
     const own = [...prependDirs(prepend), ...(prepend === confPrepend ? [] : prependDirs(confPrepend))];
     const lookupDirs = [...own, ...(spec.parent ? spec.parent.lookupDirs : this.o.libDirs)];
-    return { ...draft, params, lookupDirs, ...(spec.stateFiles ? { stateFiles: spec.stateFiles } : {}) };
+    return { ...draft, params, stateParams, lookupDirs, ...(spec.stateFiles ? { stateFiles: spec.stateFiles } : {}) };
   }
 
   /** Runs a command through an instance, with zapusk-tool's state-dir rules around it. */
@@ -267,7 +278,7 @@ export class Interpreter {
     const stack = inst.params.get('stack_of_types_dirs');
     request.set('stack_of_types_dirs', made([...(typeof stack === 'string' ? [stack] : []), inst.program.dir].join(':')));
     // zapusk-tool: a param `web/port` of the caller is `port` in component web's program; `*/port` in all.
-    for (const [k, v] of inst.params) {
+    for (const [k, v] of inst.stateParams) {
       const parts = k.split('/');
       if (parts.length > 1 && (parts[0] === comp.name || parts[0] === '*')) request.set(parts.slice(1).join('/'), made(v));
     }
@@ -333,7 +344,7 @@ export class Interpreter {
 
   private async prepareStateDir(inst: Instance): Promise<void> {
     await this.machine.mkdirp(inst.stateDir);
-    await this.machine.writeMark(join(inst.stateDir, 'params.txt'), formatIni(inst.params));
+    await this.machine.writeMark(join(inst.stateDir, 'params.txt'), formatIni(inst.stateParams));
     const conf = new Map(inst.special);
     conf.set('use_state_params', '1');
     await this.machine.writeMark(join(inst.stateDir, 'zapusk.conf'), formatIni(conf));

@@ -41,7 +41,7 @@ const os: Handler = async (it, call) => {
     const candidate = join(call.inst.program.dir, first);
     if (await it.machine.exists(candidate)) command = candidate + command.slice(first.length);
   }
-  if (!it.o.dry) await it.machine.writeMark(join(call.inst.stateDir, 'params.sh'), formatShell(call.inst.params));
+  if (!it.o.dry) await it.machine.writeMark(join(call.inst.stateDir, 'params.sh'), formatShell(call.inst.stateParams));
   const result = await runOs(it, call, command, started);
   return result === 'stop' ? 'stop' : endComponent(it, call);
 };
@@ -86,8 +86,8 @@ const run: Handler = async (it, call) => {
     const result = await runOs(it, call, join(inst.stateDir, `script-${cmd}`), started, code.split('\n'));
     return result === 'stop' ? 'stop' : call.next();
   }
-  await it.machine.writeMark(join(inst.stateDir, 'params.sh'), formatShell(inst.params));
-  await it.machine.writeMark(join(inst.stateDir, 'params.json'), `${JSON.stringify(Object.fromEntries(inst.params))}\n`);
+  await it.machine.writeMark(join(inst.stateDir, 'params.sh'), formatShell(inst.stateParams));
+  await it.machine.writeMark(join(inst.stateDir, 'params.json'), `${JSON.stringify(Object.fromEntries(inst.stateParams))}\n`);
   let head = '';
   if (!code.startsWith('#!')) {
     const langValue = call.vars.get('lang');
@@ -121,7 +121,10 @@ const commands: Handler = async (it, call) => {
     it.record(call, 'skipped', `no route for ${cmd}`, it.o.now());
     return 'skipped_no_route';
   }
-  const parts = route === true ? ['apply'] : route.split(/[\s,]/).filter((p) => p !== '');
+  // As Ruby's split: an empty part between two separators is a command too (`a, b` runs a, "" and b);
+  // trailing empty parts are dropped.
+  const parts = route === true ? ['apply'] : route.split(/[\s,]/);
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   it.record(call, 'ok', `${cmd} -> ${parts.join(',')}`, it.o.now());
   let result: Outcome = 'pending';
   for (const part of parts) result = await call.next(part);

@@ -15,7 +15,9 @@ test('state dir after apply: params.txt, zapusk.conf, params.sh, sub-program dir
   try {
     const r = runZapusk([join(FIXTURES, 'nested/prog.zdb'), 'apply', '--lib', join(FIXTURES, 'nested/lib'), '--state-dir', env.state], env);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(readFileSync(join(env.state, 'params.txt'), 'utf8'), 'site=example\n');
+    // As zapusk-tool writes it: global, then special, then program and request params.
+    const params = readFileSync(join(env.state, 'params.txt'), 'utf8');
+    assert.match(params, /^name=prog\nglobal_name=prog\nglobal_prefix=\nzdb_dir=.*\nzapusk_tool_dir=.*\nzapusk_tool=.*\nstate_dir=.*\nsite=example\n$/);
     const conf = readFileSync(join(env.state, 'zapusk.conf'), 'utf8');
     assert.match(conf, /^name=prog$/m);
     assert.match(conf, /^global_name=prog$/m);
