@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { Interpreter, Outcome, StepCall } from './run.js';
+import { inspectStep, rubyJoin } from './state-files.js';
 
 const EMPTY_MARK = 'zapusk-file-empty-mark';
 
@@ -86,7 +87,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   const started = it.o.now();
   const given = vars.get('path');
   if (typeof given !== 'string' || given === '') return it.fail(call, 'Z040', 'file: param "path" is required');
-  const path = given.startsWith('/') ? given : join(inst.stateDir, given);
+  const path = given.startsWith('/') ? given : rubyJoin(inst.stateDir, given);
   const content = vars.get('content');
   const backup = join(inst.stateDir, `file-backup-${comp.name}`);
   const flag = join(inst.stateDir, `created-file-${comp.name}`);
@@ -131,11 +132,14 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   return endFileStep(it, call);
 }
 
+/** zapusk-tool's warning about steps after one that ends the component, with its dump of them. */
+export function warnNeverPerformed(it: Interpreter, call: StepCall): void {
+  if (call.rest.length === 0) return;
+  it.o.printer.warning(call.inst.padding, `following steps never will be performed: [[${call.rest.map((s) => inspectStep(s, call.comp.name)).join(', ')}]]`);
+}
+
 function endFileStep(it: Interpreter, call: StepCall): Outcome {
-  if (call.rest.length > 0) {
-    const list = call.rest.map((s) => `[${s.id}] (${s.span.file}:${s.span.line})`).join(', ');
-    it.o.printer.warning(call.inst.padding, `following steps never will be performed: ${list}`);
-  }
+  warnNeverPerformed(it, call);
   return 'done';
 }
 

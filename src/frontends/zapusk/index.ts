@@ -13,7 +13,7 @@ import { Printer } from './output.js';
 import { preflight } from './preflight.js';
 import { loadProgram, type Param, type Params, type Program, ProgramError, readConfFile } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
-import { type Instance, Interpreter, prependDirs, refusedDir } from './run.js';
+import { type Instance, Interpreter, prependDirs, refusedDir, warnIfEmpty } from './run.js';
 
 export { ProgramError } from './program.js';
 
@@ -146,7 +146,7 @@ async function runDeferred(it: Interpreter, root: Instance, file: string): Promi
     const tasks = new Map(read.sections.flatMap((s) => s.entries).map((e) => [e.key, String(e.value)]));
     for (const [key, command] of tasks) {
       it.o.printer.info(root.padding, `Run deferred script: ${key}`);
-      const r = await it.shell(root, command, { colored: false });
+      const r = await it.shell(root, command, { colored: true, lines: true });
       const code = r.code;
       it.note(undefined, 'ran', command, code !== 0 && code !== 100);
       if (code === 100) break;
@@ -181,8 +181,11 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   it.deferredPath = inherited || join(stateDir, 'deferred.ini');
   const started = o.now();
   // Started from a step of another zapusk run, the run's own start and finish lines would be noise.
-  if (!nested) printer.info('', o.dry ? `zapusk: dry run. ${program.dir} :: ${o.command} (nothing is changed)` : `zapusk: started. ${program.dir} :: ${o.command}`);
+  // zapusk-tool reads the program, and checks it, before its start line.
   for (const w of program.warnings) printer.warning(basePadding, w);
+  warnIfEmpty(printer, program, basePadding);
+  if (!nested) printer.info('', o.dry ? `zapusk: dry run. ${program.dir} :: ${o.command} (nothing is changed)` : `zapusk: started. ${program.dir} :: ${o.command}`);
+  warnIfEmpty(printer, program, basePadding);
   let failure: Diagnostic | undefined;
   let result: string = 'done';
   try {

@@ -44,8 +44,8 @@ export class Printer {
    * colour switch and a reset, so output is shown live and unchanged (a nested zapusk run indents its
    * own lines from ZAPUSK_PADDING).
    */
-  streamBegin(): void {
-    if (!this.o.quiet && this.o.color) this.o.write(GREEN);
+  streamBegin(line = false): void {
+    if (!this.o.quiet && (this.o.color || line)) this.o.write(`${this.o.color ? GREEN : ''}${line ? '\n' : ''}`);
   }
 
   /** A piece of a step's stdout, as it came. */
@@ -53,8 +53,9 @@ export class Printer {
     if (!this.o.quiet && text !== '') this.o.write(text);
   }
 
-  streamEnd(): void {
-    if (!this.o.quiet && this.o.color) this.o.write(RESET);
+  /** `line`: the colour switches on lines of their own, as zapusk-tool prints them around a deferred task. */
+  streamEnd(line = false): void {
+    if (!this.o.quiet && (this.o.color || line)) this.o.write(`${this.o.color ? RESET : ''}${line ? '\n' : ''}`);
   }
 
   /** A dry run's line for one change it would make, with detail lines (a diff) under it. */

@@ -10,7 +10,7 @@ import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
 import { Machine } from './machine.js';
 import type { Change, Printer } from './output.js';
-import { type Component, isDir, listDir, loadProgram, type Param, type Params, type Program, type Step } from './program.js';
+import { type Component, isDir, listDir, loadProgram, type Param, type Params, type Program, ProgramError, type Step } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
 import { formatIni, globalNameOf } from './state-files.js';
 import { runStepType } from './steps.js';
@@ -127,9 +127,9 @@ export class Interpreter {
    * runs (and kept for the run record). `colored`: between the colour codes zapusk-tool puts around an
    * os step's output.
    */
-  async shell(inst: Instance, command: string, o: { cwd?: string; colored: boolean }): Promise<ExecResult> {
+  async shell(inst: Instance, command: string, o: { cwd?: string; colored: boolean; lines?: boolean }): Promise<ExecResult> {
     const printer = this.o.printer;
-    if (o.colored) printer.streamBegin();
+    if (o.colored) printer.streamBegin(o.lines);
     try {
       return await this.o.host.exec(command, {
         env: this.env(inst),
@@ -137,7 +137,7 @@ export class Interpreter {
         onOutput: (stream, chunk) => (stream === 'stdout' ? printer.streamChunk(chunk) : this.o.stderr(chunk)),
       });
     } finally {
-      if (o.colored) printer.streamEnd();
+      if (o.colored) printer.streamEnd(o.lines);
     }
   }
 
@@ -209,6 +209,7 @@ export class Interpreter {
   }
 
   private async components(inst: Instance, cmd: string, isRoot: boolean): Promise<Outcome> {
+    warnIfEmpty(this.o.printer, inst.program, inst.padding);
     let last: Outcome = 'done';
     for (const comp of inst.program.components) {
       if (isRoot && this.o.only !== undefined) {
@@ -230,7 +231,7 @@ export class Interpreter {
     const step = comp.steps[index];
     if (!step) return 'skipped_expression_empty';
     const vars = await this.computeStep(inst, comp, step, cmd);
-    const type = step.params.has('type') ? String(vars.get('type')) : String(step.type);
+    const type = step.params.has('type') ? String(vars.get('type')) : step.params.has('name') ? String(vars.get('name')) : String(step.type);
     return runStepType(this, {
       inst,
       comp,
@@ -263,13 +264,25 @@ export class Interpreter {
   /** Runs a sub-program (a zdb type or [load]) as an instance named after the component. */
   async runSubProgram(call: StepCall, dir: string): Promise<Outcome> {
     const { inst, comp, step, vars, cmd } = call;
-    const program = loadProgram(dir);
+    let program: Program;
+    try {
+      program = loadProgram(dir);
+    } catch (e) {
+      // A folder named at run time: its faults are reported at the step that names it.
+      if (e instanceof ProgramError) {
+        const d = e.diagnostics[0];
+        throw new ZapuskError(d?.code ?? 'Z005', `${d?.message ?? e.message} (step [${step.id}] of component ${comp.name} in ${inst.globalName})`, d?.span ?? step.span);
+      }
+      throw e;
+    }
     for (const w of program.warnings) this.o.printer.warning(`${inst.padding}  `, w);
     const request = new Map<string, Param>();
     for (const [k, v] of vars) {
       const p = step.params.get(k);
       if (p) request.set(k, { ...p, value: v });
     }
+    // zapusk-tool names the sub-program after the component, whatever the step's own name key says.
+    request.delete('name');
     const made = (value: Value): Param => ({ value, span: step.span, valueSpan: step.span });
     request.set('type', made(call.type));
     const childGlobalName = globalNameOf(inst.globalName, comp.name);
@@ -321,7 +334,7 @@ export class Interpreter {
     const name = vars.get('name') ?? step.id;
     const section = new Map<string, Value>([['name', name]]);
     for (const [k, v] of vars) if (k !== 'name') section.set(k, v);
-    const type = String(vars.get('type') ?? step.type);
+    const type = String(vars.get('type') ?? name);
     if (!section.has('type')) section.set('type', type);
     if (!section.has('type_dir')) {
       const { found, searched } = this.findZdbType(inst, type);
@@ -451,4 +464,11 @@ export function refusedDir(path: string): string | undefined {
   if (path.replace(/\/+$/, '') === '') return 'it is the root folder /';
   if (path.length < 4) return `it is too short a path (${path}), as zapusk-tool refuses it`;
   return undefined;
+}
+
+/** zapusk-tool's check before running a program warns about one with no components (each time it checks). */
+export function warnIfEmpty(printer: Printer, program: Program, padding: string): void {
+  if (program.components.length > 0) return;
+  printer.warning(padding, 'ready?: empty components list! this is not error, just warning!');
+  printer.info(padding, `ready?: zdb_dir=${program.dir}`);
 }

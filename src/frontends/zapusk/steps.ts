@@ -3,9 +3,9 @@
  * `disabled`; any other type is a zdb type: a program found in the lookup folders, run as a sub-program.
  */
 import { join, resolve } from 'node:path';
-import { fileStep } from './file-step.js';
+import { fileStep, warnNeverPerformed } from './file-step.js';
 import { type Interpreter, type Outcome, refusedDir, type StepCall } from './run.js';
-import { formatShell } from './state-files.js';
+import { formatShell, rubyJoin } from './state-files.js';
 
 type Handler = (it: Interpreter, call: StepCall) => Promise<Outcome>;
 
@@ -21,10 +21,7 @@ function isRelative(path: string): boolean {
 
 /** A step that ends its component: the steps after it never run, which zapusk-tool warns about. */
 function endComponent(it: Interpreter, call: StepCall): Outcome {
-  if (call.rest.length > 0) {
-    const list = call.rest.map((s) => `[${s.id}] (${s.span.file}:${s.span.line})`).join(', ');
-    it.o.printer.warning(call.inst.padding, `following steps never will be performed: ${list}`);
-  }
+  warnNeverPerformed(it, call);
   return 'done';
 }
 
@@ -171,7 +168,7 @@ const guard: Handler = async (it, call) => {
   if (key === '.' || key === '..' || key.includes('/')) return it.fail(call, 'Z034', `guard: key ${JSON.stringify(key)} must be one folder name (destroy removes <dir>/<key>)`);
   const refused = refusedDir(resolve(guardsDir));
   if (refused) return it.fail(call, 'Z034', `guard: dir ${guardsDir} refused: ${refused}`);
-  const keyDir = join(guardsDir, key);
+  const keyDir = rubyJoin(guardsDir, key);
   const priority = typeof vars.get('priority') === 'string' ? String(vars.get('priority')) : '20';
   const self = `${inst.globalName}-${comp.name}`;
   const own = `${priority}-${self}.state`;
@@ -179,7 +176,7 @@ const guard: Handler = async (it, call) => {
     if (!it.o.dry) await it.machine.remove(join(keyDir, own));
     const others = (await it.machine.list(keyDir)).filter((f) => f.endsWith('.state') && f !== own);
     if (others.length > 0) {
-      it.o.printer.info(inst.padding, `GUARD: other user found. skipping destroy due to: ${join(keyDir, others[0] as string)}`);
+      it.o.printer.info(inst.padding, `GUARD: other user found. skipping destroy due to: ${rubyJoin(keyDir, others[0] as string)}`);
       it.record(call, 'skipped', `other users of ${key} remain`, it.o.now());
       return 'done_destroy_skipped_due_other_users';
     }
@@ -192,7 +189,7 @@ const guard: Handler = async (it, call) => {
   // A flag of this user under another priority is stale.
   for (const f of await it.machine.list(keyDir)) {
     if (f !== own && (f.endsWith(`${self}.state`) || f.endsWith(`${self}.flag`))) {
-      it.o.printer.info(inst.padding, `guard: unlinking unneeded file ${join(keyDir, f)}`);
+      it.o.printer.info(inst.padding, `guard: unlinking unneeded file ${rubyJoin(keyDir, f)}`);
       await it.machine.remove(join(keyDir, f));
     }
   }
@@ -203,7 +200,7 @@ const guard: Handler = async (it, call) => {
 const load: Handler = async (it, call) => {
   const dirValue = call.vars.get('dir');
   if (typeof dirValue !== 'string' || dirValue === '') return it.fail(call, 'Z032', 'load: param "dir" is required');
-  const dir = isRelative(dirValue) ? join(call.inst.program.dir, dirValue) : dirValue;
+  const dir = isRelative(dirValue) ? rubyJoin(call.inst.program.dir, dirValue) : dirValue;
   it.o.printer.info(call.inst.padding, `perform_type_load: using dir [${dir}]`);
   it.record(call, 'ok', `load ${dir}`, it.o.now());
   return it.runSubProgram(call, dir);
