@@ -7,8 +7,10 @@ import { collect, lockTimeoutOption, outOption } from './options.js';
 export interface ZapuskCliOptions {
   stateDir?: string;
   lib: string[];
+  toolDir?: string;
   debug: boolean;
   force: boolean;
+  dryRun: boolean;
   only?: string;
   out: 'text' | 'json';
   lockTimeout: number;
@@ -47,6 +49,13 @@ zapusk-tool's own argument style works too, so programs and scripts written for 
     [--debug] [--force] [--deferred-master]
 The program folder defaults to the current one there, as with zapusk-tool.
 
+Dry run: \`cairn zapusk PROGRAM.zdb plan\` (apply) or any command with --dry-run passes the command through
+the program as a run would, printing "would run" for each command of an os or run step and "would write",
+"would remove" or "would restore" with a diff for each [file] step, and changes nothing: no command runs,
+no state dir or flag is written. {\`…\`} parts of values still run, as they give the steps their values.
+A command's exit code cannot be known, so a dry run goes on as after a success. zapusk-tool has no dry run,
+so \`plan\` is taken: a program's own command of that name cannot be run by name here.
+
 Exit codes: 0 success; 1 a step failed, or the program is wrong (printed as file:line:col: CODE message;
 nothing runs).
 
@@ -64,9 +73,11 @@ export function register(program: Command): void {
     .description('run a Zapusk program (NAME.zdb of *.ini files) for a command')
     .option('--state-dir <dir>', 'state directory of the program instance')
     .option('--lib <dir>', 'a folder of zdb types (NAME.zdb); repeat for more', collect, [])
+    .option('--tool-dir <dir>', "the folder zapusk-tool's files sit in: global params from zapusk.tool-defaults.conf and zapusk.global.conf, zdb types in lib/ (default: cairn's bin folder)")
     .option('--only <substr>', 'run only components whose name contains substr')
     .option('--debug', 'pass ZAPUSK_DEBUG=--debug to steps', false)
     .option('--force', 'run [once] commands again (ZAPUSK_FORCE)', false)
+    .option('--dry-run', 'show which components and steps would run and what each [file] step would change; change nothing (`plan` is a dry run of apply)', false)
     .addOption(outOption())
     .addOption(lockTimeoutOption())
     .addHelpText('after', HELP)
@@ -85,7 +96,7 @@ const TOOL_OPTIONS: Record<string, boolean> = {
   '--padding': true,
   '--deferred-master': false,
 };
-const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false };
+const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false };
 
 function looksLikeToolStyle(args: readonly string[]): boolean {
   if (args.some((a) => a in TOOL_OPTIONS)) return true;

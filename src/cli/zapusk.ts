@@ -23,9 +23,9 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** What `{{zapusk_tool}}` runs: this node and this cairn, at the zapusk command. */
-function toolCommand(): string {
-  return [process.execPath, cairnScript(), 'zapusk'].map(shellWord).join(' ');
+/** What `{{zapusk_tool}}` runs: this node and this cairn, at the zapusk command (with the same tool folder). */
+function toolCommand(toolDir: string | undefined): string {
+  return [process.execPath, cairnScript(), 'zapusk', ...(toolDir === undefined ? [] : ['--tool-dir', resolve(toolDir)])].map(shellWord).join(' ');
 }
 
 function json(outcome: ZapuskOutcome, runId: number): string {
@@ -71,7 +71,10 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   const service = await serviceCommand(dir, commandArg, rest);
   if (service !== undefined) return service;
   // `cairn zapusk x.zdb a=1` has no command: it is apply, as with zapusk-tool.
-  const [command, params] = commandArg.includes('=') ? ['apply', [commandArg, ...rest]] : [commandArg, rest];
+  const [word, params] = commandArg.includes('=') ? ['apply', [commandArg, ...rest]] : [commandArg, rest];
+  // `plan` is a dry run of apply; --dry-run makes any command one.
+  const dry = word === 'plan' || opts.dryRun;
+  const command = word === 'plan' ? 'apply' : word;
   const cairnState = defaultStateDir();
   const base = {
     programDir: dir,
@@ -80,19 +83,20 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
     stateDir: opts.stateDir,
     defaultStateRoot: join(cairnState, 'zapusk'),
     libDirs: opts.lib,
+    toolDir: resolve(opts.toolDir ?? dirname(cairnScript())),
   };
   const prepared = prepare(base);
   const quiet = opts.out === 'json';
   const write = stdoutWriter();
-  return withRunStore({ stateDir: cairnState, lockTimeout: opts.lockTimeout }, { mode: 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
+  return withRunStore({ stateDir: cairnState, lockTimeout: opts.lockTimeout }, { mode: dry ? 'check' : 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
     const outcome = await runZapusk(
       {
         ...base,
         debug: opts.debug,
         force: opts.force,
+        dry,
         only: opts.only,
-        toolCommand: toolCommand(),
-        toolDir: dirname(cairnScript()),
+        toolCommand: toolCommand(opts.toolDir),
         host: new LocalHost(),
         write,
         writeErr: (t) => process.stderr.write(t),

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { Interpreter, Outcome, StepCall } from './run.js';
+import { inspectStep, rubyJoin } from './state-files.js';
 
 const EMPTY_MARK = 'zapusk-file-empty-mark';
 
@@ -49,6 +50,7 @@ async function restoreOrErase(it: Interpreter, call: StepCall, path: string, bac
       it.o.printer.info(call.inst.padding, `file: restoring backup [${path}]`);
       const r = await it.machine.act('file', { path, source: backup });
       if (!r.ok) return it.fail(call, 'Z041', `file: cannot restore ${path}: ${r.comment ?? ''}`);
+      it.note(call, 'restored', path);
       await it.machine.remove(backup);
       return;
     }
@@ -56,6 +58,28 @@ async function restoreOrErase(it: Interpreter, call: StepCall, path: string, bac
   }
   const r = await it.machine.act('absent', { path });
   if (!r.ok) return it.fail(call, 'Z041', `file: cannot remove ${path}: ${r.comment ?? ''}`);
+  if (!r.inSync) it.note(call, 'removed', path);
+}
+
+/** Dry run: what restoreOrErase would do to `path`. */
+async function planRestoreOrErase(it: Interpreter, call: StepCall, path: string, backup: string): Promise<void> {
+  if ((await it.machine.exists(backup)) && (await it.machine.readText(backup)).split('\n')[0] !== EMPTY_MARK) it.note(call, 'restored', path, false, ['(the file that was there before this step wrote it)']);
+  else if (await it.machine.exists(path)) it.note(call, 'removed', path);
+}
+
+/** The lines that show a file change: a unified diff with the path, or the new file's content. */
+function changeLines(path: string, check: { changes?: Record<string, unknown>; outputs?: Record<string, unknown> }): string[] {
+  const changes = check.changes ?? {};
+  const lines: string[] = [];
+  if (changes.newfile !== undefined) {
+    const content = String(check.outputs?.content ?? '');
+    lines.push('--- /dev/null', `+++ ${path}`, ...(content === '' ? [] : content.replace(/\n$/, '').split('\n').map((l) => `+${l}`)));
+    if (content !== '' && !content.endsWith('\n')) lines.push('\\ No newline at end of file');
+  } else if (typeof changes.diff === 'string') {
+    lines.push(...changes.diff.replace(/^--- \n\+\+\+ \n/, `--- ${path}\n+++ ${path}\n`).replace(/\n$/, '').split('\n'));
+  }
+  for (const [k, v] of Object.entries(changes)) if (k !== 'diff' && k !== 'newfile') lines.push(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+  return lines;
 }
 
 export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome> {
@@ -63,11 +87,15 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   const started = it.o.now();
   const given = vars.get('path');
   if (typeof given !== 'string' || given === '') return it.fail(call, 'Z040', 'file: param "path" is required');
-  const path = given.startsWith('/') ? given : join(inst.stateDir, given);
+  const path = given.startsWith('/') ? given : rubyJoin(inst.stateDir, given);
   const content = vars.get('content');
   const backup = join(inst.stateDir, `file-backup-${comp.name}`);
   const flag = join(inst.stateDir, `created-file-${comp.name}`);
 
+  if (it.o.dry) {
+    await planFile(it, call, path, content === undefined ? '' : String(content), backup, flag);
+    return endFileStep(it, call);
+  }
   if (await it.machine.exists(flag)) {
     const previous = (await it.machine.readText(flag)).replace(/\n$/, '');
     if (previous !== path) {
@@ -85,7 +113,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     const current = await it.o.host.stat(path);
     if (current && !(await it.machine.exists(backup))) {
       it.o.printer.info(inst.padding, `making backup of [${path}] to [${backup}]`);
-      const r = await it.machine.act('file', { path: backup, source: path });
+      const r = await it.machine.act('file', { path: backup, source: path, mode: 0o600 });
       if (!r.ok) return it.fail(call, 'Z041', `file: cannot back up ${path}: ${r.comment ?? ''}`);
     } else if (!current) await it.machine.writeMark(backup, `${EMPTY_MARK}\n`);
     const params: Record<string, unknown> = { path, content: content === undefined ? '' : String(content) };
@@ -97,12 +125,52 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     }
     const r = await it.machine.act('file', params);
     if (!r.ok) return it.fail(call, 'Z041', `file: cannot write ${path}: ${r.comment ?? ''}`);
+    if (!r.inSync) it.note(call, 'wrote', path);
     await it.machine.writeMark(flag, `${path}\n`);
     it.record(call, r.inSync ? 'ok' : 'changed', r.comment ?? '', started, r.changes ? { changes: r.changes } : {});
   }
-  if (call.rest.length > 0) {
-    const list = call.rest.map((s) => `[${s.id}] (${s.span.file}:${s.span.line})`).join(', ');
-    it.o.printer.warning(inst.padding, `following steps never will be performed: ${list}`);
-  }
+  return endFileStep(it, call);
+}
+
+/** zapusk-tool's warning about steps after one that ends the component, with its dump of them. */
+export function warnNeverPerformed(it: Interpreter, call: StepCall): void {
+  if (call.rest.length === 0) return;
+  it.o.printer.warning(call.inst.padding, `following steps never will be performed: [[${call.rest.map((s) => inspectStep(s, call.comp.name)).join(', ')}]]`);
+}
+
+function endFileStep(it: Interpreter, call: StepCall): Outcome {
+  warnNeverPerformed(it, call);
   return 'done';
+}
+
+/** A dry run of the step: what it would write, remove or restore, reading only. */
+async function planFile(it: Interpreter, call: StepCall, path: string, content: string, backup: string, flag: string): Promise<void> {
+  const started = it.o.now();
+  const previous = (await it.machine.exists(flag)) ? (await it.machine.readText(flag)).replace(/\n$/, '') : undefined;
+  if (previous !== undefined && previous !== path) await planRestoreOrErase(it, call, previous, backup);
+  if (call.cmd === 'destroy') {
+    if (previous === path) await planRestoreOrErase(it, call, path, backup);
+    it.record(call, previous === path ? 'pending' : 'ok', previous === path ? `File ${path} would be removed` : `File ${path} was not written by this step`, started);
+    return;
+  }
+  const params: Record<string, unknown> = { path, content };
+  const modeSpec = call.vars.get('mode');
+  if (typeof modeSpec === 'string' && modeSpec !== '') {
+    const mode = parseFileMode(modeSpec, (await it.o.host.stat(path))?.mode ?? 0o644);
+    if (mode === undefined) return it.fail(call, 'Z042', `file: cannot read mode ${JSON.stringify(modeSpec)} (use 640, 0640, +x or u=rwx,go=rx)`);
+    params.mode = mode;
+  }
+  let check;
+  try {
+    check = await it.machine.check('file', params);
+  } catch (e) {
+    return it.fail(call, 'Z041', `file: cannot write ${path}: ${(e as Error).message}`);
+  }
+  if (check.inSync) {
+    it.o.printer.info(call.inst.padding, `would leave ${path} as it is (${call.comp.name} [${call.step.id}] in ${call.inst.globalName})`);
+    it.record(call, 'ok', check.comment ?? '', started);
+    return;
+  }
+  it.note(call, 'wrote', path, false, changeLines(path, check));
+  it.record(call, 'pending', check.comment ?? '', started, check.changes ? { changes: check.changes } : {});
 }

@@ -3,16 +3,17 @@
  * print zapusk-tool's start line, pass the command through the program, run the deferred queue, print the
  * summary. Errors during the run stop it and are reported in the summary and as a positioned diagnostic.
  */
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, error } from '../../core/diag.js';
 import type { NodeResult } from '../../core/model.js';
 import type { Host } from '../../host/types.js';
 import { ZapuskError } from './interpolate.js';
 import { Printer } from './output.js';
 import { preflight } from './preflight.js';
-import { loadProgram, type Param, type Program, ProgramError } from './program.js';
+import { loadProgram, type Param, type Params, type Program, ProgramError, readConfFile } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
-import { type Instance, Interpreter, prependDirs } from './run.js';
+import { type Instance, Interpreter, prependDirs, refusedDir, warnIfEmpty } from './run.js';
 
 export { ProgramError } from './program.js';
 
@@ -25,13 +26,18 @@ export interface ZapuskRunOptions {
   readonly stateDir?: string | undefined;
   readonly defaultStateRoot: string;
   readonly libDirs: readonly string[];
+  /**
+   * The folder beside the tool (zapusk_tool_dir): zapusk-tool reads its global params from
+   * zapusk.tool-defaults.conf and zapusk.global.conf there, and looks for zdb types in its lib/ last.
+   */
+  readonly toolDir: string;
   readonly debug: boolean;
   readonly force: boolean;
+  /** A dry run (`plan`, `--dry-run`): says what would run and change, changes nothing. */
+  readonly dry?: boolean;
   readonly only?: string | undefined;
   /** zapusk_tool: a shell command that runs this front end (`node /…/cairn.js zapusk`). */
   readonly toolCommand: string;
-  /** zapusk_tool_dir: the folder of the program behind toolCommand. */
-  readonly toolDir: string;
   readonly host: Host;
   readonly write: (text: string) => void;
   readonly writeErr: (text: string) => void;
@@ -43,6 +49,10 @@ export interface ZapuskRunOptions {
 
 export interface ZapuskPrepared {
   readonly program: Program;
+  /** Global params (the seed's fifth lookup level), from the conf files beside the tool. */
+  readonly globals: Params;
+  /** --lib folders, then the tool's lib/. */
+  readonly libDirs: readonly string[];
   readonly stateDir: string;
   readonly name: string;
   readonly globalName: string | undefined;
@@ -60,7 +70,7 @@ export interface ZapuskOutcome {
 const COMMAND_RE = /^[\w-]+$/;
 
 /** Loads and checks everything that can be checked before running; throws DiagnosticError. */
-export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 'request' | 'stateDir' | 'defaultStateRoot' | 'libDirs'>): ZapuskPrepared {
+export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 'request' | 'stateDir' | 'defaultStateRoot' | 'libDirs' | 'toolDir'>): ZapuskPrepared {
   if (!COMMAND_RE.test(o.command)) throw new DiagnosticError([error('Z008', `command ${JSON.stringify(o.command)} is not a word (letters, digits, _ and -)`)]);
   let program: Program;
   try {
@@ -69,9 +79,11 @@ export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 're
     if (e instanceof ProgramError) throw new DiagnosticError(e.diagnostics);
     throw e;
   }
+  const globals = readGlobals(o.toolDir);
+  const libDirs = [...o.libDirs, join(o.toolDir, 'lib')].map((d) => resolve(d));
   // prepend_zdb_dirs given on the command line is searched first, as a program's own.
   const requestPrepend = prependDirs(o.request.find(([k]) => k === 'prepend_zdb_dirs')?.[1]);
-  const problems = preflight(program, o.request.map(([k]) => k), { libDirs: [...requestPrepend, ...o.libDirs] });
+  const problems = preflight(program, o.request.map(([k]) => k), { libDirs: [...requestPrepend, ...libDirs], globals: [...globals.keys()] });
   if (problems.length > 0) throw new DiagnosticError(problems);
   const conf = program.conf;
   const confValue = (k: string): string | undefined => {
@@ -86,7 +98,38 @@ export function prepare(o: Pick<ZapuskRunOptions, 'programDir' | 'command' | 're
     : confState
       ? resolve(program.dir, confState)
       : join(o.defaultStateRoot, (globalName ?? name).replace(/[^\w-]/g, '-'));
-  return { program, stateDir, name, globalName };
+  const refused = refusedStateDir(stateDir, program.dir);
+  if (refused) {
+    const span = o.stateDir ? { file: '<command line>', line: 1, col: 1 } : conf?.get('state_dir')?.valueSpan;
+    throw new DiagnosticError([error('Z009', `state dir ${stateDir} refused: ${refused}`, span ? { span } : {})]);
+  }
+  return { program, globals, libDirs, stateDir, name, globalName };
+}
+
+/**
+ * A state dir is created, written and, on destroy, moved away whole: `/` or a name shorter than four
+ * characters is refused as zapusk-tool refuses it ("state_dir too short"), and so is the program's own
+ * folder or a folder holding it, which destroy would move away with the program in it.
+ */
+function refusedStateDir(stateDir: string, programDir: string): string | undefined {
+  const short = refusedDir(stateDir);
+  if (short) return short;
+  const rel = relative(stateDir, programDir);
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return 'it holds the program itself, which destroy would move away with the state';
+  return undefined;
+}
+
+/** zapusk-tool's global params: zapusk.tool-defaults.conf, overridden by zapusk.global.conf. */
+function readGlobals(toolDir: string): Params {
+  const diagnostics: Diagnostic[] = [];
+  const out = new Map<string, Param>();
+  for (const name of ['zapusk.tool-defaults.conf', 'zapusk.global.conf']) {
+    const file = join(toolDir, name);
+    if (!existsSync(file)) continue;
+    for (const [k, p] of readConfFile(file, diagnostics)) out.set(k, p);
+  }
+  if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
+  return out;
 }
 
 function requestParams(request: ZapuskRunOptions['request']): Map<string, Param> {
@@ -103,8 +146,9 @@ async function runDeferred(it: Interpreter, root: Instance, file: string): Promi
     const tasks = new Map(read.sections.flatMap((s) => s.entries).map((e) => [e.key, String(e.value)]));
     for (const [key, command] of tasks) {
       it.o.printer.info(root.padding, `Run deferred script: ${key}`);
-      const r = await it.shell(root, command, { colored: false });
+      const r = await it.shell(root, command, { colored: true, lines: true });
       const code = r.code;
+      it.note(undefined, 'ran', command, code !== 0 && code !== 100);
       if (code === 100) break;
       if (code !== 0) throw new ZapuskError('Z033', `deferred script ${key} failed: unsupported non-zero exit code [${String(code ?? 'signal')}]. cmd=[${command}]`);
     }
@@ -121,9 +165,11 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
     host: o.host,
     printer,
     stderr: (t) => (o.quiet ? undefined : o.writeErr(t)),
-    libDirs: o.libDirs.map((d) => resolve(d)),
+    libDirs: prepared.libDirs,
+    globals: prepared.globals,
     debug: o.debug,
     force: o.force || (o.env.ZAPUSK_FORCE ?? '') !== '',
+    dry: o.dry ?? false,
     only: o.only,
     toolCommand: o.toolCommand,
     toolDir: o.toolDir,
@@ -135,8 +181,11 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   it.deferredPath = inherited || join(stateDir, 'deferred.ini');
   const started = o.now();
   // Started from a step of another zapusk run, the run's own start and finish lines would be noise.
-  if (!nested) printer.info('', `zapusk: started. ${program.dir} :: ${o.command}`);
+  // zapusk-tool reads the program, and checks it, before its start line.
   for (const w of program.warnings) printer.warning(basePadding, w);
+  warnIfEmpty(printer, program, basePadding);
+  if (!nested) printer.info('', o.dry ? `zapusk: dry run. ${program.dir} :: ${o.command} (nothing is changed)` : `zapusk: started. ${program.dir} :: ${o.command}`);
+  warnIfEmpty(printer, program, basePadding);
   let failure: Diagnostic | undefined;
   let result: string = 'done';
   try {
@@ -147,7 +196,7 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
       request: requestParams(o.request),
     });
     result = await it.perform(root, o.command, true);
-    if (master) await runDeferred(it, root, it.deferredPath);
+    if (master && !o.dry) await runDeferred(it, root, it.deferredPath);
   } catch (e) {
     if (e instanceof ZapuskError) failure = error(e.code, e.message, { span: e.span });
     else if (e instanceof ProgramError) failure = e.diagnostics[0] ?? error('Z000', e.message);
@@ -155,6 +204,8 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   }
   const seconds = (o.now() - started) / 1000;
   // A run started by a step of another run indents its summary too (ZAPUSK_PADDING), as zapusk-tool.
+  if (o.dry) printer.planSummary(it.changes, basePadding);
+  else printer.changes(it.changes, basePadding);
   printer.summary(seconds, failure?.message, basePadding);
   if (!nested && !failure) printer.info('', `zapusk: finished. ${program.dir} :: ${o.command} result=${result}`);
   return {

@@ -3,7 +3,7 @@
  * one at a time on a host, so a step gets the same atomic writes and the same result records as every
  * other front end. Small state marks (once flags, guard flags) are written through the host directly.
  */
-import type { ApplyOutcome, GraphNode } from '../../core/model.js';
+import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
 import type { Host, ResourceContext } from '../../host/types.js';
 import { kinds } from '../../resources/index.js';
 
@@ -37,6 +37,17 @@ export class Machine {
     }
   }
 
+  /** What a resource would change, reading only (a dry run). */
+  async check(type: string, params: Record<string, unknown>): Promise<CheckOutcome> {
+    const kind = kinds.get(type);
+    if (!kind) throw new Error(`no resource kind ${type}`);
+    this.counter += 1;
+    const node: GraphNode = { id: `zapusk-${type}-${this.counter}`, type, name: String(params.path ?? type), params };
+    const problems = kind.validate(params, node);
+    if (problems.length > 0) throw new Error(problems.map((d) => d.message).join('; '));
+    return kind.check(this.ctx, params, node);
+  }
+
   async exists(path: string): Promise<boolean> {
     return (await this.host.lstat(path)) !== null;
   }
@@ -49,8 +60,9 @@ export class Machine {
     return (await this.host.readFile(path)).toString('utf8');
   }
 
+  /** State files (params, flags, marks) may hold request params: owner-only. */
   async writeMark(path: string, content: string): Promise<void> {
-    await this.host.writeFileAtomic(path, content);
+    await this.host.writeFileAtomic(path, content, { mode: 0o600 });
   }
 
   async mkdirp(path: string): Promise<void> {

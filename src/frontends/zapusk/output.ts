@@ -4,6 +4,16 @@
  * terminal (and never with NO_COLOR): a log file or a pipe gets plain text.
  */
 
+/** One change a run made, for the list at its end. */
+export interface Change {
+  readonly kind: 'wrote' | 'removed' | 'restored' | 'ran';
+  /** A path, or a command. */
+  readonly what: string;
+  /** `component [step] in global_name`. */
+  readonly where: string;
+  readonly failed?: boolean;
+}
+
 export interface OutputOptions {
   readonly write: (text: string) => void;
   readonly color: boolean;
@@ -34,8 +44,8 @@ export class Printer {
    * colour switch and a reset, so output is shown live and unchanged (a nested zapusk run indents its
    * own lines from ZAPUSK_PADDING).
    */
-  streamBegin(): void {
-    if (!this.o.quiet && this.o.color) this.o.write(GREEN);
+  streamBegin(line = false): void {
+    if (!this.o.quiet && (this.o.color || line)) this.o.write(`${this.o.color ? GREEN : ''}${line ? '\n' : ''}`);
   }
 
   /** A piece of a step's stdout, as it came. */
@@ -43,8 +53,37 @@ export class Printer {
     if (!this.o.quiet && text !== '') this.o.write(text);
   }
 
-  streamEnd(): void {
-    if (!this.o.quiet && this.o.color) this.o.write(RESET);
+  /** `line`: the colour switches on lines of their own, as zapusk-tool prints them around a deferred task. */
+  streamEnd(line = false): void {
+    if (!this.o.quiet && (this.o.color || line)) this.o.write(`${this.o.color ? RESET : ''}${line ? '\n' : ''}`);
+  }
+
+  /** A dry run's line for one change it would make, with detail lines (a diff) under it. */
+  planned(padding: string, c: Change, detail: readonly string[] = []): void {
+    const verb = { wrote: 'would write', removed: 'would remove', restored: 'would restore', ran: 'would run' }[c.kind];
+    this.info(padding, `${verb} ${c.what} (${c.where})`);
+    for (const d of detail) this.line(`${padding}    ${d}`);
+  }
+
+  /** A dry run's count line. */
+  planSummary(list: readonly Change[], padding = ''): void {
+    const n = (kind: Change['kind']): number => list.filter((c) => c.kind === kind).length;
+    this.info(padding, `Plan: ${n('wrote')} to write, ${n('removed')} to remove, ${n('restored')} to restore, ${n('ran')} to run; nothing was changed.`);
+  }
+
+  /**
+   * Ours, not zapusk-tool's: what the run changed, one line each (files written, removed or restored,
+   * commands run), then one line of counts.
+   */
+  changes(list: readonly Change[], padding = ''): void {
+    // One line each: a multi-line command shows its line breaks as \n.
+    for (const c of list) this.info(padding, `${c.kind} ${c.what.replace(/\n/g, '\\n')} (${c.where})`);
+    const count = (kind: Change['kind'], one: string, many = `${one}s`): string => {
+      const n = list.filter((c) => c.kind === kind).length;
+      return `${n} ${n === 1 ? one : many}`;
+    };
+    const failed = list.filter((c) => c.failed).length;
+    this.info(padding, `Summary: ${count('wrote', 'file written', 'files written')}, ${count('removed', 'removed', 'removed')}, ${count('restored', 'restored', 'restored')}, ${count('ran', 'command run', 'commands run')}, ${failed} failed.`);
   }
 
   /** zapusk-tool's closing summary: warnings (and the error), then the Achievements line. */

@@ -33,31 +33,52 @@ function refsIn(params: Params, known: (name: string) => boolean, where: string,
 
 export interface PreflightOptions {
   readonly libDirs: readonly string[];
+  /** Names of the global params. */
+  readonly globals?: readonly string[];
 }
 
-export function preflight(program: Program, requestKeys: readonly string[], o: PreflightOptions, lookupDirs: readonly string[] = o.libDirs, seen = new Set<string>()): Diagnostic[] {
+/** Steps after these in a component are never run, so never computed. */
+const ENDS_COMPONENT = new Set(['os', 'file', 'disabled']);
+
+export function preflight(
+  program: Program,
+  requestKeys: readonly string[],
+  o: PreflightOptions,
+  lookupDirs: readonly string[] = o.libDirs,
+  seen = new Set<string>(),
+  /** Some lookup folders are known only at run time (prepend_zdb_dirs with {{…}}): a type not found now may be found then. */
+  unsureDirs = false,
+): Diagnostic[] {
   const visitKey = `${program.dir}\0${[...requestKeys].sort().join(',')}`;
   if (seen.has(visitKey)) return [];
   seen.add(visitKey);
   const out: Diagnostic[] = [];
-  const programKeys = new Set([...program.params.keys(), ...requestKeys, ...(program.conf?.keys() ?? []), ...SPECIAL_PARAMS]);
+  const programKeys = new Set([...program.params.keys(), ...requestKeys, ...(program.conf?.keys() ?? []), ...SPECIAL_PARAMS, ...(o.globals ?? [])]);
   if (requestKeys.includes('type')) programKeys.add('zdb_type');
   refsIn(program.params, (n) => programKeys.has(n), `the params of ${program.name}`, out);
   const prepend = program.params.get('prepend_zdb_dirs')?.value ?? program.conf?.get('prepend_zdb_dirs')?.value;
   const own = typeof prepend === 'string' && !prepend.includes('{{') ? prependDirs(prepend) : [];
+  const unsure = unsureDirs || (typeof prepend === 'string' && prepend.includes('{{'));
   const dirs = [...own, ...lookupDirs];
   for (const comp of program.components) {
     /** Set once a step of the component runs a sub-program: the steps after it are its arguments. */
     let argumentsOf: string | undefined;
+    let ended = false;
     for (const [index, step] of comp.steps.entries()) {
+      if (ended) break;
+      ended = argumentsOf === undefined && typeof step.type === 'string' && ENDS_COMPONENT.has(step.type);
       const where = `step [${step.id}] of component ${comp.name}`;
       refsIn(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), where, out);
       const type = step.type;
       if (type === true || type.includes('{{')) continue;
+      const key = step.params.get('key');
+      if (type === 'guard' && key && typeof key.value === 'string' && !key.value.includes('{{') && (key.value === '.' || key.value === '..' || key.value.includes('/'))) {
+        out.push(error('Z034', `guard: key ${JSON.stringify(key.value)} must be one folder name (destroy removes <dir>/<key>)`, { span: key.valueSpan }));
+      }
       const typeSpan = step.params.get('type')?.valueSpan ?? step.span;
       if (argumentsOf !== undefined) {
         // zapusk-tool hands such a step to the sub-program with the folder of its type, which must exist.
-        if (!step.params.has('type_dir') && !findTypeDir([program.dir, ...dirs], type).found) {
+        if (!step.params.has('type_dir') && !unsure && !findTypeDir([program.dir, ...dirs], type).found) {
           out.push(
             error('Z010', `cannot find zdb of type \`${type}\` (looked for ${type}.zdb in ${[program.dir, ...dirs].join(', ')}): a step after [${argumentsOf}] is passed to that sub-program as an argument, not run here`, {
               span: typeSpan,
@@ -80,6 +101,7 @@ export function preflight(program: Program, requestKeys: readonly string[], o: P
         if (step.params.has('type_dir')) continue;
         subDir = findTypeDir([program.dir, ...dirs], type).found;
         if (!subDir) {
+          if (unsure) continue;
           out.push(error('Z010', `cannot find zdb of type \`${type}\` (looked for ${type}.zdb in ${[program.dir, ...dirs].join(', ')})`, { span: typeSpan }));
           continue;
         }
@@ -87,7 +109,7 @@ export function preflight(program: Program, requestKeys: readonly string[], o: P
       if (subDir === undefined) continue;
       try {
         const sub = loadProgram(subDir);
-        out.push(...preflight(sub, childKeys, o, dirs, seen));
+        out.push(...preflight(sub, childKeys, o, dirs, seen, unsure));
       } catch (e) {
         if (!(e instanceof ProgramError)) throw e;
         for (const d of e.diagnostics) out.push(d.span ? d : { ...d, span: typeSpan });

@@ -19,7 +19,7 @@ export type Params = ReadonlyMap<string, Param>;
 export interface Step {
   /** The section name: `[os]` → `os`. */
   readonly id: string;
-  /** Its `type=` key, else the id; may hold `{{…}}`, computed when the step runs. */
+  /** Its `type=` key, else its `name=` key, else the id; may hold `{{…}}`, computed when the step runs. */
   readonly type: Value;
   readonly span: Span;
   readonly params: Params;
@@ -60,7 +60,8 @@ function toParams(entries: readonly Entry[]): Map<string, Param> {
 
 function toStep(s: RawSection, id: string): Step {
   const params = toParams(s.entries);
-  const type = params.get('type')?.value ?? id;
+  // zapusk-tool: a step's `name` key renames it, and a step without `type` has its name as its type.
+  const type = params.get('type')?.value ?? params.get('name')?.value ?? id;
   return { id, type, span: s.span, params };
 }
 

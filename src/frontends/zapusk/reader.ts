@@ -61,6 +61,25 @@ export function splitLines(file: string, text: string): SourceLine[] {
   return parts.map((t, i) => ({ file, line: i + 1, text: t.endsWith('\r') ? t.slice(0, -1) : t }));
 }
 
+/** A line zapusk-tool reads (a key, a bare key, a step, a header, a comment or a blank line). */
+function toolReads(line: string): boolean {
+  return QUOTED.test(line) || MULTILINE_START.test(line) || PLAIN.test(line) || BARE.test(line) || SECTION.test(line) || HEADER.test(line) || line.length === 0 || COMMENT.test(line);
+}
+
+/**
+ * For `key="text` (a quote that is not closed on the line): the index of the line that closes the value,
+ * a line ending in `"` that zapusk-tool could not read, looking no further than the next step or header.
+ */
+function closingLine(lines: readonly SourceLine[], from: number, value: string): number | undefined {
+  if (!value.startsWith('"') || value.endsWith('"')) return undefined;
+  for (let j = from; j < lines.length; j++) {
+    const t = strip((lines[j] as SourceLine).text);
+    if (t.endsWith('"')) return toolReads(t) ? undefined : j;
+    if (SECTION.test(t) || HEADER.test(t) || MULTILINE_START.test(t)) return undefined;
+  }
+  return undefined;
+}
+
 export function readLines(lines: readonly SourceLine[]): ReadResult {
   const sections: RawSection[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -85,6 +104,7 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
     i++;
     const line = strip(l.text);
     let m: RegExpExecArray | null;
+    let close: number | undefined;
     if ((m = QUOTED.exec(line))) {
       const key = m[1] as string;
       assign(l, key, m[2] as string, colOf(l, m[2] as string, l.text.indexOf('=')));
@@ -109,6 +129,14 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
       } else {
         last.entries.push({ key, value: body.join('\n'), span: at(l, colOf(l, key)), valueSpan: start ? at(start) : at(l) });
       }
+    } else if ((m = PLAIN.exec(line)) && (close = closingLine(lines, i, m[2] as string)) !== undefined) {
+      // `key="text` with the value going on over the next lines, up to a line that is only `"` or ends
+      // in `"`. zapusk-tool cannot read such a closing line, so reading it here changes no program it runs.
+      const body = [(m[2] as string).slice(1), ...lines.slice(i, close).map((x) => x.text)];
+      const last = strip((lines[close] as SourceLine).text);
+      if (last !== '"') body.push((lines[close] as SourceLine).text.replace(/"\s*$/, ''));
+      i = close + 1;
+      assign(l, m[1] as string, body.join('\n'), colOf(l, m[2] as string, l.text.indexOf('=')) + 1);
     } else if ((m = PLAIN.exec(line))) {
       const eq = l.text.indexOf('=');
       const value = m[2] as string;

@@ -10,8 +10,8 @@ import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
 import type { Code } from '../../core/codes.js';
 import { Machine } from './machine.js';
-import type { Printer } from './output.js';
-import { type Component, isDir, listDir, loadProgram, type Param, type Params, type Program, type Step } from './program.js';
+import type { Change, Printer } from './output.js';
+import { type Component, isDir, listDir, loadProgram, type Param, type Params, type Program, ProgramError, type Step } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
 import { formatIni, globalNameOf } from './state-files.js';
 import { runStepType } from './steps.js';
@@ -27,10 +27,17 @@ export interface InterpreterOptions {
   readonly printer: Printer;
   /** Where a step's stderr goes. */
   readonly stderr: (text: string) => void;
-  /** --lib folders, searched for zdb types after the program's own folder. */
+  /** --lib folders and the tool's lib/, searched for zdb types after the program's own folder. */
   readonly libDirs: readonly string[];
+  /** Global params: visible in every program instance, below every other level. */
+  readonly globals: Params;
   readonly debug: boolean;
   readonly force: boolean;
+  /**
+   * A dry run: commands are not run and nothing is written; each step that would act says what it
+   * would do. `{`…`}` parts of values are still run, as they compute what the steps would be given.
+   */
+  readonly dry?: boolean;
   /** Run only components whose name contains this (zapusk-tool's --only). */
   readonly only?: string | undefined;
   /** zapusk_tool: a shell command that runs this front end (`node /…/cairn.js zapusk`). */
@@ -55,6 +62,13 @@ export interface Instance {
   readonly params: ReadonlyMap<string, Value>;
   readonly conf: ReadonlyMap<string, Value>;
   readonly special: ReadonlyMap<string, Value>;
+  /** Global params not shadowed by the levels above, computed in this instance. */
+  readonly globals: ReadonlyMap<string, Value>;
+  /**
+   * What zapusk-tool writes to params.txt, params.sh and params.json: global params, then special
+   * params, then program and request params, each overriding the one before.
+   */
+  readonly stateParams: ReadonlyMap<string, Value>;
   readonly lookupDirs: readonly string[];
   /** Files written into the state dir with params.txt (zapusk-tool's arg_N.ini), name → content. */
   readonly stateFiles?: ReadonlyMap<string, string>;
@@ -91,6 +105,8 @@ function literalValues(params: Params | undefined): Map<string, Value> {
 export class Interpreter {
   readonly machine: Machine;
   readonly results: NodeResult[] = [];
+  /** What the run changed, in order: listed at its end. */
+  readonly changes: Change[] = [];
   deferredPath = '';
 
   constructor(readonly o: InterpreterOptions) {
@@ -112,9 +128,9 @@ export class Interpreter {
    * runs (and kept for the run record). `colored`: between the colour codes zapusk-tool puts around an
    * os step's output.
    */
-  async shell(inst: Instance, command: string, o: { cwd?: string; colored: boolean }): Promise<ExecResult> {
+  async shell(inst: Instance, command: string, o: { cwd?: string; colored: boolean; lines?: boolean }): Promise<ExecResult> {
     const printer = this.o.printer;
-    if (o.colored) printer.streamBegin();
+    if (o.colored) printer.streamBegin(o.lines);
     try {
       return await this.o.host.exec(command, {
         env: this.env(inst),
@@ -122,7 +138,7 @@ export class Interpreter {
         onOutput: (stream, chunk) => (stream === 'stdout' ? printer.streamChunk(chunk) : this.o.stderr(chunk)),
       });
     } finally {
-      if (o.colored) printer.streamEnd();
+      if (o.colored) printer.streamEnd(o.lines);
     }
   }
 
@@ -157,16 +173,26 @@ export class Interpreter {
       { kind: 'raw', params: merged },
       { kind: 'computed', values: conf },
       { kind: 'computed', values: special },
+      { kind: 'raw', params: this.o.globals },
     ];
-    const draft = { program, name: spec.name, globalName, globalPrefix: spec.globalPrefix, stateDir: spec.stateDir, padding, conf, special };
-    const scope = new Scope(levels, this.evaluator(partial, () => this.env({ ...draft, params: new Map(), lookupDirs: [] })), `params of ${globalName}`);
+    const globals = new Map<string, Value>();
+    const draft = { program, name: spec.name, globalName, globalPrefix: spec.globalPrefix, stateDir: spec.stateDir, padding, conf, special, globals };
+    const scope = new Scope(levels, this.evaluator(partial, () => this.env({ ...draft, params: new Map(), stateParams: new Map(), lookupDirs: [] })), `params of ${globalName}`);
     const params = new Map<string, Value>();
     for (const k of merged.keys()) params.set(k, await scope.computeKey(0, k));
+    // zapusk-tool computes every global param in every program, so a wrong one stops any program.
+    for (const k of this.o.globals.keys()) if (!merged.has(k) && !special.has(k)) globals.set(k, await scope.computeKey(3, k));
+    const stateParams = new Map<string, Value>();
+    for (const k of this.o.globals.keys()) stateParams.set(k, globals.get(k) ?? '');
+    for (const [k, v] of special) stateParams.set(k, v);
+    // zapusk-tool writes an empty zdb_type for a root program given request params.
+    if (spec.zdbType === undefined && spec.request.size > 0) stateParams.set('zdb_type', '');
+    for (const [k, v] of params) stateParams.set(k, v);
     const prepend = params.get('prepend_zdb_dirs') ?? conf.get('prepend_zdb_dirs');
     const confPrepend = conf.get('prepend_zdb_dirs');
     const own = [...prependDirs(prepend), ...(prepend === confPrepend ? [] : prependDirs(confPrepend))];
     const lookupDirs = [...own, ...(spec.parent ? spec.parent.lookupDirs : this.o.libDirs)];
-    return { ...draft, params, lookupDirs, ...(spec.stateFiles ? { stateFiles: spec.stateFiles } : {}) };
+    return { ...draft, params, stateParams, lookupDirs, ...(spec.stateFiles ? { stateFiles: spec.stateFiles } : {}) };
   }
 
   /** Runs a command through an instance, with zapusk-tool's state-dir rules around it. */
@@ -176,14 +202,15 @@ export class Interpreter {
       // Nothing was ever applied here: nothing to undo.
       if (!(await this.machine.isDirectory(inst.stateDir))) return 'noneed_state_dir_not_exist';
       await this.components(inst, cmd, isRoot);
-      if (!(isRoot && this.o.only !== undefined)) await this.archive(inst.stateDir);
+      if (!(isRoot && this.o.only !== undefined) && !this.o.dry) await this.archive(inst.stateDir);
       return 'done_destroyed';
     }
-    await this.prepareStateDir(inst);
+    if (!this.o.dry) await this.prepareStateDir(inst);
     return this.components(inst, cmd, isRoot);
   }
 
   private async components(inst: Instance, cmd: string, isRoot: boolean): Promise<Outcome> {
+    warnIfEmpty(this.o.printer, inst.program, inst.padding);
     let last: Outcome = 'done';
     for (const comp of inst.program.components) {
       if (isRoot && this.o.only !== undefined) {
@@ -205,7 +232,7 @@ export class Interpreter {
     const step = comp.steps[index];
     if (!step) return 'skipped_expression_empty';
     const vars = await this.computeStep(inst, comp, step, cmd);
-    const type = step.params.has('type') ? String(vars.get('type')) : String(step.type);
+    const type = step.params.has('type') ? String(vars.get('type')) : step.params.has('name') ? String(vars.get('name')) : String(step.type);
     return runStepType(this, {
       inst,
       comp,
@@ -227,6 +254,7 @@ export class Interpreter {
       { kind: 'raw', params: step.params },
       { kind: 'computed', values: inst.conf },
       { kind: 'computed', values: special },
+      { kind: 'computed', values: inst.globals },
     ];
     const scope = new Scope(levels, this.evaluator(inst, () => this.env(inst)), `step [${step.id}] of component ${comp.name}`);
     const vars = new Map<string, Value>();
@@ -237,13 +265,25 @@ export class Interpreter {
   /** Runs a sub-program (a zdb type or [load]) as an instance named after the component. */
   async runSubProgram(call: StepCall, dir: string): Promise<Outcome> {
     const { inst, comp, step, vars, cmd } = call;
-    const program = loadProgram(dir);
+    let program: Program;
+    try {
+      program = loadProgram(dir);
+    } catch (e) {
+      // A folder named at run time: its faults are reported at the step that names it.
+      if (e instanceof ProgramError) {
+        const d = e.diagnostics[0];
+        throw new ZapuskError(d?.code ?? 'Z005', `${d?.message ?? e.message} (step [${step.id}] of component ${comp.name} in ${inst.globalName})`, d?.span ?? step.span);
+      }
+      throw e;
+    }
     for (const w of program.warnings) this.o.printer.warning(`${inst.padding}  `, w);
     const request = new Map<string, Param>();
     for (const [k, v] of vars) {
       const p = step.params.get(k);
       if (p) request.set(k, { ...p, value: v });
     }
+    // zapusk-tool names the sub-program after the component, whatever the step's own name key says.
+    request.delete('name');
     const made = (value: Value): Param => ({ value, span: step.span, valueSpan: step.span });
     request.set('type', made(call.type));
     const childGlobalName = globalNameOf(inst.globalName, comp.name);
@@ -252,7 +292,7 @@ export class Interpreter {
     const stack = inst.params.get('stack_of_types_dirs');
     request.set('stack_of_types_dirs', made([...(typeof stack === 'string' ? [stack] : []), inst.program.dir].join(':')));
     // zapusk-tool: a param `web/port` of the caller is `port` in component web's program; `*/port` in all.
-    for (const [k, v] of inst.params) {
+    for (const [k, v] of inst.stateParams) {
       const parts = k.split('/');
       if (parts.length > 1 && (parts[0] === comp.name || parts[0] === '*')) request.set(parts.slice(1).join('/'), made(v));
     }
@@ -276,12 +316,12 @@ export class Interpreter {
       stateFiles,
     });
     const flag = join(inst.stateDir, '_zapusk.created', comp.name);
-    if (cmd !== 'destroy') {
+    if (cmd !== 'destroy' && !this.o.dry) {
       await this.machine.mkdirp(join(inst.stateDir, '_zapusk.created'));
       await this.machine.writeMark(flag, `${new Date(this.o.now()).toISOString()}\n`);
     }
     const result = await this.perform(child, cmd);
-    if (cmd === 'destroy' && (await this.machine.exists(flag))) await this.machine.remove(flag);
+    if (cmd === 'destroy' && !this.o.dry && (await this.machine.exists(flag))) await this.machine.remove(flag);
     return result;
   }
 
@@ -295,7 +335,7 @@ export class Interpreter {
     const name = vars.get('name') ?? step.id;
     const section = new Map<string, Value>([['name', name]]);
     for (const [k, v] of vars) if (k !== 'name') section.set(k, v);
-    const type = String(vars.get('type') ?? step.type);
+    const type = String(vars.get('type') ?? name);
     if (!section.has('type')) section.set('type', type);
     if (!section.has('type_dir')) {
       const { found, searched } = this.findZdbType(inst, type);
@@ -318,7 +358,7 @@ export class Interpreter {
 
   private async prepareStateDir(inst: Instance): Promise<void> {
     await this.machine.mkdirp(inst.stateDir);
-    await this.machine.writeMark(join(inst.stateDir, 'params.txt'), formatIni(inst.params));
+    await this.machine.writeMark(join(inst.stateDir, 'params.txt'), formatIni(inst.stateParams));
     const conf = new Map(inst.special);
     conf.set('use_state_params', '1');
     await this.machine.writeMark(join(inst.stateDir, 'zapusk.conf'), formatIni(conf));
@@ -356,9 +396,10 @@ export class Interpreter {
           zdbType: typeof saved.get('zdb_type') === 'string' ? String(saved.get('zdb_type')) : undefined,
           parent: inst,
         });
+        if (this.o.dry) this.o.printer.info(inst.padding, `would destroy ${name}: its component is gone from the program`);
         await this.perform(child, 'destroy');
       }
-      await this.machine.remove(join(flags, name));
+      if (!this.o.dry) await this.machine.remove(join(flags, name));
     }
   }
 
@@ -388,6 +429,14 @@ export class Interpreter {
     });
   }
 
+  /** Notes a change for the list at the end of the run. */
+  note(call: StepCall | undefined, kind: Change['kind'], what: string, failed = false, detail: readonly string[] = []): void {
+    const where = call ? `${call.comp.name} [${call.step.id}] in ${call.inst.globalName}` : 'deferred';
+    const change = { kind, what, where, ...(failed ? { failed } : {}) };
+    this.changes.push(change);
+    if (this.o.dry) this.o.printer.planned(call?.inst.padding ?? this.o.basePadding, change, detail);
+  }
+
   fail(call: StepCall, code: Code, message: string): never {
     throw new ZapuskError(code, `${message} (step [${call.step.id}] of component ${call.comp.name} in ${call.inst.globalName}, command ${call.cmd})`, call.step.span);
   }
@@ -409,4 +458,18 @@ export function findTypeDir(dirs: readonly string[], type: string): { found?: st
     }
   }
   return {};
+}
+
+/** A folder the run would create, write or remove under: `/` and names under four characters are refused. */
+export function refusedDir(path: string): string | undefined {
+  if (path.replace(/\/+$/, '') === '') return 'it is the root folder /';
+  if (path.length < 4) return `it is too short a path (${path}), as zapusk-tool refuses it`;
+  return undefined;
+}
+
+/** zapusk-tool's check before running a program warns about one with no components (each time it checks). */
+export function warnIfEmpty(printer: Printer, program: Program, padding: string): void {
+  if (program.components.length > 0) return;
+  printer.warning(padding, 'ready?: empty components list! this is not error, just warning!');
+  printer.info(padding, `ready?: zdb_dir=${program.dir}`);
 }

@@ -2,6 +2,7 @@
  * The files zapusk-tool keeps in a program instance's state dir, in its formats: params.txt (computed
  * params, ini), zapusk.conf (where the instance came from), params.sh (params for shell scripts).
  */
+import type { Step } from './program.js';
 import type { Value } from './reader.js';
 
 /** ini lines; a multi-line value is written in the `key="` … `"` form the reader understands. */
@@ -31,4 +32,30 @@ export function formatShell(values: ReadonlyMap<string, Value>): string {
 export function globalNameOf(prefix: string, name: string): string {
   const path = prefix.length > 0 ? `${prefix}/${name}` : name;
   return path.replace(/[^\w]/g, '-').replace(/^-+/, '');
+}
+
+/** Ruby's File.join: parts joined by one `/`, nothing else normalised (`a/../b` stays as written). */
+export function rubyJoin(...parts: string[]): string {
+  return parts.reduce((acc, p) => (acc === '' ? p : `${acc.replace(/\/+$/, '')}/${p.replace(/^\/+/, '')}`), '');
+}
+
+/** Ruby's String#inspect. */
+function inspectString(s: string): string {
+  const body = s.replace(/[\\"\n\t\r\x1b]|#(?=[{$@])|[\x00-\x1f\x7f]/g, (c) => {
+    const named: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\x1b': '\\e', '#': '\\#' };
+    return named[c] ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  });
+  return `"${body}"`;
+}
+
+/**
+ * A step as zapusk-tool holds it, in Ruby's inspect: `{"name"=>"os", "apply"=>"…", "_component_name"=>"web",
+ * "type"=>"os"}` (the section name first, the keys as written, the component, then the type if not given).
+ */
+export function inspectStep(step: Step, component: string): string {
+  const entries: [string, Value][] = [['name', step.params.get('name')?.value ?? step.id]];
+  for (const [k, p] of step.params) if (k !== 'name') entries.push([k, p.value]);
+  entries.push(['_component_name', component]);
+  if (!step.params.has('type')) entries.push(['type', step.params.get('name')?.value ?? step.id]);
+  return `{${entries.map(([k, v]) => `${inspectString(k)}=>${v === true ? 'true' : inspectString(v)}`).join(', ')}}`;
 }

@@ -2,10 +2,10 @@
  * The special step types of the spec (os, info, commands, once, guard, load, when, file) and zapusk-tool's
  * `disabled`; any other type is a zdb type: a program found in the lookup folders, run as a sub-program.
  */
-import { join } from 'node:path';
-import { fileStep } from './file-step.js';
-import type { Interpreter, Outcome, StepCall } from './run.js';
-import { formatShell } from './state-files.js';
+import { join, resolve } from 'node:path';
+import { fileStep, warnNeverPerformed } from './file-step.js';
+import { type Interpreter, type Outcome, refusedDir, type StepCall } from './run.js';
+import { formatShell, rubyJoin } from './state-files.js';
 
 type Handler = (it: Interpreter, call: StepCall) => Promise<Outcome>;
 
@@ -21,10 +21,7 @@ function isRelative(path: string): boolean {
 
 /** A step that ends its component: the steps after it never run, which zapusk-tool warns about. */
 function endComponent(it: Interpreter, call: StepCall): Outcome {
-  if (call.rest.length > 0) {
-    const list = call.rest.map((s) => `[${s.id}] (${s.span.file}:${s.span.line})`).join(', ');
-    it.o.printer.warning(call.inst.padding, `following steps never will be performed: ${list}`);
-  }
+  warnNeverPerformed(it, call);
   return 'done';
 }
 
@@ -41,15 +38,22 @@ const os: Handler = async (it, call) => {
     const candidate = join(call.inst.program.dir, first);
     if (await it.machine.exists(candidate)) command = candidate + command.slice(first.length);
   }
-  await it.machine.writeMark(join(call.inst.stateDir, 'params.sh'), formatShell(call.inst.params));
+  if (!it.o.dry) await it.machine.writeMark(join(call.inst.stateDir, 'params.sh'), formatShell(call.inst.stateParams));
   const result = await runOs(it, call, command, started);
   return result === 'stop' ? 'stop' : endComponent(it, call);
 };
 
 /** Runs an os (or run) step's command in the state dir, output shown live; exit 100 is `stop`. */
-async function runOs(it: Interpreter, call: StepCall, command: string, started: number): Promise<'ok' | 'stop'> {
+async function runOs(it: Interpreter, call: StepCall, command: string, started: number, detail: readonly string[] = []): Promise<'ok' | 'stop'> {
+  if (it.o.dry) {
+    // Its exit code cannot be known: a dry run goes on as after a success.
+    it.note(call, 'ran', command, false, detail);
+    it.record(call, 'pending', `Command "${command}" would run`, started, { changes: { command } });
+    return 'ok';
+  }
   const r = await it.shell(call.inst, command, { cwd: call.inst.stateDir, colored: true });
   const code = r.code;
+  it.note(call, 'ran', command, code !== 0 && code !== 100);
   const outputs = { command, retcode: code, stdout: r.stdout, stderr: r.stderr };
   const comment = `Command "${command}" run`;
   if (code === null || (code !== 0 && code !== 100)) {
@@ -75,8 +79,12 @@ const run: Handler = async (it, call) => {
   let code = forCommand(call);
   if (code === undefined) return call.next();
   const { inst, cmd } = call;
-  await it.machine.writeMark(join(inst.stateDir, 'params.sh'), formatShell(inst.params));
-  await it.machine.writeMark(join(inst.stateDir, 'params.json'), `${JSON.stringify(Object.fromEntries(inst.params))}\n`);
+  if (it.o.dry) {
+    const result = await runOs(it, call, join(inst.stateDir, `script-${cmd}`), started, code.split('\n'));
+    return result === 'stop' ? 'stop' : call.next();
+  }
+  await it.machine.writeMark(join(inst.stateDir, 'params.sh'), formatShell(inst.stateParams));
+  await it.machine.writeMark(join(inst.stateDir, 'params.json'), `${JSON.stringify(Object.fromEntries(inst.stateParams))}\n`);
   let head = '';
   if (!code.startsWith('#!')) {
     const langValue = call.vars.get('lang');
@@ -110,7 +118,10 @@ const commands: Handler = async (it, call) => {
     it.record(call, 'skipped', `no route for ${cmd}`, it.o.now());
     return 'skipped_no_route';
   }
-  const parts = route === true ? ['apply'] : route.split(/[\s,]/).filter((p) => p !== '');
+  // As Ruby's split: an empty part between two separators is a command too (`a, b` runs a, "" and b);
+  // trailing empty parts are dropped.
+  const parts = route === true ? ['apply'] : route.split(/[\s,]/);
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   it.record(call, 'ok', `${cmd} -> ${parts.join(',')}`, it.o.now());
   let result: Outcome = 'pending';
   for (const part of parts) result = await call.next(part);
@@ -126,9 +137,11 @@ function flagsDir(call: StepCall): string {
 const once: Handler = async (it, call) => {
   const { cmd, comp } = call;
   const dir = flagsDir(call);
+  const refused = refusedDir(dir);
+  if (refused) return it.fail(call, 'Z034', `once: dir ${dir} refused: ${refused}`);
   const prefix = `once-${comp.name}-`;
   if (cmd === 'destroy') {
-    for (const f of await it.machine.list(dir)) if (f.startsWith(prefix) && f.endsWith('.flag')) await it.machine.remove(join(dir, f));
+    if (!it.o.dry) for (const f of await it.machine.list(dir)) if (f.startsWith(prefix) && f.endsWith('.flag')) await it.machine.remove(join(dir, f));
     return call.next();
   }
   if (!call.vars.has(cmd) || it.o.force) return call.next();
@@ -139,6 +152,7 @@ const once: Handler = async (it, call) => {
     return 'skipped_due_to_once';
   }
   const result = await call.next();
+  if (it.o.dry) return result;
   // Written only after the rest succeeded: a failed first run is retried next time.
   await it.machine.mkdirp(dir);
   await it.machine.writeMark(flag, `${new Date(it.o.now()).toISOString()}\n`);
@@ -151,27 +165,31 @@ const guard: Handler = async (it, call) => {
   if (typeof key !== 'string' || key === '') return it.fail(call, 'Z031', 'guard: param "key" is required');
   const dirValue = vars.get('dir');
   const guardsDir = typeof dirValue === 'string' && dirValue !== '' ? dirValue : '/zapusk/_guards/';
-  const keyDir = join(guardsDir, key);
+  if (key === '.' || key === '..' || key.includes('/')) return it.fail(call, 'Z034', `guard: key ${JSON.stringify(key)} must be one folder name (destroy removes <dir>/<key>)`);
+  const refused = refusedDir(resolve(guardsDir));
+  if (refused) return it.fail(call, 'Z034', `guard: dir ${guardsDir} refused: ${refused}`);
+  const keyDir = rubyJoin(guardsDir, key);
   const priority = typeof vars.get('priority') === 'string' ? String(vars.get('priority')) : '20';
   const self = `${inst.globalName}-${comp.name}`;
   const own = `${priority}-${self}.state`;
   if (cmd === 'destroy') {
-    await it.machine.remove(join(keyDir, own));
-    const others = (await it.machine.list(keyDir)).filter((f) => f.endsWith('.state'));
+    if (!it.o.dry) await it.machine.remove(join(keyDir, own));
+    const others = (await it.machine.list(keyDir)).filter((f) => f.endsWith('.state') && f !== own);
     if (others.length > 0) {
-      it.o.printer.info(inst.padding, `GUARD: other user found. skipping destroy due to: ${join(keyDir, others[0] as string)}`);
+      it.o.printer.info(inst.padding, `GUARD: other user found. skipping destroy due to: ${rubyJoin(keyDir, others[0] as string)}`);
       it.record(call, 'skipped', `other users of ${key} remain`, it.o.now());
       return 'done_destroy_skipped_due_other_users';
     }
-    await it.machine.remove(keyDir, true);
+    if (!it.o.dry) await it.machine.remove(keyDir, true);
     return call.next();
   }
+  if (it.o.dry) return call.next();
   await it.machine.mkdirp(keyDir);
   if (!(await it.machine.exists(join(keyDir, own)))) await it.machine.writeMark(join(keyDir, own), `${inst.stateDir}\n`);
   // A flag of this user under another priority is stale.
   for (const f of await it.machine.list(keyDir)) {
     if (f !== own && (f.endsWith(`${self}.state`) || f.endsWith(`${self}.flag`))) {
-      it.o.printer.info(inst.padding, `guard: unlinking unneeded file ${join(keyDir, f)}`);
+      it.o.printer.info(inst.padding, `guard: unlinking unneeded file ${rubyJoin(keyDir, f)}`);
       await it.machine.remove(join(keyDir, f));
     }
   }
@@ -182,7 +200,7 @@ const guard: Handler = async (it, call) => {
 const load: Handler = async (it, call) => {
   const dirValue = call.vars.get('dir');
   if (typeof dirValue !== 'string' || dirValue === '') return it.fail(call, 'Z032', 'load: param "dir" is required');
-  const dir = isRelative(dirValue) ? join(call.inst.program.dir, dirValue) : dirValue;
+  const dir = isRelative(dirValue) ? rubyJoin(call.inst.program.dir, dirValue) : dirValue;
   it.o.printer.info(call.inst.padding, `perform_type_load: using dir [${dir}]`);
   it.record(call, 'ok', `load ${dir}`, it.o.now());
   return it.runSubProgram(call, dir);

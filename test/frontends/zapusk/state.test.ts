@@ -15,7 +15,9 @@ test('state dir after apply: params.txt, zapusk.conf, params.sh, sub-program dir
   try {
     const r = runZapusk([join(FIXTURES, 'nested/prog.zdb'), 'apply', '--lib', join(FIXTURES, 'nested/lib'), '--state-dir', env.state], env);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(readFileSync(join(env.state, 'params.txt'), 'utf8'), 'site=example\n');
+    // As zapusk-tool writes it: global, then special, then program and request params.
+    const params = readFileSync(join(env.state, 'params.txt'), 'utf8');
+    assert.match(params, /^name=prog\nglobal_name=prog\nglobal_prefix=\nzdb_dir=.*\nzapusk_tool_dir=.*\nzapusk_tool=.*\nstate_dir=.*\nsite=example\n$/);
     const conf = readFileSync(join(env.state, 'zapusk.conf'), 'utf8');
     assert.match(conf, /^name=prog$/m);
     assert.match(conf, /^global_name=prog$/m);
@@ -26,6 +28,10 @@ test('state dir after apply: params.txt, zapusk.conf, params.sh, sub-program dir
     assert.match(readFileSync(join(env.state, 'web/zapusk.conf'), 'utf8'), /^global_name=prog-web$/m);
     assert.ok(existsSync(join(env.state, 'web/inner/params.txt')));
     assert.match(readFileSync(join(env.state, 'params.sh'), 'utf8'), /^site=example$/m);
+    // Request params may be secrets: the instance's state files are owner-only.
+    for (const f of ['params.txt', 'zapusk.conf', 'params.sh', 'web/params.txt', 'web/zapusk.conf', '_zapusk.created/web']) {
+      assert.equal(statSync(join(env.state, f)).mode & 0o777, 0o600, f);
+    }
 
     const d = runZapusk([join(FIXTURES, 'nested/prog.zdb'), 'destroy', '--lib', join(FIXTURES, 'nested/lib'), '--state-dir', env.state], env);
     assert.equal(d.code, 0, d.stderr);
@@ -175,14 +181,13 @@ test('[when] passes commands only on listed days, by the clock the run is given'
     writeFileSync(join(prog, 'main.ini'), '#### weekend\n[when]\nday_of_week=6 0\n[os]\napply=echo weekend\n#### monday\n[when]\nday_of_week=1\n[os]\napply=echo monday\n');
     const run = async (date: string): Promise<string> => {
       let out = '';
-      const base = { programDir: prog, command: 'apply', request: [], stateDir: env.state, defaultStateRoot: env.tmp, libDirs: [] };
+      const base = { programDir: prog, command: 'apply', request: [], stateDir: env.state, defaultStateRoot: env.tmp, libDirs: [], toolDir: env.tmp };
       const outcome = await runZapuskProgram(
         {
           ...base,
           debug: false,
           force: false,
           toolCommand: 'cairn zapusk',
-          toolDir: env.tmp,
           host: new LocalHost(),
           write: (t) => (out += t),
           writeErr: () => {},
@@ -292,6 +297,33 @@ test('an ini file that cannot be read stops the program before anything runs', {
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /Z006 cannot read .*main\.ini: permission denied/);
     assert.ok(!existsSync(env.state));
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
+
+test('a dry run (plan, --dry-run) writes nothing: no state dir, no file, no flag; a real run after it does all', () => {
+  const env = caseEnv(join(FIXTURES, 'plan'));
+  try {
+    const prog = join(FIXTURES, 'plan/prog.zdb');
+    const lib = ['--lib', join(FIXTURES, 'plan/lib'), '--state-dir', env.state];
+    const plan = runZapusk([prog, 'plan', ...lib], env);
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.match(plan.stdout, /would write .*app\.conf/);
+    assert.ok(!existsSync(env.state), 'plan created the state dir');
+    assert.ok(!existsSync(join(env.tmp, 'guards')), 'plan wrote a guard flag');
+    const apply = runZapusk([prog, 'apply', ...lib], env);
+    assert.equal(apply.code, 0, apply.stderr);
+    assert.equal(readFileSync(join(env.state, 'app.conf'), 'utf8'), 'listen 8080');
+    const snapshot = (): string[] => readdirSync(env.state, { recursive: true }).map((f) => `${String(f)} ${statSync(join(env.state, String(f))).mtimeMs}`).sort();
+    const before = snapshot();
+    const again = runZapusk([prog, 'apply', '--dry-run', 'port=1', ...lib], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^\s+\+listen 1$/m);
+    const destroy = runZapusk([prog, 'destroy', '--dry-run', ...lib], env);
+    assert.equal(destroy.code, 0, destroy.stderr);
+    assert.deepEqual(snapshot(), before, 'a dry run changed the state dir');
+    assert.equal(readFileSync(join(env.state, 'app.conf'), 'utf8'), 'listen 8080');
   } finally {
     rmSync(env.tmp, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 /** Runs fixture programs under test/fixtures/zapusk/<case>/ with the built CLI, in temp dirs. */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { type CliResult, cairn, tempDir } from '../../cli/cli-helpers.js';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { type CliResult, cairn, ROOT, tempDir } from '../../cli/cli-helpers.js';
 
 export const FIXTURES = resolve(import.meta.dirname, '../../fixtures/zapusk');
 
@@ -27,7 +28,9 @@ export function readRuns(caseDir: string, env: CaseEnv): Run[] {
     const hasProgram = words[0]?.endsWith('.zdb') ?? false;
     const program = join(caseDir, hasProgram ? (words.shift() as string) : 'prog.zdb');
     const explicitState = words.includes('--state-dir');
-    return { args: [program, ...words, ...(explicitState ? [] : ['--state-dir', env.state])], exit: Number(exit) };
+    // A case's tool/ folder stands for the folder beside the tool: its global conf and its lib/ of zdb types.
+    const tool = existsSync(join(caseDir, 'tool')) && !words.includes('--tool-dir') ? ['--tool-dir', join(caseDir, 'tool')] : [];
+    return { args: [program, ...words, ...(explicitState ? [] : ['--state-dir', env.state]), ...tool], exit: Number(exit) };
   });
 }
 
@@ -43,8 +46,11 @@ export function runZapusk(args: readonly string[], env: CaseEnv, extraEnv: Recor
 }
 
 /** Output with what varies between machines and runs replaced by names. */
-export function normalize(text: string, env: CaseEnv): string {
+export function normalize(text: string, env: CaseEnv, toolDir = join(env.caseDir, 'tool')): string {
   return text
+    .replaceAll(toolDir, '$TOOL')
+    // Without --tool-dir, the folder beside the tool is cairn's bin folder.
+    .replaceAll(join(ROOT, 'bin'), '$TOOL')
     .replaceAll(env.state, '$STATE')
     .replaceAll(env.tmp, '$TMP')
     .replaceAll(env.caseDir, '$CASE')
@@ -68,7 +74,37 @@ export function toolArgs(args: readonly string[]): string[] {
     else if (a === '--lib') out.push('--a', `prepend_zdb_dirs=${rest[++i] as string}`);
     else if (a === '--only') out.push(a, rest[++i] as string);
     else if (a === '--debug' || a === '--force') out.push(a);
+    else if (a === '--tool-dir') out.push(a, rest[++i] as string);
     else out.push('--a', a.includes('=') ? a : `${a}=true`);
   }
   return out;
+}
+
+/** A root run: no variables of an enclosing zapusk run (the tool treats a set ZAPUSK_PADDING as nested). */
+function rootEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('ZAPUSK_')) delete env[k];
+  return env;
+}
+
+/**
+ * Runs zapusk-tool (its src.v1/zapusk.rb at `script`) on our CLI arguments. The tool reads its global conf
+ * and lib/ from the folder above src.v1, so each case gets a copy of the tool in its temp dir with the
+ * case's tool/ folder (given to us as --tool-dir) laid into it. Output is normalised, $TOOL for that folder.
+ */
+export function runTool(script: string, args: readonly string[], env: CaseEnv): CliResult & { out: string } {
+  const toolDir = join(env.tmp, 'zapusk-tool');
+  if (!existsSync(toolDir)) cpSync(dirname(script), join(toolDir, 'src.v1'), { recursive: true });
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--tool-dir') cpSync(args[++i] as string, toolDir, { recursive: true });
+    else rest.push(args[i] as string);
+  }
+  const r = spawnSync('ruby', [join(toolDir, 'src.v1/zapusk.rb'), ...toolArgs(rest)], { cwd: env.tmp, encoding: 'utf8', env: rootEnv() });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, out: normalize(r.stdout, env, toolDir) };
+}
+
+/** Lines cairn adds to zapusk-tool's output: what was written and run, and the counts. */
+export function isOurLine(line: string): boolean {
+  return /^\s*\*\*\* (wrote|removed|restored|ran|Summary:|would|Plan:) /.test(line);
 }
