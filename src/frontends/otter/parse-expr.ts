@@ -215,6 +215,7 @@ function scanTemplate(s: Scanner, isEnd: (depth: number) => boolean, expand: boo
 
 function parseImplicit(s: Scanner, ctx: ValueContext): TextExpr {
   const span = s.span();
+  const from = s.pos;
   const parts: TextPart[] = [];
   scanTemplate(s, (depth) => s.peek() === '\n' || (depth <= 0 && stopsHere(s, ctx)), true, parts);
   const last = parts[parts.length - 1];
@@ -223,7 +224,7 @@ function parseImplicit(s: Scanner, ctx: ValueContext): TextExpr {
     if (trimmed === '') parts.pop();
     else parts[parts.length - 1] = trimmed;
   }
-  return { kind: 'text', parts, span };
+  return { kind: 'text', parts, span, raw: s.text.slice(from, s.pos).trimEnd() };
 }
 
 function parseQuoted(s: Scanner, quote: string): TextExpr {
@@ -234,7 +235,7 @@ function parseQuoted(s: Scanner, quote: string): TextExpr {
   scanTemplate(s, () => s.peek() === quote || s.peek() === '\n', quote === '"', parts);
   if (s.peek() !== quote) s.fail('unterminated string (quoted strings end on their line; use a swim string >>...>> for several lines)', open);
   s.pos++;
-  return { kind: 'text', parts, span };
+  return { kind: 'text', parts, span, raw: s.text.slice(open + 1, s.pos - 1) };
 }
 
 function parseSwim(s: Scanner, sentinel: string): TextExpr {
@@ -248,9 +249,10 @@ function parseSwim(s: Scanner, sentinel: string): TextExpr {
   const tail = /\n[ \t]*$/.exec(s.text.slice(s.pos, end));
   if (tail) stop = end - tail[0].length;
   const parts: TextPart[] = [];
+  const from = s.pos;
   scanTemplate(s, () => s.pos >= stop, true, parts);
   s.pos = end + sentinel.length;
-  return { kind: 'text', parts, span };
+  return { kind: 'text', parts, span, raw: s.text.slice(from, stop) };
 }
 
 /** A text (an Apply-Template asset or `$Eval` argument) parsed as a template: every `$` expands. */

@@ -27,7 +27,12 @@ test('drift: collect finds it and changes nothing, collect-execute fixes exactly
   const collect = await run(PLAN, { mode: 'collect', host });
   assert.deepEqual(collect.result.drift, [
     { operation: 'Ensure-Directory', key: 'logs', properties: ['Exists'] },
-    { operation: 'Ensure-File', key: 'app.conf', properties: ['Text'] },
+    {
+      operation: 'Ensure-File',
+      key: 'app.conf',
+      properties: ['Text'],
+      details: [{ property: 'Text', diff: '--- app.conf (found)\n+++ app.conf (wanted)\n@@ -1 +1 @@\n-port=8080\n\\ No newline at end of file\n+port=80\n\\ No newline at end of file\n' }],
+    },
   ]);
   assert.equal((await host.readFile('/w/app.conf')).toString(), 'port=8080');
   assert.equal(await host.stat('/w/logs'), null);
