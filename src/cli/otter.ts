@@ -93,7 +93,9 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
   }
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   const runMode: RunMode = opts.simulation ? 'simulate' : opts.mode === 'collect' ? 'collect' : 'apply';
-  return withRunStore(opts, { mode: runMode, frontEnd: 'otter', source: [file] }, async () => {
+  // The recorded command line never holds a sensitive value.
+  const command = ['cairn', ...process.argv.slice(2)].map((a, i, all) => (all[i - 1] === '--secret-var' || a.startsWith('--secret-var=') ? a.replace(/=.*$/s, '=********') : a)).join(' ');
+  return withRunStore(opts, { mode: runMode, frontEnd: 'otter', source: [file], command }, async () => {
     const result = await runOtter(script, {
       mode: opts.mode,
       simulation: opts.simulation,

@@ -8,6 +8,8 @@ export interface RunMeta {
   readonly mode: RunMode;
   readonly frontEnd: string;
   readonly source: readonly string[];
+  /** The command line recorded in the history and the lock file (default: this process's), e.g. with secrets masked. */
+  readonly command?: string;
 }
 
 export interface SessionOptions {
@@ -35,9 +37,10 @@ function inheritedLock(dir: string): boolean {
   return held.slice(0, sep) === dir && readLock(dir)?.token === held.slice(sep + 1);
 }
 
-async function lockStateDir(dir: string, opts: SessionOptions): Promise<StateLock | undefined> {
+async function lockStateDir(dir: string, opts: SessionOptions, command: string | undefined): Promise<StateLock | undefined> {
   if (inheritedLock(dir)) return undefined;
   const lock = await acquireLock(dir, {
+    ...(command !== undefined ? { command } : {}),
     timeoutMs: opts.lockTimeout * 1000,
     onWait: (holder) => process.stderr.write(`cairn: waiting for the run holding ${dir}${holder ? ` (pid ${holder.pid})` : ''}...\n`),
   });
@@ -49,10 +52,10 @@ async function lockStateDir(dir: string, opts: SessionOptions): Promise<StateLoc
 /** Locks the state dir, records the run around `work`, prints, and returns the exit code. */
 export async function withRunStore(opts: SessionOptions, meta: RunMeta, work: (progress: Progress) => Promise<SessionOutcome>): Promise<number> {
   const dir = ensureStateDir(opts.stateDir ?? defaultStateDir());
-  const lock = await lockStateDir(dir, opts);
+  const lock = await lockStateDir(dir, opts, meta.command);
   const progress = createProgress();
   try {
-    const handle = beginRun(dir, { frontEnd: meta.frontEnd, source: meta.source, mode: meta.mode });
+    const handle = beginRun(dir, { frontEnd: meta.frontEnd, source: meta.source, mode: meta.mode, ...(meta.command !== undefined ? { command: meta.command } : {}) });
     const outcome = await work(progress);
     progress.stop();
     finishRun(handle, { results: outcome.results, exitCode: outcome.exitCode });

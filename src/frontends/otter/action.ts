@@ -92,6 +92,9 @@ function remaining(frame: Frame): number | undefined {
 
 const NEVER = new AbortController().signal;
 
+/** Shown instead of the diff of a text that holds a sensitive value. */
+export const SENSITIVE_DIFF = 'The text holds a sensitive value: it differs, and no diff is shown.\n';
+
 function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: { count: number }): OpContext {
   const o = engine.shared.options;
   const signals = frame.cancels.map((c) => c.controller.signal);
@@ -133,6 +136,10 @@ function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: 
 
 function record(engine: Engine, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = {}): void {
   const results = engine.shared.results;
+  // The run history never holds a sensitive value (an Exec's command line is its key).
+  const mask = engine.shared.secrets;
+  key = mask.mask(key);
+  comment = mask.mask(comment);
   const result: NodeResult = {
     id: `${op.name}:${key}#${results.length}`,
     name: key,
@@ -176,7 +183,8 @@ async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: Action
             const out: { -readonly [K in keyof DriftDetail]: DriftDetail[K] } = { property: d.property };
             if (d.expected !== undefined) out.expected = secrets.mask(d.expected);
             if (d.actual !== undefined) out.actual = secrets.mask(d.actual);
-            if (d.diff !== undefined) out.diff = secrets.mask(d.diff);
+            // A text holding a sensitive value is not diffed at all: its old content may hold an old secret.
+            if (d.diff !== undefined) out.diff = secrets.mask(d.diff) === d.diff ? d.diff : SENSITIVE_DIFF;
             return out;
           });
           drift.push({ operation: op.name, key, properties: collected.drift, ...(details ? { details } : {}) });
