@@ -268,7 +268,7 @@ export class Engine {
         return { ...frame, role: value };
       case 'server':
         if (value.toLowerCase() !== o.serverName.toLowerCase() && value.toLowerCase() !== 'localhost') {
-          throw new OtterError(`cannot switch to server ${value}: this execution runs on ${o.serverName} only`, span);
+          throw new OtterError(`cannot switch to server ${value}: this execution runs on its own server only (localhost, or its host name)`, span);
         }
         return frame;
     }
