@@ -19,6 +19,7 @@ export const UNKNOWN_MODULE = 'OTTER005';
 export const MODULE_ARGUMENT = 'OTTER006';
 export const OPERATION_ARGUMENT = 'OTTER007';
 export const WRONG_TYPE = 'OTTER008';
+export const LATE_GLOBAL = 'OTTER009';
 
 function warning(code: string, message: string, where: { span: Span }): Diagnostic {
   return { code, severity: 'warning', message, span: where.span };
@@ -105,8 +106,12 @@ class Checker {
       case 'log':
         this.expr(s.message);
         break;
-      case 'set':
       case 'global':
+        this.diags.push(warning(LATE_GLOBAL, 'global declarations must come before every other statement of the script', { span: s.span }));
+        this.target(s.target);
+        if (s.value) this.expr(s.value);
+        break;
+      case 'set':
         this.target(s.target);
         if (s.value) {
           this.expr(s.value);

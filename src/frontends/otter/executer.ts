@@ -143,7 +143,7 @@ export class Engine {
         this.assign(stmt.target, await this.eval(stmt.value, frame), frame, stmt.modifier);
         return;
       case 'global':
-        throw new OtterError('global declarations must come first', stmt.span, true);
+        throw new OtterError('global declarations must come before every other statement of the script', stmt.span, true);
       case 'anonymous': {
         const close = this.scope(stmt.description);
         try {

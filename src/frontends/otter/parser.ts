@@ -147,7 +147,8 @@ class Parser {
         return { kind: 'set', target, value, ...(modifier ? { modifier } : {}), ...base };
       }
       case 'global':
-        return s.fail('global declarations must come before every other statement of the script', at);
+        // Seed: a global declaration after another statement is a fatal error when it is reached.
+        return this.global(at, description);
       case 'if':
         return this.ifStatement(base);
       case 'foreach': {

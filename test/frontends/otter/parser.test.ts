@@ -69,7 +69,6 @@ test('syntax errors point at file:line:col', () => {
   assert.equal(syntaxError('Log-Information hi\n'), 'p.otter:1:19: OTTER001 expected ";" at the end of the statement, found the end of the line');
   assert.equal(syntaxError('set $x = "open;\n'), 'p.otter:1:10: OTTER001 unterminated string (quoted strings end on their line; use a swim string >>...>> for several lines)');
   assert.equal(syntaxError('{\n  Log-Debug x;\n'), "p.otter:3:1: OTTER001 expected \"}\" but the script ended");
-  assert.equal(syntaxError('Log-Debug a;\nglobal $late = 1;\n'), 'p.otter:2:1: OTTER001 global declarations must come before every other statement of the script');
   assert.equal(syntaxError('with frobnicate { }'), 'p.otter:1:6: OTTER001 unknown directive "frobnicate"');
   assert.equal(syntaxError('set $x 1;'), 'p.otter:1:8: OTTER001 expected "=" after the variable, found "1"');
 });
