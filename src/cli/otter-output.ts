@@ -48,10 +48,17 @@ function driftLines(d: DriftItem): string[] {
   return lines;
 }
 
+/** The messages at `level` or above, and the scopes that still hold one of them. */
 function shown(log: readonly LogLine[], level: OtterOptions['logLevel']): LogLine[] {
   const order = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
   const min = order.indexOf(LEVELS[level ?? 'debug']);
-  return log.filter((l) => l.kind !== 'message' || order.indexOf(l.level) >= min);
+  const visible = (l: LogLine): boolean => l.kind === 'message' && order.indexOf(l.level) >= min;
+  return log.filter((l, i) => {
+    if (l.kind === 'message') return visible(l);
+    // A scope holds the lines after it that are deeper than it.
+    for (let j = i + 1; j < log.length && (log[j] as LogLine).depth > l.depth; j++) if (visible(log[j] as LogLine)) return true;
+    return false;
+  });
 }
 
 /** The log (scopes as headers), the final status and summary, then for collect runs the drift report. */

@@ -15,7 +15,7 @@ import { findArg, lookupOperation } from './operations/index.js';
 import type { ArgSpec, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
 import { Scope } from './scope.js';
 import { evaluate } from './evaluate.js';
-import { parseTemplateText } from './parse-expr.js';
+import { parseRuntimeTemplate } from './parse-expr.js';
 import { isMap, isVector, sigilOf, toText, type Value } from './values.js';
 
 function makeArgs(values: Map<string, Value>, stmt: ActionStatement): OpArgs {
@@ -122,7 +122,7 @@ function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: 
     expand: async (text, extra) => {
       const scope = new Scope(frame.scope);
       for (const [k, v] of extra) scope.set(sigilOf(v), k, v);
-      return toText(await evaluate(parseTemplateText(stmt.span.file, text), engine.env({ ...frame, scope })));
+      return toText(await evaluate(parseRuntimeTemplate(text, stmt.span, 'template'), engine.env({ ...frame, scope })));
     },
     secret: (value) => engine.shared.secrets.add(value),
     setConfigVariable: (name, value) => {

@@ -11,7 +11,7 @@ import type { Frame, Shared, Status } from './engine-types.js';
 import { at, ControlSignal, OtterError } from './errors.js';
 import { type EvalEnv, evaluate, test } from './evaluate.js';
 import { ExecutionLog } from './log.js';
-import { parseTemplateText } from './parse-expr.js';
+import { parseRuntimeTemplate } from './parse-expr.js';
 import { Scope } from './scope.js';
 import { isMap, isVector, mapGet, mapWith, sigilOf, toText, typeName, type Value } from './values.js';
 
@@ -61,7 +61,7 @@ export class Engine {
       roleName: frame.role,
       environmentName: o.environmentName,
       executionState: () => this.status,
-      evalText: async (text: string, span: Span) => toText(await evaluate(parseTemplateText(span.file, text), env)),
+      evalText: async (text: string, span: Span) => toText(await evaluate(parseRuntimeTemplate(text, span, '$Eval text'), env)),
       isDefined: (name, sigil) =>
         (sigil ? [sigil] : (['$', '@', '%'] as const)).some((s) => frame.scope.get(s, name) !== undefined || (s === '$' && this.shared.config.has(name.toLowerCase()))),
     };

@@ -3,6 +3,8 @@
  * (implicit, quoted, swim) with `$` expansion and the grave-accent escape.
  */
 import type { Accessor, Expr, Predicate, RefExpr, Sigil, TextExpr, TextPart } from './ast.js';
+import { DiagnosticError, type Span } from '../../core/diag.js';
+import { OtterError } from './errors.js';
 import { describe, Scanner } from './lexer.js';
 
 /**
@@ -35,6 +37,10 @@ function stopsHere(s: Scanner, ctx: ValueContext): boolean {
 const SWIM = /^>[^>\s]{0,5}>/;
 
 export function parseValue(s: Scanner, ctx: ValueContext): Expr {
+  return s.nested(() => parseValueAt(s, ctx));
+}
+
+function parseValueAt(s: Scanner, ctx: ValueContext): Expr {
   s.skipSpaces(ctx === 'line' || ctx === 'positional' || ctx === 'pred');
   const start = s.pos;
   if (s.startsWith('@(')) return parseVector(s);
@@ -255,6 +261,20 @@ function parseSwim(s: Scanner, sentinel: string): TextExpr {
   return { kind: 'text', parts, span, raw: s.text.slice(from, stop) };
 }
 
+/**
+ * A text parsed while the script runs (`$Eval`, an Apply-Template source): a syntax error in it is a
+ * raised error at `span`, the statement that asked for it, with the position inside the text.
+ */
+export function parseRuntimeTemplate(text: string, span: Span, what: string): TextExpr {
+  try {
+    return parseTemplateText(what, text);
+  } catch (e) {
+    if (!DiagnosticError.is(e)) throw e;
+    const d = e.diagnostics[0];
+    throw new OtterError(`${d?.span ? `${what}:${d.span.line}:${d.span.col}: ` : ''}${d?.message ?? 'syntax error'}`, span);
+  }
+}
+
 /** A text (an Apply-Template asset or `$Eval` argument) parsed as a template: every `$` expands. */
 export function parseTemplateText(file: string, text: string): TextExpr {
   const s = new Scanner(file, text);
@@ -278,6 +298,10 @@ function parseAnd(s: Scanner): Predicate {
 }
 
 function parseUnary(s: Scanner): Predicate {
+  return s.nested(() => parseUnaryAt(s));
+}
+
+function parseUnaryAt(s: Scanner): Predicate {
   s.skipTrivia();
   if (s.peek() === '!' && s.peek(1) !== '=') {
     s.pos++;

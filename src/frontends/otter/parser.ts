@@ -82,6 +82,10 @@ class Parser {
 
   /** `{ ... }` */
   private block(description?: string): Block {
+    return this.s.nested(() => this.blockAt(description));
+  }
+
+  private blockAt(description?: string): Block {
     const s: Scanner = this.s;
     s.skipTrivia();
     const start = s.pos;

@@ -119,3 +119,11 @@ test('credentials: a bad credentials file is a clear error before anything runs'
   assert.equal(r.stderr, `cairn: credentials ${creds}: X needs "UserName" and "Password" strings\n`);
   assert.equal(existsSync(join(root, 'a.txt')), false);
 });
+
+test('text: a scope whose lines are all below --log-level is not shown', () => {
+  const { root, file, state } = script('# Scope A\n{\n    Log-Debug hidden;\n}\n# Scope B\n{\n    # inner\n    {\n        Log-Warning shown;\n    }\n}\n');
+  const r = cairn(['otter', 'run', file, '--root', root, '--state-dir', state]);
+  assert.equal(r.stdout, 'Scope B\n  inner\n    WARN: shown\n\nStatus: Warning (run 1)\nSummary: 0 operation runs: 0 changed, 0 unchanged, 0 drifted, 0 failed; 1 warning, 0 errors\n');
+  const all = cairn(['otter', 'run', file, '--root', root, '--state-dir', state, '--log-level', 'debug']);
+  assert.match(all.stdout, /^Scope A\n {2}DEBUG: hidden\nScope B\n/);
+});
