@@ -29,7 +29,7 @@ test('text: an operation with a description opens a scope; --log-level shows DEB
   assert.equal(
     plain.stdout,
     [
-      'Write the configuration',
+      // The scope holds only debug lines: at the default level it is not shown.
       'WARN: careful',
       '',
       'Status: Warning (run 1)',
