@@ -123,7 +123,7 @@ test('text output: messages indented under block descriptions, then the final st
   assert.equal(r.code, 0);
   assert.equal(
     r.stdout,
-    'Web files\n  INFO: checking\n\nStatus: Normal (run 1)\nSummary: 1 operation run: 0 changed, 0 unchanged, 1 drifted, 0 failed; 0 warnings, 0 errors\n\nDrift (nothing changed):\n  Ensure-File a.txt: Exists\n',
+    'Web files\n  INFO: checking\n\nStatus: Normal (run 1)\nSummary: 1 operation run: 0 changed, 0 unchanged, 1 drifted, 0 failed; 0 warnings, 0 errors\n\nDrift (nothing changed):\n  Ensure-File a.txt: Exists\n    Exists: wanted true, found false\n',
   );
 });
 

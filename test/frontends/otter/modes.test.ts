@@ -26,7 +26,7 @@ test('drift: collect finds it and changes nothing, collect-execute fixes exactly
   const host = new FakeHost({ files: { '/w/app.conf': 'port=8080', '/w/other.conf': 'same' } });
   const collect = await run(PLAN, { mode: 'collect', host });
   assert.deepEqual(collect.result.drift, [
-    { operation: 'Ensure-Directory', key: 'logs', properties: ['Exists'] },
+    { operation: 'Ensure-Directory', key: 'logs', properties: ['Exists'], details: [{ property: 'Exists', expected: 'true', actual: 'false' }] },
     {
       operation: 'Ensure-File',
       key: 'app.conf',

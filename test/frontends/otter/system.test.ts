@@ -52,8 +52,8 @@ describe('Ensure-Package: collect against the real dpkg database', { skip: !hasD
     );
     assert.equal(result.status, 'normal', log.join('\n'));
     assert.deepEqual(result.drift, [
-      { operation: 'Ensure-Package', key: pkg.name, properties: ['Version'] },
-      { operation: 'Ensure-Package', key: NO_PACKAGE, properties: ['Exists'] },
+      { operation: 'Ensure-Package', key: pkg.name, properties: ['Version'], details: [{ property: 'Version', expected: '0.0-cairn', actual: pkg.version }] },
+      { operation: 'Ensure-Package', key: NO_PACKAGE, properties: ['Exists'], details: [{ property: 'Exists', expected: 'true', actual: 'false' }] },
     ]);
     assert.equal(result.changed, false);
     assert.equal(installed().version, pkg.version, 'collect changed nothing');
@@ -110,7 +110,7 @@ describe('Ensure-Package: configure on a FakeHost', () => {
     const { host, ran } = fakeApt({ base: '1.0' }, { base: '1.0', tool: '2.0' });
     const plan = 'Ensure-Package base;\nEnsure-Package tool;\n';
     const fix = await runOn(host, plan, 'collect-execute');
-    assert.deepEqual(fix.result.drift, [{ operation: 'Ensure-Package', key: 'tool', properties: ['Exists'] }]);
+    assert.deepEqual(fix.result.drift, [{ operation: 'Ensure-Package', key: 'tool', properties: ['Exists'], details: [{ property: 'Exists', expected: 'true', actual: 'false' }] }]);
     assert.equal(ran.length, 1);
     assert.match(ran[0] as string, /^apt-get install .*tool$/);
     assert.deepEqual(fix.log.filter((l) => l.startsWith('INFO')), ['INFO: Package tool configured.']);

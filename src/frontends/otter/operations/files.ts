@@ -29,7 +29,10 @@ async function filePlan(ctx: OpContext, args: OpArgs): Promise<Planned> {
 async function compare(ctx: OpContext, key: string, plan: Planned, present: boolean, props: Record<string, string>, flags: Record<string, string> = {}): Promise<Collected> {
   const check = await checkResource(ctx, plan.type, plan.params);
   if (check.inSync) return { key, drift: [] };
-  if (plan.type === 'absent' || !present) return { key, drift: ['Exists'] };
+  if (plan.type === 'absent' || !present) {
+    const wanted = plan.type !== 'absent';
+    return { key, drift: ['Exists'], details: [{ property: 'Exists', expected: String(wanted), actual: String(!wanted) }] };
+  }
   const changed = Object.keys(check.changes ?? {}).flatMap((k) => {
     const inner = check.changes?.[k];
     // The directory kind nests its changes under the path.

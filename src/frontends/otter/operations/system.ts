@@ -32,8 +32,9 @@ export const ensurePackage: EnsureOperation = {
     ctx.log('DEBUG', `Looking for package ${key}...`);
     const check = await checkResource(ctx, 'package', packageParams(args));
     if (check.inSync) return { key, drift: [] };
-    const change = (check.changes?.[key] ?? {}) as { old?: string };
-    return { key, drift: !exists || !change.old ? ['Exists'] : ['Version'] };
+    const change = (check.changes?.[key] ?? {}) as { old?: string; new?: string };
+    if (!exists || !change.old) return { key, drift: ['Exists'], details: [{ property: 'Exists', expected: String(exists), actual: String(!exists) }] };
+    return { key, drift: ['Version'], details: [{ property: 'Version', expected: args.text('Version'), actual: change.old }] };
   },
   async configure(ctx, args) {
     const key = args.text('Name');
