@@ -173,7 +173,7 @@ async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: Action
   switch (op.type) {
     case 'ensure': {
       const key = args.text('Name');
-      const identity = `${stmt.id}|${key}`;
+      const identity = `${stmt.id}${frame.instance}|${key}`;
       if (pass === 'collect') {
         const collected = await op.collect(ctx, args);
         if (collected.drift.length > 0) {

@@ -62,6 +62,11 @@ export interface Shared {
 export interface Frame {
   readonly scope: Scope;
   readonly blockId: string;
+  /**
+   * Which run of a block this is: the loop iterations and module call sites on the way here. The
+   * execution pass meets the same instances in the same order, so drift is matched per iteration and call.
+   */
+  readonly instance: string;
   readonly cwd: string;
   readonly role: string;
   readonly policyAlways: boolean;

@@ -46,7 +46,7 @@ export class Engine {
   }
 
   rootFrame(): Frame {
-    return { scope: this.shared.global, blockId: '', cwd: this.shared.options.root, role: '', policyAlways: false, locked: false, inLoop: false, cancels: [], depth: 0 };
+    return { scope: this.shared.global, blockId: '', instance: '', cwd: this.shared.options.root, role: '', policyAlways: false, locked: false, inLoop: false, cancels: [], depth: 0 };
   }
 
   env(frame: Frame): EvalEnv {
@@ -110,7 +110,7 @@ export class Engine {
 
   async block(block: Block, frame: Frame, scope: Scope = new Scope(frame.scope)): Promise<void> {
     for (const m of block.modules) scope.modules.set(m.name.toLowerCase(), m);
-    const inner: Frame = { ...frame, scope, blockId: block.id };
+    const inner: Frame = { ...frame, scope, blockId: `${block.id}${frame.instance}` };
     for (const s of block.body) await this.statement(s, inner);
   }
 
@@ -234,9 +234,9 @@ export class Engine {
     try {
       const source = await this.eval(stmt.source, frame);
       if (!isVector(source)) throw new OtterError(`foreach needs a vector to iterate, got a ${typeName(sigilOf(source))}`, stmt.source.span);
-      for (const item of source) {
+      for (const [index, item] of source.entries()) {
         const scope = new Scope(frame.scope);
-        let inner: Frame | undefined = { ...frame, scope, inLoop: true };
+        let inner: Frame | undefined = { ...frame, scope, inLoop: true, instance: `${frame.instance}#${index}` };
         if (stmt.variable) scope.set(sigilOf(item), stmt.variable.name, item);
         else if (stmt.contextType) inner = await this.enterContext(stmt.contextType, toText(item), inner, stmt.span);
         if (!inner) continue;
@@ -334,7 +334,7 @@ export class Engine {
     if (extra) throw new OtterError(`module ${found.name} has no parameter ${extra.name}`, extra.span);
     const close = this.scope(stmt.description);
     try {
-      await this.block(found.body, { ...frame, scope, inLoop: false, depth: frame.depth + 1 });
+      await this.block(found.body, { ...frame, scope, inLoop: false, depth: frame.depth + 1, instance: `${frame.instance}@${stmt.span.file}:${stmt.span.line}:${stmt.span.col}` });
     } catch (e) {
       if (!(e instanceof ControlSignal && e.kind === 'return')) throw e;
     } finally {
