@@ -25,11 +25,15 @@ async function acquire(registry: Map<string, Promise<void>>, token: string, sign
     release();
     if (registry.get(key) === tail) registry.delete(key);
   };
+  let onAbort = (): void => {};
   const aborted = new Promise<'aborted'>((r) => {
+    onAbort = () => r('aborted');
     if (signal.aborted) r('aborted');
-    signal.addEventListener('abort', () => r('aborted'), { once: true });
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
-  if ((await Promise.race([previous.then(() => 'held' as const), aborted])) === 'aborted') {
+  const outcome = await Promise.race([previous.then(() => 'held' as const), aborted]);
+  signal.removeEventListener('abort', onAbort);
+  if (outcome === 'aborted') {
     // Whoever waits behind this block must not wait for it.
     free();
     throw new Cancelled();

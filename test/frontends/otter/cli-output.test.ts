@@ -127,3 +127,10 @@ test('text: a scope whose lines are all below --log-level is not shown', () => {
   const all = cairn(['otter', 'run', file, '--root', root, '--state-dir', state, '--log-level', 'debug']);
   assert.match(all.stdout, /^Scope A\n {2}DEBUG: hidden\nScope B\n/);
 });
+
+test('many lock and timeout blocks in a loop leave no listeners behind (nothing on stderr)', () => {
+  const { root, file, state } = script('foreach $i in @Range(0, 30) {\n    with timeout = 5, lock = L {\n        Sleep 0;\n    }\n}\n');
+  const r = cairn(['otter', 'run', file, '--root', root, '--state-dir', state]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, '');
+});
