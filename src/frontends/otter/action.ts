@@ -9,6 +9,7 @@ import type { NodeResult, NodeStatus } from '../../core/model.js';
 import type { ActionStatement, Expr, LogLevel } from './ast.js';
 import type { DriftDetail, Frame } from './engine-types.js';
 import { Cancelled, OtterError } from './errors.js';
+import { signalOf } from './directives.js';
 import { RaftError } from './raft.js';
 import type { Engine } from './executer.js';
 import { findArg, lookupOperation } from './operations/index.js';
@@ -90,21 +91,18 @@ function remaining(frame: Frame): number | undefined {
   return Math.max(0.001, (deadline - Date.now()) / 1000);
 }
 
-const NEVER = new AbortController().signal;
-
 /** Shown instead of the diff of a text that holds a sensitive value. */
 export const SENSITIVE_DIFF = 'The text holds a sensitive value: it differs, and no diff is shown.\n';
 
 function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: { count: number }): OpContext {
   const o = engine.shared.options;
-  const signals = frame.cancels.map((c) => c.controller.signal);
   return {
     resources: { host: o.host, baseDir: frame.cwd },
     cwd: frame.cwd,
     simulation: o.simulation,
     raftDir: o.raftDir,
     span: stmt.span,
-    signal: signals.length === 0 ? NEVER : signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals),
+    signal: signalOf(frame),
     remaining: () => remaining(frame),
     raftItem: async (name, extensions) => {
       try {

@@ -41,7 +41,8 @@ async function acquire(registry: Map<string, Promise<void>>, token: string, sign
   return free;
 }
 
-function signalOf(frame: Frame): AbortSignal {
+/** Aborted when any enclosing `with timeout` expires. */
+export function signalOf(frame: Frame): AbortSignal {
   const signals = frame.cancels.map((c) => c.controller.signal);
   return signals.length === 0 ? NEVER : signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
 }
