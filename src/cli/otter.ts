@@ -1,15 +1,17 @@
 /** `cairn otter run`: parse, check, lock, run in the chosen mode, record, print the execution log. */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { DiagnosticError } from '../core/diag.js';
+import { dirname, join, resolve } from 'node:path';
+import { DiagnosticError, formatDiagnostic } from '../core/diag.js';
 import type { RunMode } from '../core/model.js';
-import { checkScript, indentedLines, type OtterRunResult, parseScript, plainLines, RaftLoader, runOtter, type Value } from '../frontends/otter/index.js';
+import { checkScript, parseScript, RaftLoader, runOtter, type Value } from '../frontends/otter/index.js';
+import { defaultStateDir, ensureStateDir } from '../store/index.js';
 import { LocalHost } from '../host/local.js';
 import { SimulatedHost } from '../host/simulated.js';
 import type { Host } from '../host/types.js';
 import { UserError } from '../engine/errors.js';
 import type { OtterOptions } from './otter-command.js';
+import { printJson, printText } from './otter-output.js';
 import { withRunStore } from '../engine/session.js';
 
 function readScript(file: string): string {
@@ -30,52 +32,80 @@ function variables(pairs: readonly string[]): Map<string, Value> {
   return out;
 }
 
-const STATUS = { normal: 'Normal', warning: 'Warning', error: 'Error' } as const;
-
-/** The log (scopes as headers), then the final status, then for collect runs the drift report. */
-function printText(result: OtterRunResult, opts: OtterOptions, runId: number): void {
-  const lines = indentedLines(result.log);
-  lines.push('');
-  if (opts.simulation) lines.push('Simulation: nothing was changed.');
-  lines.push(`Status: ${STATUS[result.status]} (run ${runId})`);
-  if (opts.mode !== 'execute') {
-    lines.push('');
-    if (result.drift.length === 0) lines.push('No drift.');
-    else {
-      lines.push(opts.mode === 'collect' ? 'Drift (nothing changed):' : 'Drift:');
-      for (const d of result.drift) lines.push(`  ${d.operation} ${d.key}: ${d.properties.join(', ')}`);
+/** Named credentials: the `--credentials` JSON file, then `CAIRN_OTTER_CREDENTIAL_NAME=user:password` variables. */
+function credentials(file: string | undefined): Map<string, { userName: string; password: string }> {
+  const out = new Map<string, { userName: string; password: string }>();
+  if (file !== undefined) {
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UserError(`cannot read credentials ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? 'not valid JSON'}`);
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UserError(`credentials ${file}: expected an object of named credentials`);
+    for (const [name, c] of Object.entries(data as Record<string, unknown>)) {
+      const v = c as { UserName?: unknown; Password?: unknown } | null;
+      if (typeof v !== 'object' || v === null || typeof v.UserName !== 'string' || typeof v.Password !== 'string') {
+        throw new UserError(`credentials ${file}: ${name} needs "UserName" and "Password" strings`);
+      }
+      out.set(name, { userName: v.UserName, password: v.Password });
     }
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  for (const [key, value] of Object.entries(process.env)) {
+    const m = /^CAIRN_OTTER_CREDENTIAL_(.+)$/.exec(key);
+    if (!m || value === undefined) continue;
+    const colon = value.indexOf(':');
+    out.set(m[1] as string, { userName: colon < 0 ? value : value.slice(0, colon), password: colon < 0 ? '' : value.slice(colon + 1) });
+  }
+  return out;
 }
 
-/** Exactly the issue's shape: status, `LEVEL: message` lines without scopes, and drift in the script's names. */
-function printJson(result: OtterRunResult): void {
-  const out = {
-    status: STATUS[result.status],
-    log: plainLines(result.log),
-    drift: result.drift.map((d) => ({ operation: d.operation, key: d.key, properties: [...d.properties] })),
-  };
-  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+/** `--raft DIR` is the default raft, `--raft NAME=DIR` a named one. */
+function rafts(values: readonly string[], file: string): { dir: string; named: Map<string, string> } {
+  let dir = dirname(file);
+  const named = new Map<string, string>();
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq > 0 && !v.slice(0, eq).includes('/')) named.set(v.slice(0, eq), resolve(v.slice(eq + 1)));
+    else dir = v;
+  }
+  return { dir: resolve(dir), named };
 }
 
 export async function runOtterCommand(file: string, opts: OtterOptions): Promise<number> {
-  const script = parseScript(file, readScript(file));
+  const source = readScript(file);
+  const script = parseScript(file, source);
   const local: Host = new LocalHost();
   const host: Host = opts.simulation ? new SimulatedHost(local) : local;
   const root = resolve(opts.root ?? process.cwd());
-  const raftDir = resolve(opts.raft ?? dirname(file));
-  const vars = variables(opts.var);
-  const problems = await checkScript(script, new RaftLoader(raftDir, host), new Set(vars.keys()));
-  if (problems.length > 0) throw new DiagnosticError(problems);
+  const { dir: raftDir, named } = rafts(opts.raft, file);
+  const secretVars = variables(opts.secretVar);
+  const vars = new Map([...variables(opts.var), ...secretVars]);
+  const creds = credentials(opts.credentials);
+  const problems = await checkScript(script, new RaftLoader(raftDir, host, named), new Set(vars.keys()));
+  const errors = problems.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new DiagnosticError(errors);
+  // What the run raises only when it gets there is told before anything runs when collecting.
+  const warnings = opts.mode === 'execute' ? [] : problems.filter((d) => d.severity === 'warning').map((d) => formatDiagnostic({ ...d, message: `warning: ${d.message}` }));
+  for (const d of problems) {
+    if (opts.mode !== 'execute' && d.severity === 'warning') process.stderr.write(`${formatDiagnostic({ ...d, message: `warning: ${d.message}` }, source)}\n`);
+  }
+  const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   const runMode: RunMode = opts.simulation ? 'simulate' : opts.mode === 'collect' ? 'collect' : 'apply';
-  return withRunStore(opts, { mode: runMode, frontEnd: 'otter', source: [file] }, async () => {
+  // The recorded command line never holds a sensitive value.
+  const command = ['cairn', ...process.argv.slice(2)].map((a, i, all) => (all[i - 1] === '--secret-var' || a.startsWith('--secret-var=') ? a.replace(/=.*$/s, '=********') : a)).join(' ');
+  return withRunStore(opts, { mode: runMode, frontEnd: 'otter', source: [file], command }, async () => {
     const result = await runOtter(script, {
       mode: opts.mode,
       simulation: opts.simulation,
       host,
       root,
       raftDir,
+      rafts: named,
+      lockDir: join(stateDir, 'otter-locks'),
+      credentials: creds,
+      secrets: [...secretVars.values()].map((v) => String(v)),
       variables: vars,
       serverName: hostname(),
       roles: [],
@@ -86,7 +116,7 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
     return {
       results: result.results,
       exitCode,
-      print: (runId) => (opts.out === 'json' ? printJson(result) : printText(result, opts, runId)),
+      print: (runId) => (opts.out === 'json' ? printJson(result, opts, warnings) : printText(result, opts, runId)),
     };
   });
 }

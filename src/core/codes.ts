@@ -146,6 +146,7 @@ const entries = {
   OTTER006: { area: 'otter', title: 'wrong module arguments', help: 'Pass every argument the module declares.' },
   OTTER007: { area: 'otter', title: 'wrong operation arguments', help: 'The message names the property and what it takes.' },
   OTTER008: { area: 'otter', title: 'a value of the wrong type', help: 'Scalars ($), vectors (@) and maps (%) do not mix.' },
+  OTTER009: { area: 'otter', title: 'a global declared after use', help: 'Declare `set global` before the statements that read the variable.' },
   // Inmanta: the real compiler's exception names (src/frontends/inmanta)
   DoubleSetException: { area: 'inmanta', title: 'an attribute is set twice to different values', help: 'Set the attribute once.' },
   AttributeException: { area: 'inmanta', title: 'an attribute cannot be set or read', help: 'The message names the attribute and the instance.' },

@@ -8,6 +8,8 @@ export interface RunMeta {
   readonly mode: RunMode;
   readonly frontEnd: string;
   readonly source: readonly string[];
+  /** The command line recorded in the history and the lock (default: this process's), e.g. with secrets masked. */
+  readonly command?: string;
 }
 
 export interface SessionOptions {

@@ -21,6 +21,7 @@ export interface RecordedRunMeta {
   readonly mode: import('../core/model.js').RunMode;
   readonly frontEnd: string;
   readonly source: readonly string[];
+  readonly command?: string;
 }
 
 export interface RecordedOutcome {
@@ -100,12 +101,13 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
   const store = await openRunStore({ store: opts.store, stateDir: opts.stateDir, migrate: true });
   try {
     const lock = await store.lock({
+      ...(meta.command !== undefined ? { command: meta.command } : {}),
       timeoutMs: opts.lockTimeout * 1000,
       onWait: (holder) => process.stderr.write(`cairn: waiting for the run holding ${store.location}${holder ? ` (${holder})` : ''}...\n`),
     });
     const progress = createProgress();
     try {
-      const handle = await store.beginRun({ frontEnd: meta.frontEnd, source: meta.source, mode: meta.mode });
+      const handle = await store.beginRun({ frontEnd: meta.frontEnd, source: meta.source, mode: meta.mode, ...(meta.command !== undefined ? { command: meta.command } : {}) });
       const live = liveFeed(store, handle, progress);
       let outcome: RecordedOutcome;
       try {

@@ -34,7 +34,8 @@ import type {
  */
 export const HELD_LOCK_ENV = 'CAIRN_HELD_LOCK';
 
-const STORE_FILES = new Set([SUMMARY_FILE, RECORDS_DIR, 'lock', 'drift.json']);
+/** What cairn itself keeps in a store directory: the history, the lock, drift, and the front ends' own state (Otter's locks, Zapusk's instances). */
+const STORE_FILES = new Set([SUMMARY_FILE, RECORDS_DIR, 'lock', 'drift.json', 'otter-locks', 'zapusk']);
 
 /**
  * Refuses a directory that holds files but none of a store's: pointing `--state-dir` at a home or project
@@ -84,6 +85,7 @@ export class FileRunStore implements RunStore {
       if (held.slice(0, sep) === this.dir && readLock(this.dir)?.token === held.slice(sep + 1)) return { release: async () => {} };
     }
     const lock = await acquireLock(this.dir, {
+      ...(options.command !== undefined ? { command: options.command } : {}),
       timeoutMs: options.timeoutMs,
       onWait: (holder) => options.onWait?.(holder ? `pid ${holder.pid}` : undefined),
     });

@@ -139,6 +139,8 @@ export interface RunLock {
 
 export interface LockOptions {
   readonly timeoutMs: number;
+  /** The command line shown to a waiter (default: this process's), e.g. with secrets masked. */
+  readonly command?: string;
   readonly onWait?: (holder: string | undefined) => void;
 }
 

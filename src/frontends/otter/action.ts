@@ -6,15 +6,17 @@
  */
 import { posix } from 'node:path';
 import type { NodeResult, NodeStatus } from '../../core/model.js';
-import type { ActionStatement, LogLevel } from './ast.js';
-import type { Frame } from './engine-types.js';
-import { OtterError } from './errors.js';
+import type { ActionStatement, Expr, LogLevel } from './ast.js';
+import type { DriftDetail, Frame } from './engine-types.js';
+import { Cancelled, OtterError } from './errors.js';
+import { signalOf } from './directives.js';
+import { RaftError } from './raft.js';
 import type { Engine } from './executer.js';
 import { findArg, lookupOperation } from './operations/index.js';
 import type { ArgSpec, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
 import { Scope } from './scope.js';
 import { evaluate } from './evaluate.js';
-import { parseTemplateText } from './parse-expr.js';
+import { parseRuntimeTemplate } from './parse-expr.js';
 import { isMap, isVector, sigilOf, toText, type Value } from './values.js';
 
 function makeArgs(values: Map<string, Value>, stmt: ActionStatement): OpArgs {
@@ -61,20 +63,36 @@ function checkType(spec: ArgSpec, value: Value, op: Operation, span: ActionState
 
 async function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): Promise<OpArgs> {
   const values = new Map<string, Value>();
+  // Seed: unless the property disables variable expansion, the values are evaluated.
+  const value = (spec: ArgSpec | undefined, expr: Expr): Promise<Value> =>
+    spec?.noExpand && expr.kind === 'text' && expr.raw !== undefined ? Promise.resolve(expr.raw) : engine.eval(expr, frame);
   if (stmt.positional) {
     if (!op.positional) throw new OtterError(`${op.name} takes no positional argument`, stmt.positional.span);
-    values.set(op.positional.toLowerCase(), await engine.eval(stmt.positional, frame));
+    values.set(op.positional.toLowerCase(), await value(findArg(op, op.positional), stmt.positional));
   }
   for (const a of stmt.args) {
     const spec = findArg(op, a.name);
     if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
-    const value = await engine.eval(a.value, frame);
-    checkType(spec, value, op, a.span);
-    values.set(spec.name.toLowerCase(), value);
+    const v = await value(spec, a.value);
+    checkType(spec, v, op, a.span);
+    values.set(spec.name.toLowerCase(), v);
   }
   for (const spec of op.args) if (spec.required && !values.has(spec.name.toLowerCase())) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
+  for (const o of stmt.outputs) {
+    if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
+  }
   return makeArgs(values, stmt);
 }
+
+/** The seconds left before the nearest enclosing timeout, or undefined without one. */
+function remaining(frame: Frame): number | undefined {
+  if (frame.cancels.length === 0) return undefined;
+  const deadline = Math.min(...frame.cancels.map((c) => c.deadline));
+  return Math.max(0.001, (deadline - Date.now()) / 1000);
+}
+
+/** Shown instead of the diff of a text that holds a sensitive value. */
+export const SENSITIVE_DIFF = 'The text holds a sensitive value: it differs, and no diff is shown.\n';
 
 function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: { count: number }): OpContext {
   const o = engine.shared.options;
@@ -84,6 +102,16 @@ function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: 
     simulation: o.simulation,
     raftDir: o.raftDir,
     span: stmt.span,
+    signal: signalOf(frame),
+    remaining: () => remaining(frame),
+    raftItem: async (name, extensions) => {
+      try {
+        return await engine.shared.raft.item(name, extensions);
+      } catch (e) {
+        if (e instanceof RaftError) throw new OtterError(e.message, stmt.span);
+        throw e;
+      }
+    },
     log: (level: LogLevel, message: string) => {
       if (level === 'ERROR') errors.count++;
       engine.write(level, message);
@@ -92,8 +120,9 @@ function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: 
     expand: async (text, extra) => {
       const scope = new Scope(frame.scope);
       for (const [k, v] of extra) scope.set(sigilOf(v), k, v);
-      return toText(await evaluate(parseTemplateText(stmt.span.file, text), engine.env({ ...frame, scope })));
+      return toText(await evaluate(parseRuntimeTemplate(text, stmt.span, 'template'), engine.env({ ...frame, scope })));
     },
+    secret: (value) => engine.shared.secrets.add(value),
     setConfigVariable: (name, value) => {
       engine.shared.config.set(name.toLowerCase(), value);
     },
@@ -105,6 +134,10 @@ function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: 
 
 function record(engine: Engine, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = {}): void {
   const results = engine.shared.results;
+  // The run history never holds a sensitive value (an Exec's command line is its key).
+  const mask = engine.shared.secrets;
+  key = mask.mask(key);
+  comment = mask.mask(comment);
   const result: NodeResult = {
     id: `${op.name}:${key}#${results.length}`,
     name: key,
@@ -121,41 +154,80 @@ function record(engine: Engine, op: Operation, key: string, stmt: ActionStatemen
   results.push(result);
 }
 
+function keyOf(op: Operation, args: OpArgs): string {
+  return op.type === 'ensure' ? args.text('Name') : op.key(args);
+}
+
 /**
- * Runs the operation as the pass asks; undefined when the pass skips it. Collect: ensure operations collect
- * and compare. Execute: every operation executes (an ensure operation configures without comparing first).
- * After a collection: drifted ensure operations, and executing operations of a block with drift.
+ * Runs the operation as the pass asks (seed, "Action Statement"); undefined when the pass skips it.
+ * Collection: ensure operations collect and compare, collecting operations collect, intrinsic ones
+ * execute, executing ones are skipped. Execution (execute only): ensure operations configure without
+ * comparing, executing and intrinsic ones execute, collecting ones are skipped. After a collection: drifted
+ * ensure operations, executing operations of a block with drift (or under executionPolicy=always), and
+ * intrinsic operations.
  */
 async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): Promise<OpOutcome | undefined> {
   const { pass, driftKeys, driftBlocks, drift } = engine.shared;
-  if (op.type === 'ensure') {
-    const key = args.text('Name');
-    const identity = `${stmt.id}|${key}`;
-    if (pass === 'collect') {
-      const collected = await op.collect(ctx, args);
-      if (collected.drift.length > 0) {
-        drift.push({ operation: op.name, key, properties: collected.drift });
-        driftKeys.add(identity);
-        driftBlocks.add(frame.blockId);
-        record(engine, op, key, stmt, 'pending', `drift: ${collected.drift.join(', ')}`, started, { drift: collected.drift });
-      } else record(engine, op, key, stmt, 'ok', 'no drift', started);
-      return { changed: false };
+  switch (op.type) {
+    case 'ensure': {
+      const key = args.text('Name');
+      const identity = `${stmt.id}${frame.instance}|${key}`;
+      if (pass === 'collect') {
+        const collected = await op.collect(ctx, args);
+        if (collected.drift.length > 0) {
+          const secrets = engine.shared.secrets;
+          // What differs is shown to the user: a sensitive value in it is masked.
+          const details = collected.details?.map((d) => {
+            const out: { -readonly [K in keyof DriftDetail]: DriftDetail[K] } = { property: d.property };
+            if (d.expected !== undefined) out.expected = secrets.mask(d.expected);
+            if (d.actual !== undefined) out.actual = secrets.mask(d.actual);
+            // A text holding a sensitive value is not diffed at all: its old content may hold an old secret.
+            if (d.diff !== undefined) out.diff = secrets.mask(d.diff) === d.diff ? d.diff : SENSITIVE_DIFF;
+            return out;
+          });
+          drift.push({ operation: op.name, key, properties: collected.drift, ...(details ? { details } : {}) });
+          driftKeys.add(identity);
+          driftBlocks.add(frame.blockId);
+          record(engine, op, key, stmt, 'pending', `drift: ${collected.drift.join(', ')}`, started, { drift: collected.drift });
+        } else record(engine, op, key, stmt, 'ok', 'no drift', started);
+        return { changed: false };
+      }
+      if (pass === 'remediate' && !frame.policyAlways && !driftKeys.has(identity)) return undefined;
+      const outcome = await op.configure(ctx, args);
+      record(engine, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
+      return outcome;
     }
-    if (pass === 'remediate' && !frame.policyAlways && !driftKeys.has(identity)) return undefined;
-    const outcome = await op.configure(ctx, args);
-    record(engine, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
-    return outcome;
+    case 'collect': {
+      if (pass !== 'collect') return undefined;
+      const outcome = await op.collect(ctx, args);
+      record(engine, op, op.key(args), stmt, 'ok', 'collected', started, outcome.outputs ? { collected: Object.keys(outcome.outputs) } : {});
+      return outcome;
+    }
+    case 'execute':
+      if (pass === 'collect') return undefined;
+      if (pass === 'remediate' && !frame.policyAlways && !driftBlocks.has(frame.blockId)) return undefined;
+      break;
+    case 'intrinsic':
+      break;
   }
-  if (pass === 'collect') return undefined;
-  if (pass === 'remediate' && !frame.policyAlways && !driftBlocks.has(frame.blockId)) return undefined;
   const outcome = await op.execute(ctx, args);
   record(engine, op, op.key(args), stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'executed' : 'nothing to change', started);
   return outcome;
 }
 
 export async function runAction(engine: Engine, stmt: ActionStatement, frame: Frame): Promise<void> {
+  // Seed: the operation is loaded first (an error is raised if it cannot be found), then its log scope opens.
   const op = lookupOperation(stmt.name, stmt.namespace);
   if (!op) throw new OtterError(`unknown operation ${stmt.namespace ? `${stmt.namespace}::` : ''}${stmt.name}`, stmt.nameSpan);
+  const close = engine.scope(stmt.description);
+  try {
+    await invoke(engine, op, stmt, frame);
+  } finally {
+    close();
+  }
+}
+
+async function invoke(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): Promise<void> {
   const args = await evaluateArgs(engine, op, stmt, frame);
   const errors = { count: 0 };
   const ctx = opContext(engine, stmt, frame, errors);
@@ -164,15 +236,25 @@ export async function runAction(engine: Engine, stmt: ActionStatement, frame: Fr
   try {
     outcome = await perform(engine, op, args, stmt, frame, ctx, started);
   } catch (e) {
+    if (e instanceof Cancelled) {
+      // Stopped by an enclosing timeout: the `with` block reports it.
+      record(engine, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
+      throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
+    }
     if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e)) throw e;
     // An operation's failure is logged as the operation reports it, without a source position.
     const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
     engine.write('ERROR', err.message);
     err.logged = true;
-    record(engine, op, op.type === 'execute' ? op.key(args) : args.text('Name'), stmt, 'failed', err.message, started);
+    record(engine, op, keyOf(op, args), stmt, 'failed', err.message, started);
     throw err;
   }
   // Seed: an error-level message written by the operation raises an error as well.
+  if (errors.count > 0) {
+    const results = engine.shared.results;
+    const last = results[results.length - 1];
+    if (last && last.span === stmt.span) results[results.length - 1] = { ...last, status: 'failed', result: false, comment: `${op.name} logged an error` };
+  }
   if (errors.count > 0) throw Object.assign(new OtterError(`${op.name} failed`, stmt.span), { logged: true });
   for (const out of stmt.outputs) {
     const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];

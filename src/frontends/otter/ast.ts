@@ -24,6 +24,8 @@ export interface TextExpr {
   readonly kind: 'text';
   readonly parts: readonly TextPart[];
   readonly span: Span;
+  /** The source text between the delimiters, unexpanded (for properties that disable variable expansion). */
+  readonly raw?: string;
 }
 
 export interface VectorExpr {

@@ -1,8 +1,10 @@
 /**
- * Checks a script before anything runs, so that wrong input changes nothing: unknown operations,
- * functions, modules and arguments, variables never declared anywhere, and values of the wrong type.
+ * Checks a script before anything runs. Unknown functions and variables never declared anywhere are
+ * errors: nothing runs. What the seed raises only when the statement is reached (an unknown operation or
+ * module, a wrong or missing argument, a value of the wrong type in `set`) is a warning here: the run
+ * raises it where it happens, so that `try` can catch it and the statements before it run.
  */
-import { type Diagnostic, error } from '../../core/diag.js';
+import { type Code, type Diagnostic, error, type Span } from '../../core/diag.js';
 import type { Block, Expr, ModuleDecl, NamedArg, OutputArg, Predicate, Script, Statement, TextPart, VarTarget } from './ast.js';
 import { lookupFunction } from './functions.js';
 import { findArg, lookupOperation } from './operations/index.js';
@@ -17,6 +19,11 @@ export const UNKNOWN_MODULE = 'OTTER005';
 export const MODULE_ARGUMENT = 'OTTER006';
 export const OPERATION_ARGUMENT = 'OTTER007';
 export const WRONG_TYPE = 'OTTER008';
+export const LATE_GLOBAL = 'OTTER009';
+
+function warning(code: Code, message: string, where: { span: Span }): Diagnostic {
+  return { code, severity: 'warning', message, span: where.span };
+}
 
 class Checker {
   readonly diags: Diagnostic[] = [];
@@ -64,10 +71,10 @@ class Checker {
         break;
       case 'call': {
         for (const o of s.outputs) add(o.target);
-        const key = s.name.toLowerCase();
+        const key = s.raft === undefined ? s.name.toLowerCase() : `${s.raft.toLowerCase()}::${s.name.toLowerCase()}`;
         if (!this.modules.has(key) && !this.seenRaft.has(key)) {
           this.seenRaft.add(key);
-          const m = await this.raft.find(s.name);
+          const m = this.raft.raftDir(s.raft) === undefined ? undefined : await this.raft.find(s.name, s.raft);
           if (m) {
             this.modules.set(key, m);
             this.raftModules.push(m);
@@ -99,8 +106,12 @@ class Checker {
       case 'log':
         this.expr(s.message);
         break;
-      case 'set':
       case 'global':
+        this.diags.push(warning(LATE_GLOBAL, 'global declarations must come before every other statement of the script', { span: s.span }));
+        this.target(s.target);
+        if (s.value) this.expr(s.value);
+        break;
+      case 'set':
         this.target(s.target);
         if (s.value) {
           this.expr(s.value);
@@ -131,7 +142,7 @@ class Checker {
   private sameType(target: VarTarget, value: Expr): void {
     const sigil = value.kind === 'vector' ? '@' : value.kind === 'map' ? '%' : value.kind === 'ref' ? value.sigil : '$';
     if (sigil !== target.sigil) {
-      this.diags.push(error(WRONG_TYPE, `cannot assign a ${typeName(sigil)} to the ${typeName(target.sigil)} variable ${target.sigil}${target.name}`, { span: value.span }));
+      this.diags.push(warning(WRONG_TYPE, `cannot assign a ${typeName(sigil)} to the ${typeName(target.sigil)} variable ${target.sigil}${target.name}`, { span: target.span }));
     }
   }
 
@@ -142,39 +153,39 @@ class Checker {
     const op = lookupOperation(s.name, s.namespace);
     const shown = `${s.namespace ? `${s.namespace}::` : ''}${s.name}`;
     if (!op) {
-      this.diags.push(error(UNKNOWN_OPERATION, `unknown operation ${shown}`, { span: s.nameSpan }));
+      this.diags.push(warning(UNKNOWN_OPERATION, `unknown operation ${shown}`, { span: s.nameSpan }));
       return;
     }
-    if (s.positional && !op.positional) this.diags.push(error(OPERATION_ARGUMENT, `${op.name} takes no positional argument`, { span: s.positional.span }));
+    if (s.positional && !op.positional) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} takes no positional argument`, { span: s.positional.span }));
     const given = new Set<string>();
     if (s.positional && op.positional) given.add(op.positional.toLowerCase());
     for (const a of s.args) {
       const spec = findArg(op, a.name);
-      if (!spec) this.diags.push(error(OPERATION_ARGUMENT, `${op.name} has no argument ${a.name}`, { span: a.span }));
+      if (!spec) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} has no argument ${a.name}`, { span: a.span }));
       else given.add(spec.name.toLowerCase());
     }
     for (const o of s.outputs) {
-      if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) this.diags.push(error(OPERATION_ARGUMENT, `${op.name} has no output ${o.name}`, { span: o.span }));
+      if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} has no output ${o.name}`, { span: o.span }));
     }
     for (const spec of op.args) {
-      if (spec.required && !given.has(spec.name.toLowerCase())) this.diags.push(error(OPERATION_ARGUMENT, `${op.name} needs the argument ${spec.name}`, { span: s.span }));
+      if (spec.required && !given.has(spec.name.toLowerCase())) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} needs the argument ${spec.name}`, { span: s.span }));
     }
   }
 
   private call(s: Extract<Statement, { kind: 'call' }>): void {
     for (const a of s.args) this.expr(a.value);
     this.outputs(s.outputs);
-    const m = this.modules.get(s.name.toLowerCase());
+    const m = this.modules.get(s.raft === undefined ? s.name.toLowerCase() : `${s.raft.toLowerCase()}::${s.name.toLowerCase()}`);
     if (!m) {
-      this.diags.push(error(UNKNOWN_MODULE, `module ${s.raft ? `${s.raft}::` : ''}${s.name} was not found (declare it, or put ${s.name}.otter in the raft)`, { span: s.span }));
+      this.diags.push(warning(UNKNOWN_MODULE, `module ${s.raft ? `${s.raft}::` : ''}${s.name} was not found (declare it, or put ${s.name}.otter in the raft)`, { span: s.span }));
       return;
     }
     const named = new Set([...s.args, ...s.outputs].map((a: NamedArg | OutputArg) => a.name.toLowerCase()));
     for (const a of [...s.args, ...s.outputs]) {
-      if (!m.params.some((p) => p.name.toLowerCase() === a.name.toLowerCase())) this.diags.push(error(MODULE_ARGUMENT, `module ${m.name} has no parameter ${a.name}`, { span: a.span }));
+      if (!m.params.some((p) => p.name.toLowerCase() === a.name.toLowerCase())) this.diags.push(warning(MODULE_ARGUMENT, `module ${m.name} has no parameter ${a.name}`, { span: a.span }));
     }
     for (const p of m.params) {
-      if (!p.default && !p.out && !named.has(p.name.toLowerCase())) this.diags.push(error(MODULE_ARGUMENT, `module ${m.name} needs the argument ${p.name}`, { span: s.span }));
+      if (!p.default && !p.out && !named.has(p.name.toLowerCase())) this.diags.push(warning(MODULE_ARGUMENT, `module ${m.name} needs the argument ${p.name}`, { span: s.span }));
     }
   }
 

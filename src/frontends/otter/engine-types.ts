@@ -4,6 +4,7 @@ import type { Host } from '../../host/types.js';
 import type { Scope } from './scope.js';
 import type { Value } from './values.js';
 import type { RaftLoader } from './raft.js';
+import type { Secrets } from './secrets.js';
 
 /** collect: ensure operations collect and compare; execute: everything runs; remediate: the pass after a collection. */
 export type Pass = 'collect' | 'execute' | 'remediate';
@@ -18,12 +19,27 @@ export interface EngineOptions {
   readonly serverName: string;
   readonly roles: readonly string[];
   readonly environmentName: string;
+  /** Named rafts (`--raft NAME=DIR`); the default raft is `raftDir`. */
+  readonly rafts?: ReadonlyMap<string, string>;
+  /** Directory of the lock files that make `!token` locks hold across processes; in-process only when absent. */
+  readonly lockDir?: string;
+  /** Named credentials (`with credentials=NAME`): user name and secret. */
+  readonly credentials?: ReadonlyMap<string, { readonly userName: string; readonly password: string }>;
+}
+
+/** What differs in one drifted property: the wanted and the found value, and a unified diff for text content. */
+export interface DriftDetail {
+  readonly property: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly diff?: string;
 }
 
 export interface DriftItem {
   readonly operation: string;
   readonly key: string;
   readonly properties: readonly string[];
+  readonly details?: readonly DriftDetail[];
 }
 
 export interface Shared {
@@ -38,17 +54,35 @@ export interface Shared {
   readonly driftBlocks: Set<string>;
   readonly results: NodeResult[];
   readonly locks: Map<string, Promise<void>>;
+  /** Values never printed: secrets are masked in every log line. */
+  readonly secrets: Secrets;
 }
 
 /** Where a statement runs: its scope, block, working directory and the directives in force. */
 export interface Frame {
   readonly scope: Scope;
   readonly blockId: string;
+  /**
+   * Which run of a block this is: the loop iterations and module call sites on the way here. The
+   * execution pass meets the same instances in the same order, so drift is matched per iteration and call.
+   */
+  readonly instance: string;
   readonly cwd: string;
   readonly role: string;
   readonly policyAlways: boolean;
   readonly locked: boolean;
   readonly inLoop: boolean;
   /** Timeouts of enclosing blocks; a statement does not start once one has expired. */
-  readonly cancels: readonly { reason?: string }[];
+  readonly cancels: readonly Cancel[];
+  /** Credentials named by an enclosing `with credentials=`; undefined outside such a block. */
+  readonly credentials?: string;
+  /** Module calls in progress (the depth limit of a recursive module). */
+  readonly depth: number;
+}
+
+/** One `with timeout`: its deadline, and the controller aborted when it expires. */
+export interface Cancel {
+  reason?: string;
+  readonly deadline: number;
+  readonly controller: AbortController;
 }

@@ -26,3 +26,11 @@ export class ControlSignal {
 export function at(span: Span | undefined): string {
   return span ? `${span.file}:${span.line}:${span.col}: ` : '';
 }
+
+/** Thrown by an operation stopped by an enclosing `with timeout` (its process killed, its sleep cut short). */
+export class Cancelled extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'Cancelled';
+  }
+}

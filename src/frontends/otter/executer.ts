@@ -11,7 +11,7 @@ import type { Frame, Shared, Status } from './engine-types.js';
 import { at, ControlSignal, OtterError } from './errors.js';
 import { type EvalEnv, evaluate, test } from './evaluate.js';
 import { ExecutionLog } from './log.js';
-import { parseTemplateText } from './parse-expr.js';
+import { parseRuntimeTemplate } from './parse-expr.js';
 import { Scope } from './scope.js';
 import { isMap, isVector, mapGet, mapWith, sigilOf, toText, typeName, type Value } from './values.js';
 
@@ -24,6 +24,9 @@ export interface Child {
 
 const NO_OP = (): void => {};
 
+/** Nested module calls allowed before a call is refused (a module that calls itself without end). */
+export const MAX_CALL_DEPTH = 200;
+
 export class Engine {
   status: Status = 'normal';
   readonly log = new ExecutionLog();
@@ -32,18 +35,18 @@ export class Engine {
   constructor(readonly shared: Shared) {}
 
   write(level: LogLevel, text: string): void {
-    this.log.write(level, text);
+    this.log.write(level, this.shared.secrets.mask(text));
     if (level === 'ERROR') this.status = 'error';
     else if (level === 'WARN' && this.status === 'normal') this.status = 'warning';
   }
 
   /** Opens a log scope when there is a description. */
   scope(description: string | undefined): () => void {
-    return description === undefined ? NO_OP : this.log.open(description);
+    return description === undefined ? NO_OP : this.log.open(this.shared.secrets.mask(description));
   }
 
   rootFrame(): Frame {
-    return { scope: this.shared.global, blockId: '', cwd: this.shared.options.root, role: '', policyAlways: false, locked: false, inLoop: false, cancels: [] };
+    return { scope: this.shared.global, blockId: '', instance: '', cwd: this.shared.options.root, role: '', policyAlways: false, locked: false, inLoop: false, cancels: [], depth: 0 };
   }
 
   env(frame: Frame): EvalEnv {
@@ -58,7 +61,7 @@ export class Engine {
       roleName: frame.role,
       environmentName: o.environmentName,
       executionState: () => this.status,
-      evalText: async (text: string, span: Span) => toText(await evaluate(parseTemplateText(span.file, text), env)),
+      evalText: async (text: string, span: Span) => toText(await evaluate(parseRuntimeTemplate(text, span, '$Eval text'), env)),
       isDefined: (name, sigil) =>
         (sigil ? [sigil] : (['$', '@', '%'] as const)).some((s) => frame.scope.get(s, name) !== undefined || (s === '$' && this.shared.config.has(name.toLowerCase()))),
     };
@@ -107,13 +110,14 @@ export class Engine {
 
   async block(block: Block, frame: Frame, scope: Scope = new Scope(frame.scope)): Promise<void> {
     for (const m of block.modules) scope.modules.set(m.name.toLowerCase(), m);
-    const inner: Frame = { ...frame, scope, blockId: block.id };
+    const inner: Frame = { ...frame, scope, blockId: `${block.id}${frame.instance}` };
     for (const s of block.body) await this.statement(s, inner);
   }
 
   async statement(stmt: Statement, frame: Frame): Promise<void> {
+    // Once a timeout has expired no statement of its block starts; the `with` block reports the timeout.
     const expired = frame.cancels.find((c) => c.reason !== undefined);
-    if (expired) throw new OtterError(expired.reason ?? 'timed out', stmt.span);
+    if (expired) throw Object.assign(new OtterError(expired.reason ?? 'timed out', stmt.span), { logged: true });
     const before = this.status;
     try {
       await this.dispatch(stmt, frame);
@@ -139,7 +143,7 @@ export class Engine {
         this.assign(stmt.target, await this.eval(stmt.value, frame), frame, stmt.modifier);
         return;
       case 'global':
-        throw new OtterError('global declarations must come first', stmt.span, true);
+        throw new OtterError('global declarations must come before every other statement of the script', stmt.span, true);
       case 'anonymous': {
         const close = this.scope(stmt.description);
         try {
@@ -230,9 +234,9 @@ export class Engine {
     try {
       const source = await this.eval(stmt.source, frame);
       if (!isVector(source)) throw new OtterError(`foreach needs a vector to iterate, got a ${typeName(sigilOf(source))}`, stmt.source.span);
-      for (const item of source) {
+      for (const [index, item] of source.entries()) {
         const scope = new Scope(frame.scope);
-        let inner: Frame | undefined = { ...frame, scope, inLoop: true };
+        let inner: Frame | undefined = { ...frame, scope, inLoop: true, instance: `${frame.instance}#${index}` };
         if (stmt.variable) scope.set(sigilOf(item), stmt.variable.name, item);
         else if (stmt.contextType) inner = await this.enterContext(stmt.contextType, toText(item), inner, stmt.span);
         if (!inner) continue;
@@ -264,7 +268,7 @@ export class Engine {
         return { ...frame, role: value };
       case 'server':
         if (value.toLowerCase() !== o.serverName.toLowerCase() && value.toLowerCase() !== 'localhost') {
-          throw new OtterError(`cannot switch to server ${value}: this execution runs on ${o.serverName} only`, span);
+          throw new OtterError(`cannot switch to server ${value}: this execution runs on its own server only (localhost, or its host name)`, span);
         }
         return frame;
     }
@@ -307,8 +311,12 @@ export class Engine {
   }
 
   private async call(stmt: Extract<Statement, { kind: 'call' }>, frame: Frame): Promise<void> {
-    const found: ModuleDecl | undefined = (stmt.raft === undefined ? frame.scope.module(stmt.name) : undefined) ?? (await this.shared.raft.find(stmt.name));
+    // Seed: without a raft name, the scopes first, then the current raft; with one, that raft only.
+    const raft = this.shared.raft;
+    if (stmt.raft !== undefined && raft.raftDir(stmt.raft) === undefined) throw new OtterError(`raft ${stmt.raft} was not found (name it with --raft ${stmt.raft}=DIR)`, stmt.span);
+    const found: ModuleDecl | undefined = (stmt.raft === undefined ? frame.scope.module(stmt.name) : undefined) ?? (await raft.find(stmt.name, stmt.raft));
     if (!found) throw new OtterError(`module ${stmt.raft ? `${stmt.raft}::` : ''}${stmt.name} was not found`, stmt.span);
+    if (frame.depth >= MAX_CALL_DEPTH) throw new OtterError(`module ${found.name} is called more than ${MAX_CALL_DEPTH} levels deep; a module that calls itself needs a condition that ends the recursion`, stmt.span);
     const scope = new Scope(frame.scope);
     const given = new Map(stmt.args.map((a) => [a.name.toLowerCase(), a]));
     for (const p of found.params) {
@@ -326,7 +334,7 @@ export class Engine {
     if (extra) throw new OtterError(`module ${found.name} has no parameter ${extra.name}`, extra.span);
     const close = this.scope(stmt.description);
     try {
-      await this.block(found.body, { ...frame, scope, inLoop: false });
+      await this.block(found.body, { ...frame, scope, inLoop: false, depth: frame.depth + 1, instance: `${frame.instance}@${stmt.span.file}:${stmt.span.line}:${stmt.span.col}` });
     } catch (e) {
       if (!(e instanceof ControlSignal && e.kind === 'return')) throw e;
     } finally {

@@ -31,6 +31,9 @@ export interface OtterFunction {
   call(args: readonly Value[], ctx: FunctionContext, span: Span): Promise<Value>;
 }
 
+/** The most items `$Range` makes. */
+export const MAX_RANGE = 1_000_000;
+
 type Impl = (args: readonly Value[], ctx: FunctionContext, span: Span) => Value | Promise<Value>;
 
 function index(list: readonly Value[], v: Value | undefined, span: Span, allowEnd = false): number {
@@ -61,7 +64,12 @@ const table: Record<string, [min: number, max: number, impl: Impl]> = {
   Eval: [1, 1, (a, ctx, span) => ctx.evalText(scalar(a[0], span), span)],
   Date: [0, 1, (a, _c, span) => formatDate(new Date(), scalar(a[0], span), false)],
   DateUtc: [0, 1, (a, _c, span) => formatDate(new Date(), scalar(a[0], span), true)],
-  Range: [2, 2, (a, _c, span) => Array.from({ length: Math.max(0, int(a[1], span)) }, (_, i) => String(int(a[0], span) + i))],
+  Range: [2, 2, (a, _c, span) => {
+    const count = int(a[1], span);
+    // A size budget: a huge range is a positioned error, not minutes of work and gigabytes of memory.
+    if (count > MAX_RANGE) throw new OtterError(`$Range(${int(a[0], span)}, ${count}) would make ${count} items; at most ${MAX_RANGE} are allowed`, span);
+    return Array.from({ length: Math.max(0, count) }, (_, i) => String(int(a[0], span) + i));
+  }],
   Compare: [3, 4, (a, _c, span) => compare(scalar(a[0], span), scalar(a[1], span), scalar(a[2], span), toText(a[3] ?? '').toLowerCase() === 'true', span)],
   Expr: [1, 1, (a, _c, span) => String(mathExpression(scalar(a[0], span), span))],
   Increment: [1, 2, (a, _c, span) => String(int(a[0], span) + (a[1] === undefined ? 1 : int(a[1], span)))],
@@ -177,4 +185,9 @@ const functions = new Map<string, OtterFunction>(
 
 export function lookupFunction(name: string): OtterFunction | undefined {
   return functions.get(name.toLowerCase());
+}
+
+/** Every function name, as scripts spell them in the reference (for listings). */
+export function functionNames(): string[] {
+  return [...functions.values()].map((f) => f.name).sort((a, b) => a.localeCompare(b));
 }

@@ -7,11 +7,15 @@ import { DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
 
 export const SYNTAX = 'OTTER001';
 
+/** Blocks, values and conditions nested deeper than this are refused (a positioned error, not a stack overflow). */
+export const MAX_NESTING = 200;
+
 export class Scanner {
   pos = 0;
   readonly lines: LineMap;
   /** The comments skipped by the last `skipTrivia`, for the description of the statement that follows. */
   comments: string[] = [];
+  private depth = 0;
 
   constructor(
     readonly file: string,
@@ -26,6 +30,17 @@ export class Scanner {
 
   fail(message: string, offset = this.pos): never {
     throw new DiagnosticError([error(SYNTAX, message, { span: this.span(offset) })]);
+  }
+
+  /** Runs `parse` one nesting level deeper; too deep is a syntax error where the level starts. */
+  nested<T>(parse: () => T): T {
+    if (this.depth >= MAX_NESTING) this.fail(`nesting deeper than ${MAX_NESTING} levels`);
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   get done(): boolean {

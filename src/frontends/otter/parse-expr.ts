@@ -3,6 +3,8 @@
  * (implicit, quoted, swim) with `$` expansion and the grave-accent escape.
  */
 import type { Accessor, Expr, Predicate, RefExpr, Sigil, TextExpr, TextPart } from './ast.js';
+import { DiagnosticError, type Span } from '../../core/diag.js';
+import { OtterError } from './errors.js';
 import { describe, Scanner } from './lexer.js';
 
 /**
@@ -35,6 +37,10 @@ function stopsHere(s: Scanner, ctx: ValueContext): boolean {
 const SWIM = /^>[^>\s]{0,5}>/;
 
 export function parseValue(s: Scanner, ctx: ValueContext): Expr {
+  return s.nested(() => parseValueAt(s, ctx));
+}
+
+function parseValueAt(s: Scanner, ctx: ValueContext): Expr {
   s.skipSpaces(ctx === 'line' || ctx === 'positional' || ctx === 'pred');
   const start = s.pos;
   if (s.startsWith('@(')) return parseVector(s);
@@ -215,6 +221,7 @@ function scanTemplate(s: Scanner, isEnd: (depth: number) => boolean, expand: boo
 
 function parseImplicit(s: Scanner, ctx: ValueContext): TextExpr {
   const span = s.span();
+  const from = s.pos;
   const parts: TextPart[] = [];
   scanTemplate(s, (depth) => s.peek() === '\n' || (depth <= 0 && stopsHere(s, ctx)), true, parts);
   const last = parts[parts.length - 1];
@@ -223,7 +230,7 @@ function parseImplicit(s: Scanner, ctx: ValueContext): TextExpr {
     if (trimmed === '') parts.pop();
     else parts[parts.length - 1] = trimmed;
   }
-  return { kind: 'text', parts, span };
+  return { kind: 'text', parts, span, raw: s.text.slice(from, s.pos).trimEnd() };
 }
 
 function parseQuoted(s: Scanner, quote: string): TextExpr {
@@ -234,7 +241,7 @@ function parseQuoted(s: Scanner, quote: string): TextExpr {
   scanTemplate(s, () => s.peek() === quote || s.peek() === '\n', quote === '"', parts);
   if (s.peek() !== quote) s.fail('unterminated string (quoted strings end on their line; use a swim string >>...>> for several lines)', open);
   s.pos++;
-  return { kind: 'text', parts, span };
+  return { kind: 'text', parts, span, raw: s.text.slice(open + 1, s.pos - 1) };
 }
 
 function parseSwim(s: Scanner, sentinel: string): TextExpr {
@@ -248,9 +255,24 @@ function parseSwim(s: Scanner, sentinel: string): TextExpr {
   const tail = /\n[ \t]*$/.exec(s.text.slice(s.pos, end));
   if (tail) stop = end - tail[0].length;
   const parts: TextPart[] = [];
+  const from = s.pos;
   scanTemplate(s, () => s.pos >= stop, true, parts);
   s.pos = end + sentinel.length;
-  return { kind: 'text', parts, span };
+  return { kind: 'text', parts, span, raw: s.text.slice(from, stop) };
+}
+
+/**
+ * A text parsed while the script runs (`$Eval`, an Apply-Template source): a syntax error in it is a
+ * raised error at `span`, the statement that asked for it, with the position inside the text.
+ */
+export function parseRuntimeTemplate(text: string, span: Span, what: string): TextExpr {
+  try {
+    return parseTemplateText(what, text);
+  } catch (e) {
+    if (!DiagnosticError.is(e)) throw e;
+    const d = e.diagnostics[0];
+    throw new OtterError(`${d?.span ? `${what}:${d.span.line}:${d.span.col}: ` : ''}${d?.message ?? 'syntax error'}`, span);
+  }
 }
 
 /** A text (an Apply-Template asset or `$Eval` argument) parsed as a template: every `$` expands. */
@@ -276,6 +298,10 @@ function parseAnd(s: Scanner): Predicate {
 }
 
 function parseUnary(s: Scanner): Predicate {
+  return s.nested(() => parseUnaryAt(s));
+}
+
+function parseUnaryAt(s: Scanner): Predicate {
   s.skipTrivia();
   if (s.peek() === '!' && s.peek(1) !== '=') {
     s.pos++;

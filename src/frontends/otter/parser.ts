@@ -54,7 +54,8 @@ class Parser {
     }
     const start = s.pos;
     const { modules, body } = this.contents(true);
-    return { file: s.file, globals, body: { kind: 'block', id: `${s.file}:${start}`, modules, body, span: s.span(start) } };
+    // The script's own block has an id of its own: a first statement `{...}` starts at the same offset.
+    return { file: s.file, globals, body: { kind: 'block', id: `${s.file}:script`, modules, body, span: s.span(start) } };
   }
 
   private contents(topLevel: boolean): { modules: ModuleDecl[]; body: Statement[] } {
@@ -81,6 +82,10 @@ class Parser {
 
   /** `{ ... }` */
   private block(description?: string): Block {
+    return this.s.nested(() => this.blockAt(description));
+  }
+
+  private blockAt(description?: string): Block {
     const s: Scanner = this.s;
     s.skipTrivia();
     const start = s.pos;
@@ -146,7 +151,8 @@ class Parser {
         return { kind: 'set', target, value, ...(modifier ? { modifier } : {}), ...base };
       }
       case 'global':
-        return s.fail('global declarations must come before every other statement of the script', at);
+        // Seed: a global declaration after another statement is a fatal error when it is reached.
+        return this.global(at, description);
       case 'if':
         return this.ifStatement(base);
       case 'foreach': {
@@ -365,8 +371,15 @@ class Parser {
     }
     s.skipSpaces(true);
     let positional: Expr | undefined;
+    if (s.peek() === '\n' || s.startsWith('#') || s.startsWith('//') || s.startsWith('/*')) {
+      // The argument list may start on the next line (`Ensure-File` then `(`).
+      const lineEnd = s.pos;
+      s.skipTrivia();
+      s.comments = [];
+      if (s.peek() !== '(' && s.peek() !== ';') s.fail(`expected ";" at the end of the statement, found ${describe('\n')}`, lineEnd);
+    }
     if (s.peek() !== '(' && s.peek() !== ';') {
-      if (s.peek() === '\n' || s.done) s.fail(`expected ";" at the end of the statement, found ${describe(s.peek())}`);
+      if (s.done) s.fail(`expected ";" at the end of the statement, found ${describe(s.peek())}`);
       positional = parseValue(s, 'positional');
     }
     const afterPositional = s.pos;

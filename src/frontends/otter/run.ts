@@ -9,14 +9,17 @@ import { Engine } from './executer.js';
 import { ExecutionLog, type LogLine } from './log.js';
 import { RaftLoader } from './raft.js';
 import { Scope } from './scope.js';
+import { Secrets } from './secrets.js';
 import type { Value } from './values.js';
 
 export type ExecutionMode = 'collect' | 'collect-execute' | 'execute';
 
 export interface OtterRunOptions extends EngineOptions {
   readonly mode: ExecutionMode;
-  /** Configuration variables (`--var`). */
+  /** Configuration variables (`--var`, and `--secret-var` whose values are also in `secrets`). */
   readonly variables: ReadonlyMap<string, Value>;
+  /** Values never shown: sensitive variables and credential secrets. */
+  readonly secrets?: readonly string[];
 }
 
 export interface OtterRunResult {
@@ -30,7 +33,7 @@ export interface OtterRunResult {
 
 const RANK: Record<Status, number> = { normal: 0, warning: 1, error: 2 };
 
-async function runPass(script: Script, opts: OtterRunOptions, pass: Pass, raft: RaftLoader, collected?: Shared): Promise<{ engine: Engine; shared: Shared }> {
+async function runPass(script: Script, opts: OtterRunOptions, pass: Pass, raft: RaftLoader, secrets: Secrets, collected?: Shared): Promise<{ engine: Engine; shared: Shared }> {
   const shared: Shared = {
     pass,
     options: opts,
@@ -42,6 +45,7 @@ async function runPass(script: Script, opts: OtterRunOptions, pass: Pass, raft: 
     driftBlocks: collected?.driftBlocks ?? new Set(),
     results: [],
     locks: new Map(),
+    secrets,
   };
   const engine = new Engine(shared);
   await engine.runScript(script);
@@ -49,13 +53,15 @@ async function runPass(script: Script, opts: OtterRunOptions, pass: Pass, raft: 
 }
 
 export async function runOtter(script: Script, opts: OtterRunOptions): Promise<OtterRunResult> {
-  const raft = new RaftLoader(opts.raftDir, opts.host);
+  const raft = new RaftLoader(opts.raftDir, opts.host, opts.rafts);
+  const secrets = new Secrets();
+  for (const v of opts.secrets ?? []) secrets.add(v);
   if (opts.mode !== 'collect-execute') {
-    const { engine, shared } = await runPass(script, opts, opts.mode === 'collect' ? 'collect' : 'execute', raft);
+    const { engine, shared } = await runPass(script, opts, opts.mode === 'collect' ? 'collect' : 'execute', raft, secrets);
     return { status: engine.status, log: engine.log.lines, drift: shared.drift, results: shared.results, changed: shared.results.some((r) => r.status === 'changed') };
   }
   const log = new ExecutionLog();
-  const first = await runPass(script, opts, 'collect', raft);
+  const first = await runPass(script, opts, 'collect', raft, secrets);
   let close = log.open('Collection pass');
   log.adopt(first.engine.log);
   close();
@@ -63,7 +69,7 @@ export async function runOtter(script: Script, opts: OtterRunOptions): Promise<O
   const results = [...first.shared.results];
   // Seed: an execution pass follows only when the collection indicated drift (and did not fail).
   if (first.shared.drift.length > 0 && status !== 'error') {
-    const second = await runPass(script, opts, 'remediate', raft, first.shared);
+    const second = await runPass(script, opts, 'remediate', raft, secrets, first.shared);
     close = log.open('Execution pass');
     log.adopt(second.engine.log);
     close();

@@ -70,14 +70,20 @@ test('drift through the CLI: collect finds it, collect-execute fixes exactly it,
 
   const collect = cairn(args('collect'));
   assert.equal(collect.code, 2, collect.stderr);
-  assert.deepEqual(JSON.parse(collect.stdout).drift, [{ operation: 'Ensure-File', key: 'site/index.html', properties: ['Text'] }]);
+  const textDrift = {
+    operation: 'Ensure-File',
+    key: 'site/index.html',
+    properties: ['Text'],
+    details: [{ property: 'Text', diff: '--- site/index.html (found)\n+++ site/index.html (wanted)\n@@ -1 +1 @@\n-edited by hand\n\\ No newline at end of file\n+hello\n\\ No newline at end of file\n' }],
+  };
+  assert.deepEqual(JSON.parse(collect.stdout).drift, [textDrift]);
   assert.equal(readFileSync(join(root, 'site/index.html'), 'utf8'), 'edited by hand');
 
   const fix = cairn(args('collect-execute'));
   assert.equal(fix.code, 2, fix.stderr);
   const fixed = JSON.parse(fix.stdout) as { status: string; log: string[]; drift: unknown[] };
   assert.equal(fixed.status, 'Normal');
-  assert.deepEqual(fixed.drift, [{ operation: 'Ensure-File', key: 'site/index.html', properties: ['Text'] }]);
+  assert.deepEqual(fixed.drift, [textDrift]);
   // Exactly the drifted operation is configured in the execution pass.
   assert.deepEqual(
     fixed.log.filter((l) => l.startsWith('INFO: ')),
@@ -89,6 +95,7 @@ test('drift through the CLI: collect finds it, collect-execute fixes exactly it,
   const again = cairn(args('collect'));
   assert.equal(again.code, 0, again.stdout);
   assert.deepEqual(JSON.parse(again.stdout), {
+    summary: { operations: 3, changed: 0, unchanged: 3, drifted: 0, failed: 0, warnings: 0, errors: 0 },
     status: 'Normal',
     log: [
       'DEBUG: Looking for site/index.html...',
@@ -116,7 +123,7 @@ test('text output: messages indented under block descriptions, then the final st
   assert.equal(r.code, 0);
   assert.equal(
     r.stdout,
-    'Web files\n  INFO: checking\n  DEBUG: Looking for a.txt...\n  DEBUG: File does not exist.\n\nStatus: Normal (run 1)\n\nDrift (nothing changed):\n  Ensure-File a.txt: Exists\n',
+    'Web files\n  INFO: checking\n\nStatus: Normal (run 1)\nSummary: 1 operation run: 0 changed, 0 unchanged, 1 drifted, 0 failed; 0 warnings, 0 errors\n\nDrift (nothing changed):\n  Ensure-File a.txt: Exists\n    Exists: wanted true, found false\n',
   );
 });
 
@@ -124,11 +131,11 @@ test('a failing operation exits 1 and the text log shows the error under its sco
   const root = tempDir('cairn-otter-');
   const script = join(root, 'fail.otter');
   writeFileSync(script, '# Step one\n{\n    Exec "exit 4";\n}\nLog-Information never;\n');
-  const r = cairn(['otter', 'run', script, '--root', root, '--state-dir', tempDir()]);
+  const r = cairn(['otter', 'run', script, '--root', root, '--state-dir', tempDir(), '--log-level', 'debug']);
   assert.equal(r.code, 1);
   assert.equal(
     r.stdout,
-    `Step one\n  DEBUG: Process: exit\n  DEBUG: Arguments: 4\n  DEBUG: Working directory: ${root}\n  DEBUG: Ensuring that ${root} exists...\n  INFO: Executing exit...\n  ERROR: Process exited with code: 4 (failure)\n\nStatus: Error (run 1)\n`,
+    `Step one\n  DEBUG: Process: exit\n  DEBUG: Arguments: 4\n  DEBUG: Working directory: ${root}\n  DEBUG: Ensuring that ${root} exists...\n  INFO: Executing exit...\n  ERROR: Process exited with code: 4 (failure)\n\nStatus: Error (run 1)\nSummary: 1 operation run: 0 changed, 0 unchanged, 0 drifted, 1 failed; 0 warnings, 1 error\n`,
   );
 });
 

@@ -26,8 +26,13 @@ test('drift: collect finds it and changes nothing, collect-execute fixes exactly
   const host = new FakeHost({ files: { '/w/app.conf': 'port=8080', '/w/other.conf': 'same' } });
   const collect = await run(PLAN, { mode: 'collect', host });
   assert.deepEqual(collect.result.drift, [
-    { operation: 'Ensure-Directory', key: 'logs', properties: ['Exists'] },
-    { operation: 'Ensure-File', key: 'app.conf', properties: ['Text'] },
+    { operation: 'Ensure-Directory', key: 'logs', properties: ['Exists'], details: [{ property: 'Exists', expected: 'true', actual: 'false' }] },
+    {
+      operation: 'Ensure-File',
+      key: 'app.conf',
+      properties: ['Text'],
+      details: [{ property: 'Text', diff: '--- app.conf (found)\n+++ app.conf (wanted)\n@@ -1 +1 @@\n-port=8080\n\\ No newline at end of file\n+port=80\n\\ No newline at end of file\n' }],
+    },
   ]);
   assert.equal((await host.readFile('/w/app.conf')).toString(), 'port=8080');
   assert.equal(await host.stat('/w/logs'), null);

@@ -69,7 +69,20 @@ test('syntax errors point at file:line:col', () => {
   assert.equal(syntaxError('Log-Information hi\n'), 'p.otter:1:19: OTTER001 expected ";" at the end of the statement, found the end of the line');
   assert.equal(syntaxError('set $x = "open;\n'), 'p.otter:1:10: OTTER001 unterminated string (quoted strings end on their line; use a swim string >>...>> for several lines)');
   assert.equal(syntaxError('{\n  Log-Debug x;\n'), "p.otter:3:1: OTTER001 expected \"}\" but the script ended");
-  assert.equal(syntaxError('Log-Debug a;\nglobal $late = 1;\n'), 'p.otter:2:1: OTTER001 global declarations must come before every other statement of the script');
   assert.equal(syntaxError('with frobnicate { }'), 'p.otter:1:6: OTTER001 unknown directive "frobnicate"');
   assert.equal(syntaxError('set $x 1;'), 'p.otter:1:8: OTTER001 expected "=" after the variable, found "1"');
+  // An operation name alone on its line needs its argument list (or ";") next.
+  assert.equal(syntaxError('Ensure-File\nLog-Information x;\n'), 'p.otter:1:12: OTTER001 expected ";" at the end of the statement, found the end of the line');
+});
+
+test('an argument list may start on the line after the operation name, after a comment too', () => {
+  const script = parseScript('p.otter', 'Ensure-File # the config\n(\n    Name: a.conf,\n    Text: x\n);\nSleep\n;\n');
+  const [ensure, sleep] = script.body.body;
+  assert.ok(ensure?.kind === 'action' && ensure.args.map((a) => a.name).join() === 'Name,Text');
+  assert.ok(sleep?.kind === 'action' && sleep.name === 'Sleep' && sleep.args.length === 0);
+});
+
+test('nesting deeper than 200 levels is a positioned syntax error', () => {
+  assert.equal(syntaxError(`${'{'.repeat(201)}${'}'.repeat(201)}`), 'p.otter:1:201: OTTER001 nesting deeper than 200 levels');
+  assert.equal(syntaxError(`if ${'!'.repeat(300)}true { }`), 'p.otter:1:204: OTTER001 nesting deeper than 200 levels');
 });

@@ -52,8 +52,8 @@ describe('Ensure-Package: collect against the real dpkg database', { skip: !hasD
     );
     assert.equal(result.status, 'normal', log.join('\n'));
     assert.deepEqual(result.drift, [
-      { operation: 'Ensure-Package', key: pkg.name, properties: ['Version'] },
-      { operation: 'Ensure-Package', key: NO_PACKAGE, properties: ['Exists'] },
+      { operation: 'Ensure-Package', key: pkg.name, properties: ['Version'], details: [{ property: 'Version', expected: '0.0-cairn', actual: pkg.version }] },
+      { operation: 'Ensure-Package', key: NO_PACKAGE, properties: ['Exists'], details: [{ property: 'Exists', expected: 'true', actual: 'false' }] },
     ]);
     assert.equal(result.changed, false);
     assert.equal(installed().version, pkg.version, 'collect changed nothing');
@@ -110,7 +110,7 @@ describe('Ensure-Package: configure on a FakeHost', () => {
     const { host, ran } = fakeApt({ base: '1.0' }, { base: '1.0', tool: '2.0' });
     const plan = 'Ensure-Package base;\nEnsure-Package tool;\n';
     const fix = await runOn(host, plan, 'collect-execute');
-    assert.deepEqual(fix.result.drift, [{ operation: 'Ensure-Package', key: 'tool', properties: ['Exists'] }]);
+    assert.deepEqual(fix.result.drift, [{ operation: 'Ensure-Package', key: 'tool', properties: ['Exists'], details: [{ property: 'Exists', expected: 'true', actual: 'false' }] }]);
     assert.equal(ran.length, 1);
     assert.match(ran[0] as string, /^apt-get install .*tool$/);
     assert.deepEqual(fix.log.filter((l) => l.startsWith('INFO')), ['INFO: Package tool configured.']);
@@ -170,5 +170,35 @@ describe('Ensure-User on this machine (CAIRN_INTEGRATION=1, root)', { skip: !int
         // already removed
       }
     }
+  });
+});
+
+describe('Collect-DebianPackages: a collecting-only operation', () => {
+  const dpkg = (command: string | readonly string[]) =>
+    Array.isArray(command) && command[0] === '/usr/bin/dpkg'
+      ? { stdout: 'Desired=Unknown/Install\n||/ Name Version Architecture Description\n+++-====\nii  bash  5.2-1  amd64  shell\nrc  gone  1.0  amd64  removed\nii  curl  8.0  amd64  tool\n' }
+      : {};
+  const source = 'Collect-DebianPackages;\nLog-Information after;\n';
+
+  test('runs in a collection pass and reads installed (ii) packages only', async () => {
+    const host = new FakeHost({ exec: dpkg });
+    const { result, log } = await runOn(host, source, 'collect');
+    assert.deepEqual(log, ['DEBUG: Collected 2 Debian packages.', 'INFO: after']);
+    assert.deepEqual(host.execLog.map((c) => c.command), [['/usr/bin/dpkg', '--list']]);
+    assert.deepEqual(result.results.map((r) => [r.type, r.status]), [['Collect-DebianPackages', 'ok']]);
+  });
+
+  test('is skipped in an execution pass (it is not an executing operation)', async () => {
+    const host = new FakeHost({ exec: dpkg });
+    const { log } = await runOn(host, source, 'execute');
+    assert.deepEqual(log, ['INFO: after']);
+    assert.deepEqual(host.execLog, []);
+  });
+
+  test('a failing dpkg is an error that stops the run', async () => {
+    const host = new FakeHost({ exec: () => ({ code: 2, stderr: 'dpkg: broken\n' }) });
+    const { result, log } = await runOn(host, source, 'collect');
+    assert.deepEqual(log, ['WARN: dpkg: broken', 'ERROR: "dpkg --list" exited with code 2']);
+    assert.equal(result.status, 'error');
   });
 });

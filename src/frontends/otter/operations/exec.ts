@@ -2,9 +2,8 @@
  * Process operations: Exec (alias Execute-Process), SHExec (alias Execute-Shell) and SHCall (a shell script
  * of the raft), run through the `command` kind, logging what Inedo's process and shell operations log.
  */
-import { posix } from 'node:path';
 import type { LogLevel } from '../ast.js';
-import { OtterError } from '../errors.js';
+import { Cancelled, OtterError } from '../errors.js';
 import { toText, type Value } from '../values.js';
 import { applyOutcome, checkResource } from './resource.js';
 import type { ExecuteOperation, OpArgs, OpContext, OpOutcome } from './types.js';
@@ -50,8 +49,14 @@ async function run(ctx: OpContext, cmd: string, cwd: string, env: Record<string,
   const params: Record<string, unknown> = { cmd, cwd, shell: true, success_codes: [0] };
   if (Object.keys(env).length > 0) params.env = env;
   if (stdin !== undefined) params.stdin = stdin;
+  // Inside `with timeout`, the process gets what is left of the block's time: the host kills it (and its
+  // children) when that runs out, as Otter cancels the running operation.
+  const left = ctx.remaining();
+  if (left !== undefined) params.timeout = left;
+  if (ctx.signal.aborted) throw new Cancelled();
   const check = await checkResource(ctx, 'command', params);
   const outcome = await applyOutcome(ctx, 'command', params, check);
+  if (ctx.signal.aborted || (left !== undefined && /timed out/.test(outcome.comment ?? ''))) throw new Cancelled();
   const out = outcome.outputs ?? {};
   if (typeof out.retcode !== 'number' && outcome.comment && !outcome.ok) throw new OtterError(outcome.comment, ctx.span);
   return { code: typeof out.retcode === 'number' ? out.retcode : -1, stdout: String(out.stdout ?? ''), stderr: String(out.stderr ?? '') };
@@ -256,11 +261,9 @@ export const shCall: ExecuteOperation = {
     // Inedo's SHCall does nothing in a simulation.
     if (ctx.simulation) return { changed: false };
     const name = args.text('Name');
-    const item = name.includes('::') ? name.slice(name.indexOf('::') + 2) : name;
-    const file = item.toLowerCase().endsWith('.sh') ? item : `${item}.sh`;
-    const path = posix.resolve(ctx.raftDir, file);
+    const path = await ctx.raftItem(name, ['.sh']);
     const host = ctx.resources.host;
-    if ((await host.stat(path))?.type !== 'file') {
+    if (path === undefined) {
       ctx.log('ERROR', `Script ${name} was not found.`);
       return { changed: false };
     }

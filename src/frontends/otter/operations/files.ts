@@ -5,6 +5,7 @@
 import { posix } from 'node:path';
 import { matchEntries } from './masks.js';
 import { applyResource, checkResource, ensureResource } from './resource.js';
+import type { DriftDetail } from '../engine-types.js';
 import type { Collected, EnsureOperation, ExecuteOperation, OpArgs, OpContext } from './types.js';
 
 interface Planned {
@@ -25,16 +26,26 @@ async function filePlan(ctx: OpContext, args: OpArgs): Promise<Planned> {
 }
 
 /** Drift in the script's property names: a missing (or unwanted) item drifts on Exists only. */
-async function compare(ctx: OpContext, key: string, plan: Planned, present: boolean, props: Record<string, string>): Promise<Collected> {
+async function compare(ctx: OpContext, key: string, plan: Planned, present: boolean, props: Record<string, string>, flags: Record<string, string> = {}): Promise<Collected> {
   const check = await checkResource(ctx, plan.type, plan.params);
   if (check.inSync) return { key, drift: [] };
-  if (plan.type === 'absent' || !present) return { key, drift: ['Exists'] };
+  if (plan.type === 'absent' || !present) {
+    const wanted = plan.type !== 'absent';
+    return { key, drift: ['Exists'], details: [{ property: 'Exists', expected: String(wanted), actual: String(!wanted) }] };
+  }
   const changed = Object.keys(check.changes ?? {}).flatMap((k) => {
     const inner = check.changes?.[k];
     // The directory kind nests its changes under the path.
     return typeof inner === 'object' && inner !== null && k === plan.params.path ? Object.keys(inner) : [k];
   });
-  return { key, drift: [...new Set(changed.map((c) => props[c] ?? c))] };
+  const drift = [...new Set(changed.map((c) => props[c] ?? c))];
+  const details: DriftDetail[] = [];
+  const diff = check.changes?.diff;
+  if (drift.includes('Text') && typeof diff === 'string') details.push({ property: 'Text', diff: diff.replace(/^--- \n\+\+\+ \n/, `--- ${key} (found)\n+++ ${key} (wanted)\n`) });
+  for (const [property, expected] of Object.entries(flags)) {
+    if (drift.includes(property)) details.push({ property, expected, actual: expected === 'true' ? 'false' : 'true' });
+  }
+  return details.length > 0 ? { key, drift, details } : { key, drift };
 }
 
 /** Check and apply one kind; true when something changed. */
@@ -67,7 +78,7 @@ export const ensureFile: EnsureOperation = {
       ctx.log('DEBUG', 'File exists, loading from disk...');
       ctx.log('DEBUG', 'File configuration loaded.');
     }
-    return compare(ctx, name, await filePlan(ctx, args), present, FILE_PROPS);
+    return compare(ctx, name, await filePlan(ctx, args), present, FILE_PROPS, args.has('ReadOnly') ? { ReadOnly: String(args.bool('ReadOnly', false)) } : {});
   },
   async configure(ctx, args) {
     const name = args.text('Name');

@@ -1,6 +1,5 @@
 /** General operations: Sleep, Apply-Template and Set-Variable, with the messages InedoCore's versions log. */
-import { posix } from 'node:path';
-import { OtterError } from '../errors.js';
+import { Cancelled, OtterError } from '../errors.js';
 import { ensureResource } from './resource.js';
 import type { ExecuteOperation, OpArgs, OpContext } from './types.js';
 
@@ -15,18 +14,27 @@ export const sleep: ExecuteOperation = {
   async execute(ctx, args) {
     const seconds = args.int('Seconds', 0);
     ctx.log('INFO', `Sleeping for ${seconds} seconds...`);
-    if (!ctx.simulation) await new Promise((r) => setTimeout(r, seconds * 1000));
+    // Inedo's Sleep waits in a simulation too; an enclosing timeout cuts it short.
+    await cancellableDelay(seconds * 1000, ctx.signal);
     ctx.log('INFO', 'Done sleeping.');
     return { changed: false };
   },
 };
 
-async function readAsset(ctx: OpContext, name: string): Promise<string | undefined> {
-  for (const candidate of [name, `${name}.tpl`, `${name}.txt`]) {
-    const path = posix.resolve(ctx.raftDir, candidate);
-    if ((await ctx.resources.host.stat(path))?.type === 'file') return (await ctx.resources.host.readFile(path)).toString('utf8');
-  }
-  return undefined;
+/** Waits `ms`, or throws Cancelled as soon as `signal` aborts. */
+export function cancellableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(new Cancelled());
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    function onAbort(): void {
+      clearTimeout(timer);
+      reject(new Cancelled());
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 async function templateSource(ctx: OpContext, args: OpArgs): Promise<string> {
@@ -41,9 +49,11 @@ async function templateSource(ctx: OpContext, args: OpArgs): Promise<string> {
     return (await ctx.resources.host.readFile(path)).toString('utf8');
   }
   if (args.text('Asset') !== '') {
-    const text = await readAsset(ctx, args.text('Asset'));
-    if (text === undefined) throw new OtterError(`Template "${args.text('Asset')}" not found.`, ctx.span);
-    return text;
+    const asset = args.text('Asset');
+    const path = await ctx.raftItem(asset, ['.tpl', '.txt']);
+    if (path === undefined) throw new OtterError(`Template "${asset.includes('::') ? asset.slice(asset.indexOf('::') + 2) : asset}" not found in raft.`, ctx.span);
+    ctx.log('DEBUG', 'Loading template from raft...');
+    return (await ctx.resources.host.readFile(path)).toString('utf8');
   }
   ctx.log('WARN', 'No template specified. Setting output to empty string.');
   return '';
@@ -56,7 +66,7 @@ export const applyTemplate: ExecuteOperation = {
   positional: 'Asset',
   args: [
     { name: 'Asset', type: 'scalar' },
-    { name: 'Literal', type: 'scalar' },
+    { name: 'Literal', type: 'scalar', noExpand: true },
     { name: 'InputFile', type: 'scalar' },
     { name: 'OutputFile', type: 'scalar' },
     { name: 'AdditionalVariables', type: 'map' },
@@ -66,6 +76,7 @@ export const applyTemplate: ExecuteOperation = {
   key: (args) => args.text('OutputFile', args.text('Asset', 'template')),
   async execute(ctx, args) {
     const source = await templateSource(ctx, args);
+    ctx.log('DEBUG', 'Detecting newlines in source template...');
     ctx.log('DEBUG', 'Applying template...');
     let text = await ctx.expand(source, args.has('AdditionalVariables') ? args.map('AdditionalVariables') : new Map());
     ctx.log('INFO', 'Template applied.');
@@ -100,6 +111,8 @@ export const setVariable: ExecuteOperation = {
   async execute(ctx, args) {
     const name = args.text('Name');
     const value = args.text('Value', '');
+    // A sensitive variable's value is never shown, here or in any later log line.
+    if (args.bool('Sensitive', false)) ctx.secret(value);
     ctx.log('INFO', `Setting Otter variable ${name}...`);
     const scoped = args.has('Server') || args.has('Role') || args.has('Environment');
     ctx.log('DEBUG', `Setting Otter ${scoped ? 'scoped' : 'global'} variable '${name}' = '${value}'...`);

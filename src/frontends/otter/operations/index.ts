@@ -2,7 +2,7 @@
 import { exec, shCall, shExecOp } from './exec.js';
 import { copyFiles, createFile, deleteFiles, ensureDirectory, ensureFile, renameFile, replaceText } from './files.js';
 import { applyTemplate, setVariable, sleep } from './general.js';
-import { ensurePackage, ensureUser } from './system.js';
+import { collectDebianPackages, ensurePackage, ensureUser } from './system.js';
 import type { ArgSpec, Operation } from './types.js';
 
 const all: readonly Operation[] = [
@@ -21,7 +21,11 @@ const all: readonly Operation[] = [
   setVariable,
   ensurePackage,
   ensureUser,
+  collectDebianPackages,
 ];
+
+/** Every built-in operation, for listings. */
+export const operations: readonly Operation[] = all;
 
 const byName = new Map(all.flatMap((op) => [op.name, ...(op.aliases ?? [])].map((n) => [n.toLowerCase(), op] as const)));
 

@@ -1,6 +1,6 @@
 /** System operations: Ensure-Package (Debian packages) and Ensure-User, on the package and user kinds. */
 import { applyResource, checkResource } from './resource.js';
-import type { EnsureOperation, OpArgs, OpContext } from './types.js';
+import type { CollectOperation, EnsureOperation, OpArgs, OpContext } from './types.js';
 
 async function converge(ctx: OpContext, type: string, params: Record<string, unknown>): Promise<boolean> {
   const check = await checkResource(ctx, type, params);
@@ -32,8 +32,9 @@ export const ensurePackage: EnsureOperation = {
     ctx.log('DEBUG', `Looking for package ${key}...`);
     const check = await checkResource(ctx, 'package', packageParams(args));
     if (check.inSync) return { key, drift: [] };
-    const change = (check.changes?.[key] ?? {}) as { old?: string };
-    return { key, drift: !exists || !change.old ? ['Exists'] : ['Version'] };
+    const change = (check.changes?.[key] ?? {}) as { old?: string; new?: string };
+    if (!exists || !change.old) return { key, drift: ['Exists'], details: [{ property: 'Exists', expected: String(exists), actual: String(!exists) }] };
+    return { key, drift: ['Version'], details: [{ property: 'Version', expected: args.text('Version'), actual: change.old }] };
   },
   async configure(ctx, args) {
     const key = args.text('Name');
@@ -90,5 +91,33 @@ export const ensureUser: EnsureOperation = {
     const changed = await converge(ctx, 'user', userParams(args));
     ctx.log('INFO', removing ? `User ${key} removed.` : `User ${key} configured.`);
     return { changed };
+  },
+};
+
+/**
+ * Collect-DebianPackages (collecting only, as Inedo's): reads the installed packages from `dpkg --list`
+ * (lines starting `ii`), in a collection pass only; errors on stderr are warnings, a failing dpkg an error.
+ */
+export const collectDebianPackages: CollectOperation = {
+  type: 'collect',
+  name: 'Collect-DebianPackages',
+  namespace: 'Linux',
+  args: [],
+  key: () => 'Debian packages',
+  async collect(ctx) {
+    const r = await ctx.resources.host.exec(['/usr/bin/dpkg', '--list'], { readOnly: true, cwd: ctx.cwd });
+    const packages = new Map<string, string>();
+    for (const line of r.stdout.split('\n')) {
+      if (!line.startsWith('ii ')) continue;
+      const parts = line.split(/ +/);
+      if (parts[1] !== undefined) packages.set(parts[1], parts[2] ?? '');
+    }
+    for (const line of r.stderr.split('\n')) if (line.trim() !== '') ctx.log('WARN', line);
+    if (r.code !== 0) {
+      ctx.log('ERROR', `"dpkg --list" exited with code ${r.code ?? r.signal ?? 'unknown'}`);
+      return { changed: false };
+    }
+    ctx.log('DEBUG', `Collected ${packages.size} Debian packages.`);
+    return { changed: false, outputs: { Packages: packages } };
   },
 };

@@ -2,6 +2,7 @@
 import type { Span } from '../../../core/diag.js';
 import type { ResourceContext } from '../../../host/types.js';
 import type { LogLevel } from '../ast.js';
+import type { DriftDetail } from '../engine-types.js';
 import type { Value } from '../values.js';
 
 export type ArgType = 'scalar' | 'vector' | 'map' | 'bool' | 'int';
@@ -12,6 +13,8 @@ export interface ArgSpec {
   readonly required?: boolean;
   /** Other names scripts use for the same argument. */
   readonly aliases?: readonly string[];
+  /** Inedo's DisableVariableExpansion: the operation receives the text as written, `$` and all. */
+  readonly noExpand?: boolean;
 }
 
 /** The evaluated arguments of one call, by canonical name. */
@@ -30,12 +33,20 @@ export interface OpContext {
   readonly simulation: boolean;
   readonly raftDir: string;
   readonly span: Span;
+  /** Aborted when an enclosing `with timeout` expires: a running process is killed, a Sleep ends. */
+  readonly signal: AbortSignal;
+  /** Seconds left before the nearest enclosing timeout, if any (a process started now gets this limit). */
+  remaining(): number | undefined;
+  /** A raft item's path: `name` or `raft::name` with one of `extensions`; undefined when it is not there. */
+  raftItem(name: string, extensions: readonly string[]): Promise<string | undefined>;
   log(level: LogLevel, message: string): void;
   /** An absolute path for a script path, relative to the working directory of the context. */
   path(p: string): string;
   /** Expands a template text with the script's variables plus `extra`. */
   expand(text: string, extra: ReadonlyMap<string, Value>): Promise<string>;
   setConfigVariable(name: string, value: string): void;
+  /** Marks a value sensitive: masked in every log line from now on. */
+  secret(value: string): void;
   /** Creates or assigns a runtime variable (the variables a shell script hands back). */
   setRuntimeVariable(name: string, value: string): void;
 }
@@ -44,6 +55,7 @@ export interface OpContext {
 export interface Collected {
   readonly key: string;
   readonly drift: readonly string[];
+  readonly details?: readonly DriftDetail[];
 }
 
 export interface OpOutcome {
@@ -70,12 +82,22 @@ export interface EnsureOperation extends OperationBase {
   configure(ctx: OpContext, args: OpArgs): Promise<OpOutcome>;
 }
 
-/** Executing only: skipped in a collection pass. */
+/**
+ * Executing only (seed: IExecutingOperation): skipped in a collection pass; `intrinsic` operations run
+ * their Execute in every pass, collection included.
+ */
 export interface ExecuteOperation extends OperationBase {
-  readonly type: 'execute';
+  readonly type: 'execute' | 'intrinsic';
   /** The key shown in results. */
   key(args: OpArgs): string;
   execute(ctx: OpContext, args: OpArgs): Promise<OpOutcome>;
 }
 
-export type Operation = EnsureOperation | ExecuteOperation;
+/** Collecting only (seed: ICollectingOperation without comparing): runs in a collection pass, never in an execution pass. */
+export interface CollectOperation extends OperationBase {
+  readonly type: 'collect';
+  key(args: OpArgs): string;
+  collect(ctx: OpContext, args: OpArgs): Promise<OpOutcome>;
+}
+
+export type Operation = EnsureOperation | ExecuteOperation | CollectOperation;

@@ -1,0 +1,92 @@
+/** What `cairn otter run` prints: the log at a level, status, summary and drift, as text or JSON. */
+import { type DriftItem, indentedLines, type LogLine, type OtterRunResult, plainLines } from '../frontends/otter/index.js';
+import type { OtterOptions } from './otter-command.js';
+
+const STATUS = { normal: 'Normal', warning: 'Warning', error: 'Error' } as const;
+
+const LEVELS = { debug: 'DEBUG', information: 'INFO', warning: 'WARN', error: 'ERROR' } as const;
+
+export interface Summary {
+  readonly operations: number;
+  readonly changed: number;
+  readonly unchanged: number;
+  readonly failed: number;
+  readonly drifted: number;
+  readonly warnings: number;
+  readonly errors: number;
+}
+
+export function summarize(result: OtterRunResult): Summary {
+  const count = (s: string): number => result.results.filter((r) => r.status === s).length;
+  const level = (l: string): number => result.log.filter((x) => x.kind === 'message' && x.level === l).length;
+  return {
+    operations: result.results.length,
+    changed: count('changed'),
+    unchanged: count('ok'),
+    failed: count('failed'),
+    drifted: count('pending'),
+    warnings: level('WARN'),
+    errors: level('ERROR'),
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function summaryLine(s: Summary): string {
+  return `Summary: ${plural(s.operations, 'operation run')}: ${s.changed} changed, ${s.unchanged} unchanged, ${s.drifted} drifted, ${s.failed} failed; ${plural(s.warnings, 'warning')}, ${plural(s.errors, 'error')}`;
+}
+
+/** One drifted item: its properties, then under it what differs (a diff for text content). */
+function driftLines(d: DriftItem): string[] {
+  const lines = [`  ${d.operation} ${d.key}: ${d.properties.join(', ')}`];
+  for (const detail of d.details ?? []) {
+    if (detail.diff !== undefined) lines.push(...detail.diff.replace(/\n$/, '').split('\n').map((l) => `      ${l}`));
+    else lines.push(`    ${detail.property}: wanted ${detail.expected ?? ''}, found ${detail.actual ?? ''}`);
+  }
+  return lines;
+}
+
+/** The messages at `level` or above, and the scopes that still hold one of them. */
+function shown(log: readonly LogLine[], level: OtterOptions['logLevel']): LogLine[] {
+  const order = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
+  const min = order.indexOf(LEVELS[level ?? 'debug']);
+  const visible = (l: LogLine): boolean => l.kind === 'message' && order.indexOf(l.level) >= min;
+  return log.filter((l, i) => {
+    if (l.kind === 'message') return visible(l);
+    // A scope holds the lines after it that are deeper than it.
+    for (let j = i + 1; j < log.length && (log[j] as LogLine).depth > l.depth; j++) if (visible(log[j] as LogLine)) return true;
+    return false;
+  });
+}
+
+/** The log (scopes as headers), the final status and summary, then for collect runs the drift report. */
+export function printText(result: OtterRunResult, opts: OtterOptions, runId: number): void {
+  const lines = indentedLines(shown(result.log, opts.logLevel ?? 'information'));
+  if (lines.length > 0) lines.push('');
+  if (opts.simulation) lines.push('Simulation: nothing was changed.');
+  lines.push(`Status: ${STATUS[result.status]} (run ${runId})`);
+  lines.push(summaryLine(summarize(result)));
+  if (opts.mode !== 'execute') {
+    lines.push('');
+    if (result.drift.length === 0) lines.push('No drift.');
+    else {
+      lines.push(opts.mode === 'collect' ? 'Drift (nothing changed):' : 'Drift:');
+      for (const d of result.drift) lines.push(...driftLines(d));
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Status, `LEVEL: message` lines without scopes, drift in the script's names (with what differs), and the summary. */
+export function printJson(result: OtterRunResult, opts: OtterOptions, warnings: readonly string[]): void {
+  const out = {
+    status: STATUS[result.status],
+    log: plainLines(shown(result.log, opts.logLevel)),
+    drift: result.drift.map((d) => ({ operation: d.operation, key: d.key, properties: [...d.properties], ...(d.details ? { details: d.details } : {}) })),
+    summary: summarize(result),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+}
