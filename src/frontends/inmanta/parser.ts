@@ -129,9 +129,15 @@ class Parser {
   }
 
   private looksLikeRelation(): boolean {
-    let n = 0;
-    while (this.peek(n).kind === 'cid' || this.peek(n).kind === 'id' || this.peek(n).text === '::') n++;
+    const n = this.classNameLength(0);
     return this.peek(n).text === '.' && this.peek(n + 1).kind === 'id' && this.peek(n + 2).text === '[';
+  }
+
+  /** Tokens a (possibly qualified) class name starting `from` tokens ahead spans: `a::b::C` is 5, `C` is 1. */
+  private classNameLength(from: number): number {
+    let n = from + 1;
+    while (this.peek(n).text === '::' && (this.peek(n + 1).kind === 'id' || this.peek(n + 1).kind === 'cid')) n += 2;
+    return n;
   }
 
   private qualified(): { name: string; last: Token } {
@@ -254,8 +260,7 @@ class Parser {
       while (this.accept(',')) annotations.push(this.expr());
     }
     // The right end is named when a `.name [..]` follows the class.
-    let n = 0;
-    while (this.peek(n).kind === 'cid' || this.peek(n).kind === 'id' || this.peek(n).text === '::') n++;
+    const n = this.classNameLength(0);
     const named = this.peek(n).text === '.' && this.peek(n + 2).text === '[';
     const right = this.relationEnd(named);
     return { kind: 'relation', left, right, annotations, span };
