@@ -82,6 +82,14 @@ export class Compilation {
       if (!expected || name.includes('::') || !InmantaError.is(e) || e.kind !== 'TypeNotFoundException') throw e;
       const matches = this.entities.filter((t) => t.name === name && t.isA(expected));
       if (matches.length === 1 && matches[0]) return matches[0];
+      if (matches.length > 1) {
+        const names = matches.map((t) => t.fullName).sort();
+        throw new InmantaError(
+          'AmbiguousTypeException',
+          `Could not determine namespace for type ${name}. ${names.length} possible candidates exists: [${names.join(', ')}]. To resolve this, use the fully qualified name instead of the short name.`,
+          span,
+        );
+      }
       throw e;
     }
   }

@@ -5,8 +5,9 @@ import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
 import { evaluate } from './evaluate.js';
 import { declaredNames, type Namespace, Scope } from './namespace.js';
+import { mentions } from './resolve.js';
 import { Unit } from './scheduler.js';
-import { EntityType, type ImplementationDef, type RelationDef, type Typedef, type ValueType, validateValue } from './types.js';
+import { EntityType, type ImplementationDef, type RelationDef, type Typedef, typeToString, type ValueType, validateValue } from './types.js';
 import { Float, pyRepr, truthy, type Value } from './values.js';
 
 type Of<K extends Stmt['kind']> = Extract<Stmt, { kind: K }>;
@@ -55,6 +56,7 @@ export function defineAll(c: Compilation): void {
       check = (v) => (typeof v === 'string' && re.test(v) ? undefined : `Invalid value ${pyRepr(v)}, does not match constraint \`${s.regex}\``);
     } else {
       const cond = s.cond as NonNullable<typeof s.cond>;
+      if (!mentions(cond, 'self') && !mentions(cond, s.name)) throw new InmantaError('TypingException', 'typedef expressions should reference the self variable', s.span);
       check = (v) => {
         const scope = new Scope(c.sched, ns, ns.scope, ['self']);
         scope.own('self')?.set(v, s.span);
@@ -94,6 +96,17 @@ export function defineAll(c: Compilation): void {
       for (const p of x.parents) visit(p, [...path, x]);
     };
     visit(t, []);
+  }
+  // An inherited attribute may be declared again only with the same type (a new default is fine).
+  for (const t of c.entities) {
+    const have = new Map(t.ownAttributes);
+    for (const p of t.lineage().slice(1)) {
+      for (const [name, other] of p.ownAttributes) {
+        const mine = have.get(name);
+        if (!mine) have.set(name, other);
+        else if (typeToString(mine.type) !== typeToString(other.type)) throw new InmantaError('DuplicateException', 'Incompatible attributes', mine.span);
+      }
+    }
   }
 
   each(c, 'relation', (s, ns) => {

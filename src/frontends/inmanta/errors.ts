@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'UnsetException'
   | 'NotFoundException'
   | 'TypeNotFoundException'
+  | 'AmbiguousTypeException'
   | 'MissingImportException'
   | 'ExternalException'
   | 'TypingException'

@@ -190,6 +190,7 @@ class Parser {
     const span = this.next().span;
     const nameTok = this.tok;
     if (nameTok.kind !== 'cid' && nameTok.kind !== 'id') this.fail();
+    this.checkHyphen(nameTok);
     this.next();
     const parents: string[] = [];
     if (this.accept('extends')) {

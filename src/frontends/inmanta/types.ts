@@ -67,7 +67,8 @@ export function validateValue(t: ValueType, v: Value): string | undefined {
         case 'int':
           return typeof v === 'number' ? undefined : bad();
         case 'float':
-          return v instanceof Float || typeof v === 'number' ? undefined : bad();
+          // An int is not a float: `1` is refused, `1.0` or float(1) fits.
+          return v instanceof Float ? undefined : bad();
         case 'number':
           return v instanceof Float || typeof v === 'number' ? undefined : bad();
         case 'bool':
