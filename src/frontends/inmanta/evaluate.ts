@@ -341,7 +341,10 @@ function pluginArg(ctx: Ctx, a: Expr): Value {
   try {
     return evaluate(ctx, a);
   } catch (err) {
-    if (InmantaError.is(err) && err.kind === 'OptionalValueException') err.span = undefined;
+    if (InmantaError.is(err) && err.kind === 'OptionalValueException') {
+      err.showAt(err.span ?? a.span);
+      err.span = undefined;
+    }
     throw err;
   }
 }

@@ -1,0 +1,36 @@
+// The built CLI on models that fail: every error is a positioned diagnostic with its source line, exit 1.
+// Where the real compiler reports no location (an incomplete object, an empty optional read by a plugin
+// argument) the diagnostic points at the constructor or the read, so the user sees where to look.
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { assertNoStack, cairn } from '../../cli/cli-helpers.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../../fixtures/inmanta');
+
+function compile(name: string): { code: number | null; stderr: string } {
+  const dir = join(FIXTURES, name);
+  const r = cairn(['inmanta', 'compile', dir]);
+  assertNoStack(r.stderr);
+  return { code: r.code, stderr: r.stderr.split(`${dir}/`).join('') };
+}
+
+test('an incomplete object is shown at its constructor, with the code frame', () => {
+  const r = compile('err-unset');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /main\.cf:5:5: UnsetException The object __config__::A \(instantiated at main\.cf:5\) is not complete: attribute n \(main\.cf:2:10\) is not set\n 5 \| a = A\(\)\n +\| +\^/);
+});
+
+test('two incomplete objects: one positioned diagnostic each', () => {
+  const r = compile('err-multi');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /main\.cf:5:1: UnsetException/);
+  assert.match(r.stderr, /main\.cf:6:1: UnsetException/);
+});
+
+test('an empty optional read by a plugin argument is shown where it is read', () => {
+  const r = compile('err-opt');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /main\.cf:6:12: OptionalValueException Optional variable accessed that has no value/);
+  assert.match(r.stderr, /\n 6 \| std::print\(a\.b\)\n/);
+});
