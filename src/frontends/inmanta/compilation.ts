@@ -11,6 +11,8 @@ import { ResultVar } from './vars.js';
 export interface ModuleDirs {
   /** module name → module directory (holding model/, templates/, files/). */
   readonly modules: ReadonlyMap<string, string>;
+  /** The project directory (its files/ and templates/ serve paths that start with `/`). */
+  readonly project?: string;
 }
 
 function keyOf(v: Value): string {

@@ -18,7 +18,7 @@ export function compileProject(projectDir: string): CompileResult {
   let c: Compilation | undefined;
   try {
     const project = loadProject(projectDir);
-    c = new Compilation({ modules: project.moduleDirs });
+    c = new Compilation({ modules: project.moduleDirs, project: projectDir });
     for (const [name, ns] of project.namespaces) c.namespaces.set(name, ns);
     defineAll(c);
     checkCalls(c);

@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'AmbiguousTypeException'
   | 'MissingImportException'
   | 'ExternalException'
+  | 'WrappingRuntimeException'
   | 'TypingException'
   | 'DuplicateException'
   | 'KeyException'

@@ -34,3 +34,18 @@ test('an empty optional read by a plugin argument is shown where it is read', ()
   assert.match(r.stderr, /main\.cf:6:12: OptionalValueException Optional variable accessed that has no value/);
   assert.match(r.stderr, /\n 6 \| std::print\(a\.b\)\n/);
 });
+
+test('a template error names the template file, line and column under the plugin call', () => {
+  const r = compile('template-syntax-error');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /main\.cf:3:11: ExternalException Exception in plugin std::template\ncaused by: libs\/web\/templates\/bad\.j2:2:\d+: .*\n 3 \| content = std::template\("web\/bad\.j2"\)/);
+  const u = compile('template-undefined');
+  assert.match(u.stderr, /main\.cf:2:11: WrappingRuntimeException Exception in plugin std::template\ncaused by: libs\/web\/templates\/t\.j2:2:\d+: 'missing' is undefined/);
+});
+
+test('a file path leading out of the module files folder is refused', () => {
+  const r = compile('file-path-escape');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /main\.cf:2:12: ExternalException Exception in plugin std::source\ncaused by: web\/\.\.\/\.\.\/\.\.\/secret\.txt is outside the files directory of module web/);
+  assert.doesNotMatch(r.stderr, /secret\n/);
+});

@@ -39,6 +39,8 @@ except CompilerException as e:
     file = None
     if loc is not None and getattr(loc, "file", None):
         file = os.path.relpath(os.path.realpath(loc.file), os.path.realpath(proj))
+    # The whole cause chain, for a person comparing by eye (the golden file keeps the outer error only).
+    print(e.format_trace(indent="  "), file=sys.stderr)
     error = {
         "kind": type(e).__name__,
         "message": e.get_message().replace(proj + "/", ""),
