@@ -5,6 +5,7 @@ import { InmantaError } from './errors.js';
 import { emitBlock } from './execute.js';
 import type { Instance } from './instance.js';
 import { loadProject } from './project.js';
+import { pythonPlugins } from './python-plugins.js';
 import { checkCalls } from './resolve.js';
 
 export interface CompileResult {
@@ -21,6 +22,7 @@ export function compileProject(projectDir: string): CompileResult {
     c = new Compilation({ modules: project.moduleDirs, project: projectDir });
     for (const [name, ns] of project.namespaces) c.namespaces.set(name, ns);
     defineAll(c);
+    pythonPlugins(c).load(c.printed);
     checkCalls(c);
     for (const ns of c.namespaces.values()) emitBlock(c, ns.stmts, ns.scope, undefined);
     c.sched.run();

@@ -12,6 +12,8 @@ export type ErrorKind =
   | 'MissingImportException'
   | 'ExternalException'
   | 'WrappingRuntimeException'
+  | 'ExplicitPluginException'
+  | 'CompilerException'
   | 'TypingException'
   | 'DuplicateException'
   | 'KeyException'

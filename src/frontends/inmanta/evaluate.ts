@@ -209,7 +209,8 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       for (const x of e.starstar) prepare(ctx, x, sub);
       const rv = new ResultVar(sched, `call ${e.name}`);
       staged.vars.set(e, rv);
-      step(ctx, e, e.span, sub, (inner) => rv.set(invoke(inner, e), e.span));
+      // A plugin call that fails stops the compile there, as the compiler's function unit raises at once.
+      ctx.c.sched.add(e.span, (unit) => rv.set(invoke({ ...ctx, unit }, e), e.span), sub);
       out.push(rv);
       return;
     }

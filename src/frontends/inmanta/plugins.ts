@@ -5,6 +5,7 @@ import type { Compilation } from './compilation.js';
 import { type Ctx, readAttribute } from './evaluate.js';
 import type { Namespace } from './namespace.js';
 import { Float, isDict, isInstance, num, printed, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
+import { pythonPlugins } from './python-plugins.js';
 import { type PluginFn, pluginFailure, readModuleFile, renderModelTemplate, type TemplatePlugins } from './templates.js';
 
 type Plugin = (ctx: Ctx, args: Value[], kwargs: Map<string, Value>, span: Span) => Value;
@@ -222,16 +223,22 @@ export function resolveCall(c: Compilation, name: string, ns: Namespace, span: S
   }
   const chain = home.name.split('::');
   const searched = cut < 0 ? chain.map((_, i) => chain.slice(0, chain.length - i).join('::')) : [home.name];
+  const py = pythonPlugins(c);
+  const found = searched.map((n) => `${n}::${short}`).find((q) => py.has(q));
+  if (found) return (ctx, args, kwargs, at) => py.call(ctx, found, name, args, kwargs, at);
   if (searched.some((n) => c.namespaces.get(n)?.types.has(short))) throw new InmantaError('RuntimeException', `Can not call '${name}', can only call plugin or primitive type cast`, span);
   throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${home.name}`, span);
 }
 
 /** Every plugin a template can use: by qualified name (filters), and per namespace (the seed's `mod.plugin`). */
-export function templatePlugins(_c: Compilation): TemplatePlugins {
+export function templatePlugins(c: Compilation): TemplatePlugins {
   const std = new Map<string, PluginFn>(Object.entries(STD));
+  const all = new Map<string, PluginFn>([...std].map(([k, f]) => [`std::${k}`, f] as const));
+  const py = pythonPlugins(c);
+  for (const q of py.names()) all.set(q, (ctx, args, kwargs, span) => py.call(ctx, q, q, args, kwargs, span));
   return {
-    all: new Map([...std].map(([k, f]) => [`std::${k}`, f] as const)),
-    of: (ns) => (ns === 'std' ? std : new Map()),
+    all,
+    of: (ns) => (ns === 'std' ? std : new Map([...all].filter(([q]) => q.slice(0, q.lastIndexOf('::')) === ns).map(([q, f]) => [q.slice(q.lastIndexOf('::') + 2), f] as const))),
   };
 }
 

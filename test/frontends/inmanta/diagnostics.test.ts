@@ -49,3 +49,19 @@ test('a file path leading out of the module files folder is refused', () => {
   assert.match(r.stderr, /main\.cf:2:12: ExternalException Exception in plugin std::source\ncaused by: web\/\.\.\/\.\.\/\.\.\/secret\.txt is outside the files directory of module web/);
   assert.doesNotMatch(r.stderr, /secret\n/);
 });
+
+test('python plugins without a python interpreter: a clear error at the module plugins, nothing else runs', () => {
+  const dir = join(FIXTURES, 'py-plugin-basic');
+  const r = cairn(['inmanta', 'compile', dir], { env: { CAIRN_PYTHON: join(dir, 'no-such-python') } });
+  assertNoStack(r.stderr);
+  assert.equal(r.code, 1);
+  const err = r.stderr.split(`${dir}/`).join('');
+  assert.match(err, /libs\/util\/plugins\/__init__\.py:1:1: CompilerException Unable to load all plug-ins for module util:\n\t.*no-such-python was not found on PATH; plugins written in Python need it/);
+  assert.equal(r.stdout, '');
+});
+
+test('a python plugin that raises: the plugin is named at the call, the Python exception is the cause', () => {
+  const r = compile('py-plugin-raises');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /main\.cf:2:5: ExternalException Exception in plugin util::check\ncaused by: ValueError: negative: -1\n 2 \| x = util::check\(-1\)/);
+});
