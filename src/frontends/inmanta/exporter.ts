@@ -44,6 +44,16 @@ const SPECS: Readonly<Record<string, ResourceSpec>> = {
     idAttribute: 'name',
     node: (a) => ({ type: 'package', params: { name: a.name, state: a.purged ? 'purged' : a.state } }),
   },
+  // The real `fs` module's resources deploy as std's did.
+  get 'fs::File'(): ResourceSpec {
+    return SPECS['std::File'] as ResourceSpec;
+  },
+  get 'fs::Directory'(): ResourceSpec {
+    return SPECS['std::Directory'] as ResourceSpec;
+  },
+  get 'fs::Symlink'(): ResourceSpec {
+    return SPECS['std::Symlink'] as ResourceSpec;
+  },
   'exec::Run': {
     idAttribute: 'command',
     node: (a) => ({
@@ -138,6 +148,8 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
   const managed = new Set<string>();
   for (const r of resources) {
     if (r.attributes.managed === false) continue;
+    // A reload-only command that requires nothing, or takes no events, can never be asked to run.
+    if (r.type === 'exec::Run' && r.attributes.reload_only === true && (r.requires.length === 0 || r.attributes.receive_events === false)) continue;
     const spec = SPECS[r.type] as ResourceSpec;
     const { type, params } = spec.node(r.attributes);
     nodes.push({ id: r.id, type, name: r.id, params, span: r.instance.span, meta: { inmantaType: r.type } });
@@ -145,7 +157,9 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
   }
   for (const r of resources) {
     if (!managed.has(r.id)) continue;
-    for (const dep of r.requires) if (managed.has(dep)) edges.push({ from: dep, to: r.id, kind: 'require', span: r.instance.span });
+    // A reload-only command runs only when something it requires changed in this deploy (and it takes events).
+    const reloadOnly = r.type === 'exec::Run' && r.attributes.reload_only === true;
+    for (const dep of r.requires) if (managed.has(dep)) edges.push({ from: dep, to: r.id, kind: reloadOnly ? 'onchanges' : 'require', span: r.instance.span });
   }
   return { nodes, edges };
 }

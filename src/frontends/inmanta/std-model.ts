@@ -1,5 +1,5 @@
 /**
- * The bundled `std` and `exec` modules: the model part of the real v1 modules that projects use most, trimmed
+ * The bundled `std`, `exec` and `fs` modules: the model part of the real v1 modules that projects use most, trimmed
  * to what our resource kinds can deploy. Owner and group default to null so a deploy changes no ownership
  * unless the model asks for it.
  */
@@ -90,14 +90,56 @@ entity Run extends std::Resource:
     string cwd = ""
     dict environment = {}
     string onlyif = ""
-    string unless = ""
-    int timeout = 300
-    int[] returns = [0]
+    string path = ""
+    string reload = ""
     bool reload_only = false
+    number[] returns = [0]
+    number timeout = 300
+    string unless = ""
+    bool skip_on_fail = false
 end
 Run.host [1] -- std::Host
 index Run(host, command)
-implement Run using std::none
+
+implementation execHost for Run:
+    self.requires = self.host.requires
+end
+implement Run using execHost
 `;
 
-export const BUNDLED: Readonly<Record<string, string>> = { std: STD_MODEL, exec: EXEC_MODEL };
+/** The file-system resources as the real \`fs\` module names them; the host relation is one-way there. */
+export const FS_MODEL = `
+entity File extends std::PurgeableResource, std::ManagedResource:
+    string path
+    string content = ""
+    string? owner = null
+    string? group = null
+    int mode = 644
+    bool reload = false
+end
+File.host [1] -- std::Host
+index File(host, path)
+implement File using std::none
+
+entity Directory extends std::PurgeableResource, std::ManagedResource:
+    string path
+    string? owner = null
+    string? group = null
+    int mode = 755
+    bool reload = false
+end
+Directory.host [1] -- std::Host
+index Directory(host, path)
+implement Directory using std::none
+
+entity Symlink extends std::PurgeableResource, std::ManagedResource:
+    string source
+    string target
+    bool reload = false
+end
+Symlink.host [1] -- std::Host
+index Symlink(host, target)
+implement Symlink using std::none
+`;
+
+export const BUNDLED: Readonly<Record<string, string>> = { std: STD_MODEL, exec: EXEC_MODEL, fs: FS_MODEL };
