@@ -19,11 +19,20 @@ function keyOf(v: Value): string {
   return isInstance(v) ? `#${v.id}` : pyRepr(v);
 }
 
+/** A limit from the environment (a positive integer), else the default. */
+function budget(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
 export class Compilation {
   readonly sched = new Scheduler();
   readonly namespaces = new Map<string, Namespace>();
   readonly entities: EntityType[] = [];
   readonly printed: string[] = [];
+  /** Instances created so far, against `maxInstances`: a model that constructs without end stops with an error. */
+  instanceCount = 0;
+  readonly maxInstances = budget('CAIRN_INMANTA_MAX_INSTANCES', 250_000);
   /** owner type + index attributes → key → instance. */
   private readonly index = new Map<string, Map<string, Instance>>();
   /** Queries waiting for an instance to appear under a key. */

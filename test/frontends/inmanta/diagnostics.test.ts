@@ -65,3 +65,13 @@ test('a python plugin that raises: the plugin is named at the call, the Python e
   assert.equal(r.code, 1);
   assert.match(r.stderr, /main\.cf:2:5: ExternalException Exception in plugin util::check\ncaused by: ValueError: negative: -1\n 2 \| x = util::check\(-1\)/);
 });
+
+test('an implementation that constructs its own entity endlessly stops at the instance budget with a positioned error', () => {
+  const dir = join(FIXTURES, 'runaway-implementation');
+  const r = cairn(['inmanta', 'compile', dir], { env: { CAIRN_INMANTA_MAX_INSTANCES: '500' } });
+  assertNoStack(r.stderr);
+  assert.equal(r.code, 1);
+  const err = r.stderr.split(`${dir}/`).join('');
+  assert.match(err, /^main\.cf:5:5: RuntimeException The model constructs more than 500 instances: an implementation that keeps constructing its own entity never ends \(__config__::A constructed again, here by the implementation of __config__::A \(instantiated at main\.cf:5\)\)/);
+  assert.match(err, /\n 5 \|     A\(\)\n/);
+});
