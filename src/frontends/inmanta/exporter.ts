@@ -25,34 +25,20 @@ const ownership = (a: Readonly<Record<string, unknown>>): Record<string, unknown
 const mode = (m: unknown): string | undefined => (typeof m === 'number' ? `0${String(m).padStart(3, '0')}` : undefined);
 
 const SPECS: Readonly<Record<string, ResourceSpec>> = {
-  'std::File': {
+  'fs::File': {
     idAttribute: 'path',
     node: (a) =>
       a.purged
         ? { type: 'absent', params: { path: a.path } }
         : { type: 'file', params: { path: a.path, content: a.content, ...(mode(a.mode) ? { mode: mode(a.mode) } : {}), ...ownership(a) } },
   },
-  'std::Directory': {
+  'fs::Directory': {
     idAttribute: 'path',
     node: (a) => (a.purged ? { type: 'absent', params: { path: a.path } } : { type: 'directory', params: { path: a.path, ...(mode(a.mode) ? { mode: mode(a.mode) } : {}), ...ownership(a) } }),
   },
-  'std::Symlink': {
+  'fs::Symlink': {
     idAttribute: 'target',
     node: (a) => (a.purged ? { type: 'absent', params: { path: a.target } } : { type: 'symlink', params: { path: a.target, target: a.source } }),
-  },
-  'std::Package': {
-    idAttribute: 'name',
-    node: (a) => ({ type: 'package', params: { name: a.name, state: a.purged ? 'purged' : a.state } }),
-  },
-  // The real `fs` module's resources deploy as std's did.
-  get 'fs::File'(): ResourceSpec {
-    return SPECS['std::File'] as ResourceSpec;
-  },
-  get 'fs::Directory'(): ResourceSpec {
-    return SPECS['std::Directory'] as ResourceSpec;
-  },
-  get 'fs::Symlink'(): ResourceSpec {
-    return SPECS['std::Symlink'] as ResourceSpec;
   },
   'exec::Run': {
     idAttribute: 'command',

@@ -6,6 +6,7 @@ import { type Ctx, readAttribute } from './evaluate.js';
 import type { Namespace } from './namespace.js';
 import { Float, isDict, isInstance, num, printed, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
 import { pythonPlugins } from './python-plugins.js';
+import { STD_EXTRA } from './std-extra.js';
 import { type PluginFn, pluginFailure, readModuleFile, renderModelTemplate, type TemplatePlugins } from './templates.js';
 
 type Plugin = (ctx: Ctx, args: Value[], kwargs: Map<string, Value>, span: Span) => Value;
@@ -49,6 +50,7 @@ function int(v: Value, span: Span): number {
 }
 
 const STD: Record<string, Plugin> = {
+  ...STD_EXTRA,
   print: (ctx, args, kw, span) => {
     if (args.length > 1) throw new InmantaError('RuntimeException', `std::print() takes 1 positional arguments but ${args.length} were given`, span);
     ctx.c.printed.push(...printed(params('print', ['message'], args, kw, span)[0] as Value).split('\n'));
