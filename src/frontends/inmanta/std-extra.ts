@@ -89,14 +89,16 @@ export const STD_EXTRA: Record<string, PluginFn> = {
       throw new InmantaError('RuntimeException', `Invalid value '${String(member)}', expected std::OS`, span);
     }
     const want = text(family ?? null, span);
-    for (let os: Value = member; isInstance(os); ) {
-      if (readAttribute(os, 'name', span) === want) return true;
-      try {
-        os = readAttribute(os, 'family', span);
-      } catch (e) {
-        if (InmantaError.is(e) && e.kind === 'OptionalValueException') return false;
-        throw e;
+    // As std does it: the member's own name, then each ancestor's name before stepping to its family.
+    if (readAttribute(member, 'name', span) === want) return true;
+    let parent: Value = member;
+    try {
+      while (isInstance(parent) && readAttribute(parent, 'family', span) !== null) {
+        if (readAttribute(parent, 'name', span) === want) return true;
+        parent = readAttribute(parent, 'family', span);
       }
+    } catch (e) {
+      if (!InmantaError.is(e) || e.kind !== 'OptionalValueException') throw e;
     }
     return false;
   },
@@ -104,7 +106,7 @@ export const STD_EXTRA: Record<string, PluginFn> = {
   is_base64_encoded: (_c, args, kw, span) => isBase64(text(arg('is_base64_encoded', ['s'], args, kw, span)[0] ?? null, span)),
   list_files: (ctx, args, kw, span) => {
     const path = text(arg('list_files', ['path'], args, kw, span)[0] ?? null, span);
-    const dir = moduleFilePath(ctx, 'std::list_files', path, 'files', span);
+    const dir = moduleFilePath(ctx, 'std::list_files', path, 'files', span, true);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw pluginFailure('std::list_files', `FileNotFoundError: [Errno 2] No such file or directory: '${dir}'`, span);
     return readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile());
   },

@@ -25,7 +25,7 @@ export function pluginFailure(name: string, cause: string, span: Span, kind: 'Ex
 }
 
 /** The file `path` names inside `folder` of its module, refused when it would lead outside that folder. */
-export function moduleFilePath(ctx: Ctx, plugin: string, path: string, folder: 'templates' | 'files', span: Span): string {
+export function moduleFilePath(ctx: Ctx, plugin: string, path: string, folder: 'templates' | 'files', span: Span, folderItself = false): string {
   const full = path.startsWith('./') ? `${ctx.scope.ns.module}/${path.slice(2)}` : path;
   const [mod = '', ...rest] = full.split('/');
   const base = mod === '' ? ctx.c.dirs.project : ctx.c.dirs.modules.get(mod);
@@ -35,7 +35,7 @@ export function moduleFilePath(ctx: Ctx, plugin: string, path: string, folder: '
   const owner = mod === '' ? 'the project' : `module ${mod}`;
   const inside = (r: string, t: string): boolean => {
     const rel = relative(r, t);
-    return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep);
+    return (rel !== '' || folderItself) && !rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep);
   };
   let escapes = !inside(root, target);
   // A symbolic link inside the folder may not lead out of it either.
