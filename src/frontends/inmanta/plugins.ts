@@ -247,3 +247,6 @@ export function templatePlugins(c: Compilation): TemplatePlugins {
 export function callPlugin(ctx: Ctx, name: string, args: Value[], kwargs: Map<string, Value>, span: Span): Value {
   return resolveCall(ctx.c, name, ctx.scope.ns, span)(ctx, args, kwargs, span);
 }
+
+/** The names of the bundled std plugins (the docs list every one). */
+export const STD_PLUGIN_NAMES: readonly string[] = Object.keys(STD);
