@@ -1,6 +1,6 @@
 /** Evaluates definition statements before execution: types, typedefs, relations, implementations, indexes. */
 import type { Span } from '../../core/diag.js';
-import type { Stmt } from './ast.js';
+import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
 import { evaluate } from './evaluate.js';
@@ -78,6 +78,9 @@ export function defineAll(c: Compilation): void {
       if (first) throw new InmantaError('DuplicateException', `attribute '${a.name}' already exists on entity '${t.name}'`, first.span);
       const type: ValueType = c.valueType(a.type, ns, a.type.span);
       const def = a.default === undefined ? undefined : a.default.kind === 'undef' ? ('undef' as const) : { expr: a.default, ns };
+      // A default is a constant: literals, and lists and dicts of them (no interpolation, names or calls).
+      const notConstant = a.default && a.default.kind !== 'undef' ? nonConstant(a.default) : undefined;
+      if (notConstant !== undefined) throw new InmantaError('RuntimeException', `${notConstant} is not a constant`, a.span);
       // A literal default of the wrong type is reported where the attribute is declared, before anything runs.
       if (a.default?.kind === 'lit' && (type.kind === 'base' || (type.kind === 'nullable' && type.of.kind === 'base'))) {
         const lit = a.default.value;
@@ -168,4 +171,36 @@ function lookupImplementation(c: Compilation, name: string, ns: Namespace, span:
   const found = home.implementations.get(cut >= 0 ? name.slice(cut + 2) : name);
   if (!found) throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${home.name}`, span);
   return found;
+}
+
+/** How the compiler shows the first part of a default that is not a constant, or undefined when it is one. */
+function nonConstant(e: Expr): string | undefined {
+  switch (e.kind) {
+    case 'lit':
+      return undefined;
+    case 'list':
+      for (const x of e.items) {
+        const bad = nonConstant(x);
+        if (bad !== undefined) return bad;
+      }
+      return undefined;
+    case 'dict':
+      for (const [, x] of e.entries) {
+        const bad = nonConstant(x);
+        if (bad !== undefined) return bad;
+      }
+      return undefined;
+    case 'fmt':
+      return `Format(${pyRepr(e.parts.map((p) => (typeof p === 'string' ? p : `{{${p.path.join('.')}}}`)).join(''))})`;
+    case 'ref':
+      return e.name;
+    case 'attr':
+      return `${nonConstant(e.obj) ?? '?'}.${e.name}`;
+    case 'call':
+      return `${e.name}()`;
+    case 'new':
+      return `Construct(${e.type})`;
+    default:
+      return e.kind;
+  }
 }
