@@ -112,7 +112,7 @@ class Parser {
       }
       this.fail();
     }
-    if (t.kind === 'cid' && top && this.looksLikeRelation()) return this.relation();
+    if ((t.kind === 'cid' || (t.kind === 'id' && this.peek().text === '::')) && top && this.looksLikeRelation()) return this.relation();
     if (t.kind === 'id' && (this.peek().text === '=' || this.peek().text === '+=' || this.peek().text === '.')) {
       const save = this.pos;
       const path = [this.ident().text];
