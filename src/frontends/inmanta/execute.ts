@@ -166,6 +166,8 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
         throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
       }
       existing.constructedAgainAt(e.span);
+      // The constructor assigns its defaults again too: a default that differs is a double set.
+      for (const [k, v] of defaults) existing.set(k, v, e.span);
       for (const [k, v] of values) existing.set(k, v, e.span);
       return existing;
     }

@@ -168,14 +168,18 @@ class Parser {
     return { kind: 'import', name, span };
   }
 
-  private typeRef(): TypeRef {
+  private typeRef(entityAttribute = false): TypeRef {
     const t = this.tok;
     let name: string;
     if (t.kind === 'kw' && t.text === 'dict') {
       this.next();
       name = 'dict';
-    } else if (t.kind === 'id' || t.kind === 'cid') name = this.qualified().name;
-    else this.fail();
+    } else if (t.kind === 'id' || t.kind === 'cid') {
+      const q = this.qualified();
+      // An attribute's type is a primitive or a typedef, written lower-case: a class name there is a syntax error.
+      if (entityAttribute && q.last.kind === 'cid') this.fail(q.last);
+      name = q.name;
+    } else this.fail();
     let list = false;
     if (this.is('[') && this.peek().text === ']') {
       this.next();
@@ -208,7 +212,7 @@ class Parser {
     const attrs: Attribute[] = [];
     while (!this.is('end')) {
       if (this.tok.kind === 'eof') this.fail();
-      const type = this.typeRef();
+      const type = this.typeRef(true);
       const name = this.tok;
       if (name.kind !== 'id') this.fail();
       this.checkHyphen(name);

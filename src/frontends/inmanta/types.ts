@@ -57,7 +57,7 @@ export function validateValue(t: ValueType, v: Value): string | undefined {
       return why ?? t.check(v);
     }
     case 'entity':
-      return isInstance(v) && v.entity.isA(t.entity) ? undefined : bad();
+      return isInstance(v) && v.entity.isA(t.entity) ? undefined : `Invalid type for value '${pyStr(v)}', should be type ${t.entity.fullName}`;
     case 'base':
       switch (t.name) {
         case 'any':
