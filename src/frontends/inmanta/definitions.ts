@@ -142,9 +142,11 @@ export function defineAll(c: Compilation): void {
   each(c, 'implement', (s, ns) => {
     const entity = c.lookupEntity(s.entity, ns, s.span);
     const impls = s.impls.map((name) => lookupImplementation(c, name, ns, s.span));
-    for (const i of impls) {
-      if (!entity.isA(i.entity)) throw new InmantaError('TypingException', `Implementation ${i.fullName} is for ${i.entity.fullName}, not for ${entity.fullName}`, s.span);
-    }
+    impls.forEach((i, n) => {
+      if (!entity.isA(i.entity)) {
+        throw new InmantaError('TypingException', `Type mismatch: cannot use ${s.impls[n]} as implementation for  ${entity.fullName} because its implementing type is ${i.entity.fullName}`, s.span);
+      }
+    });
     entity.implements.push(s.when ? { entity, impls, usesParents: s.parents, when: s.when, ns, span: s.span } : { entity, impls, usesParents: s.parents, ns, span: s.span });
   });
 

@@ -83,6 +83,9 @@ class Parser {
 
   private statement(top: boolean): Stmt {
     const t = this.tok;
+    if (t.kind === 'kw' && (this.peek().text === '=' || this.peek().text === '+=') && !['true', 'false', 'null'].includes(t.text)) {
+      throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
+    }
     if (t.kind === 'kw') {
       switch (t.text) {
         case 'import':

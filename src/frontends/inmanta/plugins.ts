@@ -2,7 +2,7 @@
 import type { Span } from '../../core/diag.js';
 import { InmantaError } from './errors.js';
 import type { Compilation } from './compilation.js';
-import { type Ctx, readAttribute } from './evaluate.js';
+import { type Ctx, pyTypeName, readAttribute } from './evaluate.js';
 import type { Namespace } from './namespace.js';
 import { Float, isDict, isInstance, num, printed, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
 import { pythonPlugins } from './python-plugins.js';
@@ -171,8 +171,13 @@ const STD: Record<string, Plugin> = {
   },
   count: (_c, args, kw, span) => list(params('count', ['item_list'], args, kw, span)[0] as Value, 'count', span).length,
   flatten: (_c, args, kw, span) => {
-    const [items] = params('flatten', ['item_list'], args, kw, span);
-    return Array.isArray(items) ? items.flatMap((x) => (Array.isArray(x) ? x : [x])) : [];
+    const items = list(params('flatten', ['item_list'], args, kw, span)[0] ?? null, 'flatten', span);
+    return items.flatMap((x) => {
+      if (Array.isArray(x)) return x;
+      if (typeof x === 'string') return [...x];
+      if (isDict(x)) return [...x.keys()];
+      throw pluginFailure('std::flatten', `TypeError: '${pyTypeName(x)}' object is not iterable`, span);
+    });
   },
   dict_get: (_c, args, kw, span) => {
     const [d, k] = params('dict_get', ['dct', 'key'], args, kw, span);

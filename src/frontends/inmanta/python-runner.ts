@@ -209,8 +209,6 @@ try:
             except Exception as e:
                 where = os.path.join(MODULES[name], "plugins")
                 file = line = None
-                if isinstance(e, SyntaxError) and e.filename:
-                    file, line = e.filename, e.lineno
                 tb = e.__traceback__
                 while tb is not None:
                     if tb.tb_frame.f_code.co_filename.startswith(where):
