@@ -116,7 +116,9 @@ export function defineAll(c: Compilation): void {
     const left = c.lookupEntity(s.left.entity, ns, s.left.span);
     const right = c.lookupEntity(s.right.entity, ns, s.right.span);
     const add = (owner: EntityType, name: string, target: EntityType, lower: number, upper: number | undefined, span: Span) => {
-      if (owner.ownRelations.has(name) || owner.attributes().has(name)) {
+      const attr = owner.attributes().get(name);
+      if (attr) throw new InmantaError('DuplicateException', `attribute '${name}' already exists on entity '${owner.name}'`, attr.span);
+      if (owner.ownRelations.has(name)) {
         throw new InmantaError('DuplicateException', `Attribute name ${name} is already defined in ${owner.fullName}`, span);
       }
       const r: RelationDef = { name, owner, target, lower, upper, span };
