@@ -11,10 +11,18 @@ import { ResultVar } from './vars.js';
 export interface ModuleDirs {
   /** module name → module directory (holding model/, templates/, files/). */
   readonly modules: ReadonlyMap<string, string>;
+  /** The project directory (its files/ and templates/ serve paths that start with `/`). */
+  readonly project?: string;
 }
 
 function keyOf(v: Value): string {
   return isInstance(v) ? `#${v.id}` : pyRepr(v);
+}
+
+/** A limit from the environment (a positive integer), else the default. */
+function budget(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 export class Compilation {
@@ -22,6 +30,9 @@ export class Compilation {
   readonly namespaces = new Map<string, Namespace>();
   readonly entities: EntityType[] = [];
   readonly printed: string[] = [];
+  /** Instances created so far, against `maxInstances`: a model that constructs without end stops with an error. */
+  instanceCount = 0;
+  readonly maxInstances = budget('CAIRN_INMANTA_MAX_INSTANCES', 250_000);
   /** owner type + index attributes → key → instance. */
   private readonly index = new Map<string, Map<string, Instance>>();
   /** Queries waiting for an instance to appear under a key. */
@@ -82,6 +93,14 @@ export class Compilation {
       if (!expected || name.includes('::') || !InmantaError.is(e) || e.kind !== 'TypeNotFoundException') throw e;
       const matches = this.entities.filter((t) => t.name === name && t.isA(expected));
       if (matches.length === 1 && matches[0]) return matches[0];
+      if (matches.length > 1) {
+        const names = matches.map((t) => t.fullName).sort();
+        throw new InmantaError(
+          'AmbiguousTypeException',
+          `Could not determine namespace for type ${name}. ${names.length} possible candidates exists: [${names.join(', ')}]. To resolve this, use the fully qualified name instead of the short name.`,
+          span,
+        );
+      }
       throw e;
     }
   }

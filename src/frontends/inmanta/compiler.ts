@@ -5,6 +5,7 @@ import { InmantaError } from './errors.js';
 import { emitBlock } from './execute.js';
 import type { Instance } from './instance.js';
 import { loadProject } from './project.js';
+import { pythonPlugins } from './python-plugins.js';
 import { checkCalls } from './resolve.js';
 
 export interface CompileResult {
@@ -18,9 +19,10 @@ export function compileProject(projectDir: string): CompileResult {
   let c: Compilation | undefined;
   try {
     const project = loadProject(projectDir);
-    c = new Compilation({ modules: project.moduleDirs });
+    c = new Compilation({ modules: project.moduleDirs, project: projectDir });
     for (const [name, ns] of project.namespaces) c.namespaces.set(name, ns);
     defineAll(c);
+    pythonPlugins(c).load(c.printed);
     checkCalls(c);
     for (const ns of c.namespaces.values()) emitBlock(c, ns.stmts, ns.scope, undefined);
     c.sched.run();

@@ -1,12 +1,13 @@
 /** Evaluates definition statements before execution: types, typedefs, relations, implementations, indexes. */
 import type { Span } from '../../core/diag.js';
-import type { Stmt } from './ast.js';
+import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
 import { evaluate } from './evaluate.js';
 import { declaredNames, type Namespace, Scope } from './namespace.js';
+import { mentions } from './resolve.js';
 import { Unit } from './scheduler.js';
-import { EntityType, type ImplementationDef, type RelationDef, type Typedef, type ValueType, validateValue } from './types.js';
+import { EntityType, type ImplementationDef, type RelationDef, type Typedef, typeToString, type ValueType, validateValue } from './types.js';
 import { Float, pyRepr, truthy, type Value } from './values.js';
 
 type Of<K extends Stmt['kind']> = Extract<Stmt, { kind: K }>;
@@ -55,6 +56,7 @@ export function defineAll(c: Compilation): void {
       check = (v) => (typeof v === 'string' && re.test(v) ? undefined : `Invalid value ${pyRepr(v)}, does not match constraint \`${s.regex}\``);
     } else {
       const cond = s.cond as NonNullable<typeof s.cond>;
+      if (!mentions(cond, 'self') && !mentions(cond, s.name)) throw new InmantaError('TypingException', 'typedef expressions should reference the self variable', s.span);
       check = (v) => {
         const scope = new Scope(c.sched, ns, ns.scope, ['self']);
         scope.own('self')?.set(v, s.span);
@@ -76,6 +78,9 @@ export function defineAll(c: Compilation): void {
       if (first) throw new InmantaError('DuplicateException', `attribute '${a.name}' already exists on entity '${t.name}'`, first.span);
       const type: ValueType = c.valueType(a.type, ns, a.type.span);
       const def = a.default === undefined ? undefined : a.default.kind === 'undef' ? ('undef' as const) : { expr: a.default, ns };
+      // A default is a constant: literals, and lists and dicts of them (no interpolation, names or calls).
+      const notConstant = a.default && a.default.kind !== 'undef' ? nonConstant(a.default) : undefined;
+      if (notConstant !== undefined) throw new InmantaError('RuntimeException', `${notConstant} is not a constant`, a.span);
       // A literal default of the wrong type is reported where the attribute is declared, before anything runs.
       if (a.default?.kind === 'lit' && (type.kind === 'base' || (type.kind === 'nullable' && type.of.kind === 'base'))) {
         const lit = a.default.value;
@@ -95,12 +100,25 @@ export function defineAll(c: Compilation): void {
     };
     visit(t, []);
   }
+  // An inherited attribute may be declared again only with the same type (a new default is fine).
+  for (const t of c.entities) {
+    const have = new Map(t.ownAttributes);
+    for (const p of t.lineage().slice(1)) {
+      for (const [name, other] of p.ownAttributes) {
+        const mine = have.get(name);
+        if (!mine) have.set(name, other);
+        else if (typeToString(mine.type) !== typeToString(other.type)) throw new InmantaError('DuplicateException', 'Incompatible attributes', mine.span);
+      }
+    }
+  }
 
   each(c, 'relation', (s, ns) => {
     const left = c.lookupEntity(s.left.entity, ns, s.left.span);
     const right = c.lookupEntity(s.right.entity, ns, s.right.span);
     const add = (owner: EntityType, name: string, target: EntityType, lower: number, upper: number | undefined, span: Span) => {
-      if (owner.ownRelations.has(name) || owner.attributes().has(name)) {
+      const attr = owner.attributes().get(name);
+      if (attr) throw new InmantaError('DuplicateException', `attribute '${name}' already exists on entity '${owner.name}'`, attr.span);
+      if (owner.ownRelations.has(name)) {
         throw new InmantaError('DuplicateException', `Attribute name ${name} is already defined in ${owner.fullName}`, span);
       }
       const r: RelationDef = { name, owner, target, lower, upper, span };
@@ -126,9 +144,11 @@ export function defineAll(c: Compilation): void {
   each(c, 'implement', (s, ns) => {
     const entity = c.lookupEntity(s.entity, ns, s.span);
     const impls = s.impls.map((name) => lookupImplementation(c, name, ns, s.span));
-    for (const i of impls) {
-      if (!entity.isA(i.entity)) throw new InmantaError('TypingException', `Implementation ${i.fullName} is for ${i.entity.fullName}, not for ${entity.fullName}`, s.span);
-    }
+    impls.forEach((i, n) => {
+      if (!entity.isA(i.entity)) {
+        throw new InmantaError('TypingException', `Type mismatch: cannot use ${s.impls[n]} as implementation for  ${entity.fullName} because its implementing type is ${i.entity.fullName}`, s.span);
+      }
+    });
     entity.implements.push(s.when ? { entity, impls, usesParents: s.parents, when: s.when, ns, span: s.span } : { entity, impls, usesParents: s.parents, ns, span: s.span });
   });
 
@@ -155,4 +175,36 @@ function lookupImplementation(c: Compilation, name: string, ns: Namespace, span:
   const found = home.implementations.get(cut >= 0 ? name.slice(cut + 2) : name);
   if (!found) throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${home.name}`, span);
   return found;
+}
+
+/** How the compiler shows the first part of a default that is not a constant, or undefined when it is one. */
+function nonConstant(e: Expr): string | undefined {
+  switch (e.kind) {
+    case 'lit':
+      return undefined;
+    case 'list':
+      for (const x of e.items) {
+        const bad = nonConstant(x);
+        if (bad !== undefined) return bad;
+      }
+      return undefined;
+    case 'dict':
+      for (const [, x] of e.entries) {
+        const bad = nonConstant(x);
+        if (bad !== undefined) return bad;
+      }
+      return undefined;
+    case 'fmt':
+      return `Format(${pyRepr(e.parts.map((p) => (typeof p === 'string' ? p : `{{${p.path.join('.')}}}`)).join(''))})`;
+    case 'ref':
+      return e.name;
+    case 'attr':
+      return `${nonConstant(e.obj) ?? '?'}.${e.name}`;
+    case 'call':
+      return `${e.name}()`;
+    case 'new':
+      return `Construct(${e.type})`;
+    default:
+      return e.kind;
+  }
 }

@@ -8,8 +8,12 @@ export type ErrorKind =
   | 'UnsetException'
   | 'NotFoundException'
   | 'TypeNotFoundException'
+  | 'AmbiguousTypeException'
   | 'MissingImportException'
   | 'ExternalException'
+  | 'WrappingRuntimeException'
+  | 'ExplicitPluginException'
+  | 'CompilerException'
   | 'TypingException'
   | 'DuplicateException'
   | 'KeyException'
@@ -33,6 +37,15 @@ export class InmantaError extends Error {
     super(msg);
     this.name = kind;
   }
+  /**
+   * Where to point the user when the compiler itself gives no location (an incomplete object, an empty
+   * optional read by a plugin argument): shown in the diagnostic, not part of the compiler's own report.
+   */
+  shownAt: Span | undefined;
+  showAt(span: Span | undefined): this {
+    if (!this.shownAt) this.shownAt = span;
+    return this;
+  }
   /** A value arrived after its list was frozen: the real compiler reports it at the owning instance. */
   frozen = false;
   markFrozen(): this {
@@ -50,7 +63,7 @@ export class InmantaError extends Error {
   toDiagnostics(): Diagnostic[] {
     if (this.kind === 'MultiException') return this.causes.flatMap((c) => c.toDiagnostics());
     const because = this.causes.map((c) => `\ncaused by: ${c.msg}`).join('');
-    return [error(this.kind, this.msg + because, { span: this.span })];
+    return [error(this.kind, this.msg + because, { span: this.span ?? this.shownAt })];
   }
 }
 

@@ -209,7 +209,8 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       for (const x of e.starstar) prepare(ctx, x, sub);
       const rv = new ResultVar(sched, `call ${e.name}`);
       staged.vars.set(e, rv);
-      step(ctx, e, e.span, sub, (inner) => rv.set(invoke(inner, e), e.span));
+      // A plugin call that fails stops the compile there, as the compiler's function unit raises at once.
+      ctx.c.sched.add(e.span, (unit) => rv.set(invoke({ ...ctx, unit }, e), e.span), sub);
       out.push(rv);
       return;
     }
@@ -286,7 +287,11 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
     case 'mapget':
       return mapGet(evaluate(ctx, e.obj), evaluate(ctx, e.key), e.span);
     case 'list':
-      return e.items.map((x) => evaluate(ctx, x, expected));
+      // A list inside a list literal is spliced in, as the compiler builds lists ([[1, 2], 3] is [1, 2, 3]).
+      return e.items.flatMap((x) => {
+        const v = evaluate(ctx, x, expected);
+        return Array.isArray(v) ? v : [v];
+      });
     case 'dict':
       return new Map(e.entries.map(([k, x]) => [k, evaluate(ctx, x)]));
     case 'not':
@@ -341,7 +346,10 @@ function pluginArg(ctx: Ctx, a: Expr): Value {
   try {
     return evaluate(ctx, a);
   } catch (err) {
-    if (InmantaError.is(err) && err.kind === 'OptionalValueException') err.span = undefined;
+    if (InmantaError.is(err) && err.kind === 'OptionalValueException') {
+      err.showAt(err.span ?? a.span);
+      err.span = undefined;
+    }
     throw err;
   }
 }
@@ -478,7 +486,7 @@ function contains(hay: Value, needle: Value, span: Span): boolean {
 const OPERATOR_NAMES: Record<string, string> = { '+': 'plus', '-': 'minus', '*': 'multiplication', '/': 'division', '%': 'modulo', '**': 'exponentiation' };
 
 /** Python's `type(x).__name__`, as the real compiler's operator errors print it. */
-function pyTypeName(v: Value): string {
+export function pyTypeName(v: Value): string {
   return isInstance(v) ? 'Instance' : typeName(v);
 }
 

@@ -166,8 +166,18 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
         throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
       }
       existing.constructedAgainAt(e.span);
+      // The constructor assigns its defaults again too: a default that differs is a double set.
+      for (const [k, v] of defaults) existing.set(k, v, e.span);
       for (const [k, v] of values) existing.set(k, v, e.span);
       return existing;
+    }
+    if (++c.instanceCount > c.maxInstances) {
+      const by = ctx.creator ? `, here by the implementation of ${ctx.creator}` : '';
+      throw new InmantaError(
+        'RuntimeException',
+        `The model constructs more than ${c.maxInstances} instances: an implementation that keeps constructing its own entity never ends (${type.fullName} constructed again${by}). Set CAIRN_INMANTA_MAX_INSTANCES for a model that really is this large`,
+        e.span,
+      );
     }
     const inst = new Instance(c.sched, type, e.span, ctx.creator);
     for (const slot of inst.slots.values()) if (slot.canFreeze()) c.sched.track(slot);

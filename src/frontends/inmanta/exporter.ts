@@ -25,24 +25,20 @@ const ownership = (a: Readonly<Record<string, unknown>>): Record<string, unknown
 const mode = (m: unknown): string | undefined => (typeof m === 'number' ? `0${String(m).padStart(3, '0')}` : undefined);
 
 const SPECS: Readonly<Record<string, ResourceSpec>> = {
-  'std::File': {
+  'fs::File': {
     idAttribute: 'path',
     node: (a) =>
       a.purged
         ? { type: 'absent', params: { path: a.path } }
         : { type: 'file', params: { path: a.path, content: a.content, ...(mode(a.mode) ? { mode: mode(a.mode) } : {}), ...ownership(a) } },
   },
-  'std::Directory': {
+  'fs::Directory': {
     idAttribute: 'path',
     node: (a) => (a.purged ? { type: 'absent', params: { path: a.path } } : { type: 'directory', params: { path: a.path, ...(mode(a.mode) ? { mode: mode(a.mode) } : {}), ...ownership(a) } }),
   },
-  'std::Symlink': {
+  'fs::Symlink': {
     idAttribute: 'target',
     node: (a) => (a.purged ? { type: 'absent', params: { path: a.target } } : { type: 'symlink', params: { path: a.target, target: a.source } }),
-  },
-  'std::Package': {
-    idAttribute: 'name',
-    node: (a) => ({ type: 'package', params: { name: a.name, state: a.purged ? 'purged' : a.state } }),
   },
   'exec::Run': {
     idAttribute: 'command',
@@ -138,6 +134,8 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
   const managed = new Set<string>();
   for (const r of resources) {
     if (r.attributes.managed === false) continue;
+    // A reload-only command that requires nothing, or takes no events, can never be asked to run.
+    if (r.type === 'exec::Run' && r.attributes.reload_only === true && (r.requires.length === 0 || r.attributes.receive_events === false)) continue;
     const spec = SPECS[r.type] as ResourceSpec;
     const { type, params } = spec.node(r.attributes);
     nodes.push({ id: r.id, type, name: r.id, params, span: r.instance.span, meta: { inmantaType: r.type } });
@@ -145,7 +143,9 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
   }
   for (const r of resources) {
     if (!managed.has(r.id)) continue;
-    for (const dep of r.requires) if (managed.has(dep)) edges.push({ from: dep, to: r.id, kind: 'require', span: r.instance.span });
+    // A reload-only command runs only when something it requires changed in this deploy (and it takes events).
+    const reloadOnly = r.type === 'exec::Run' && r.attributes.reload_only === true;
+    for (const dep of r.requires) if (managed.has(dep)) edges.push({ from: dep, to: r.id, kind: reloadOnly ? 'onchanges' : 'require', span: r.instance.span });
   }
   return { nodes, edges };
 }

@@ -116,12 +116,12 @@ export class Instance {
       if (slot instanceof ListVar) {
         const lower = rel?.lower ?? 0;
         if (slot.items.length < lower) {
-          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} requires ${lower} values but only ${slot.items.length} are set`));
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
         }
       } else if (slot instanceof OptionVar) {
         continue;
       } else if (!(slot as ResultVar).isSet) {
-        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} is not set`));
+        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} is not set`).showAt(this.span));
       }
     }
     return out;

@@ -83,6 +83,9 @@ class Parser {
 
   private statement(top: boolean): Stmt {
     const t = this.tok;
+    if (t.kind === 'kw' && (this.peek().text === '=' || this.peek().text === '+=') && !['true', 'false', 'null'].includes(t.text)) {
+      throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
+    }
     if (t.kind === 'kw') {
       switch (t.text) {
         case 'import':
@@ -112,7 +115,7 @@ class Parser {
       }
       this.fail();
     }
-    if (t.kind === 'cid' && top && this.looksLikeRelation()) return this.relation();
+    if ((t.kind === 'cid' || (t.kind === 'id' && this.peek().text === '::')) && top && this.looksLikeRelation()) return this.relation();
     if (t.kind === 'id' && (this.peek().text === '=' || this.peek().text === '+=' || this.peek().text === '.')) {
       const save = this.pos;
       const path = [this.ident().text];
@@ -129,9 +132,15 @@ class Parser {
   }
 
   private looksLikeRelation(): boolean {
-    let n = 0;
-    while (this.peek(n).kind === 'cid' || this.peek(n).kind === 'id' || this.peek(n).text === '::') n++;
+    const n = this.classNameLength(0);
     return this.peek(n).text === '.' && this.peek(n + 1).kind === 'id' && this.peek(n + 2).text === '[';
+  }
+
+  /** Tokens a (possibly qualified) class name starting `from` tokens ahead spans: `a::b::C` is 5, `C` is 1. */
+  private classNameLength(from: number): number {
+    let n = from + 1;
+    while (this.peek(n).text === '::' && (this.peek(n + 1).kind === 'id' || this.peek(n + 1).kind === 'cid')) n += 2;
+    return n;
   }
 
   private qualified(): { name: string; last: Token } {
@@ -162,14 +171,18 @@ class Parser {
     return { kind: 'import', name, span };
   }
 
-  private typeRef(): TypeRef {
+  private typeRef(entityAttribute = false): TypeRef {
     const t = this.tok;
     let name: string;
     if (t.kind === 'kw' && t.text === 'dict') {
       this.next();
       name = 'dict';
-    } else if (t.kind === 'id' || t.kind === 'cid') name = this.qualified().name;
-    else this.fail();
+    } else if (t.kind === 'id' || t.kind === 'cid') {
+      const q = this.qualified();
+      // An attribute's type is a primitive or a typedef, written lower-case: a class name there is a syntax error.
+      if (entityAttribute && q.last.kind === 'cid') this.fail(q.last);
+      name = q.name;
+    } else this.fail();
     let list = false;
     if (this.is('[') && this.peek().text === ']') {
       this.next();
@@ -184,6 +197,7 @@ class Parser {
     const span = this.next().span;
     const nameTok = this.tok;
     if (nameTok.kind !== 'cid' && nameTok.kind !== 'id') this.fail();
+    this.checkHyphen(nameTok);
     this.next();
     const parents: string[] = [];
     if (this.accept('extends')) {
@@ -201,7 +215,7 @@ class Parser {
     const attrs: Attribute[] = [];
     while (!this.is('end')) {
       if (this.tok.kind === 'eof') this.fail();
-      const type = this.typeRef();
+      const type = this.typeRef(true);
       const name = this.tok;
       if (name.kind !== 'id') this.fail();
       this.checkHyphen(name);
@@ -254,8 +268,7 @@ class Parser {
       while (this.accept(',')) annotations.push(this.expr());
     }
     // The right end is named when a `.name [..]` follows the class.
-    let n = 0;
-    while (this.peek(n).kind === 'cid' || this.peek(n).kind === 'id' || this.peek(n).text === '::') n++;
+    const n = this.classNameLength(0);
     const named = this.peek(n).text === '.' && this.peek(n + 2).text === '[';
     const right = this.relationEnd(named);
     return { kind: 'relation', left, right, annotations, span };

@@ -1,15 +1,13 @@
 /** The bundled std plugins and the primitive casts; module plugins written in Python are not supported. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Span } from '../../core/diag.js';
-import { PyFloat, renderTemplate } from '../../lang/jinja/index.js';
 import { InmantaError } from './errors.js';
 import type { Compilation } from './compilation.js';
-import { type Ctx, readAttribute } from './evaluate.js';
-import type { Instance } from './instance.js';
+import { type Ctx, pyTypeName, readAttribute } from './evaluate.js';
 import type { Namespace } from './namespace.js';
-import { Float, isDict, isFloat, isInstance, num, printed, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
-import { ListVar, ResultVar, Wait } from './vars.js';
+import { Float, isDict, isInstance, num, printed, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
+import { pythonPlugins } from './python-plugins.js';
+import { STD_EXTRA } from './std-extra.js';
+import { type PluginFn, pluginFailure, readModuleFile, renderModelTemplate, type TemplatePlugins } from './templates.js';
 
 type Plugin = (ctx: Ctx, args: Value[], kwargs: Map<string, Value>, span: Span) => Value;
 
@@ -27,10 +25,6 @@ function str(v: Value, _what: string, span: Span): string {
   return v;
 }
 
-/** A plugin that raised: the compiler reports the plugin, and the plugin's own error as the cause. */
-function pluginFailure(name: string, cause: string, span: Span): InmantaError {
-  return new InmantaError('ExternalException', `Exception in plugin std::${name}`, span, [new InmantaError('RuntimeException', cause, span)]);
-}
 
 /** A plugin argument checked against its declared type, worded as the compiler's type check. */
 function invalid(v: Value, type: string, span: Span): InmantaError {
@@ -55,59 +49,8 @@ function int(v: Value, span: Span): number {
   return v;
 }
 
-function moduleFile(ctx: Ctx, path: string, folder: 'templates' | 'files', span: Span): { file: string; text: string } {
-  const [mod, ...rest] = path.split('/');
-  const dir = mod !== undefined ? ctx.c.dirs.modules.get(mod) : undefined;
-  const file = dir ? join(dir, folder, ...rest) : path;
-  try {
-    return { file, text: readFileSync(file, 'utf8') };
-  } catch {
-    throw new InmantaError('RuntimeException', `Unable to locate ${folder === 'templates' ? 'template' : 'file'} ${path}`, span);
-  }
-}
-
-/** An instance as a template sees it: its known attributes, nested a few levels for `host.name` style paths. */
-function templateValue(v: Value, depth: number): unknown {
-  if (isFloat(v)) return new PyFloat(v.v);
-  if (Array.isArray(v)) return v.map((x) => templateValue(x, depth));
-  if (isDict(v)) return new Map([...v].map(([k, x]) => [k, templateValue(x, depth)]));
-  if (!isInstance(v)) return v;
-  if (depth <= 0) return String(v);
-  const out = new Map<string, unknown>();
-  for (const [name, slot] of v.slots) {
-    if (slot instanceof ListVar) {
-      if (slot.frozen) out.set(name, slot.items.map((x) => templateValue(x, depth - 1)));
-    } else if ((slot as ResultVar).isSet) out.set(name, templateValue((slot as ResultVar).value, depth - 1));
-  }
-  return out;
-}
-
-function template(ctx: Ctx, path: string, span: Span): string {
-  const { file, text } = moduleFile(ctx, path, 'templates', span);
-  const context: Record<string, unknown> = {};
-  const unknown: ResultVar[] = [];
-  for (const [name, holder] of ctx.scope.visible()) {
-    if (holder instanceof ResultVar) {
-      if (holder.isSet) context[name] = templateValue(holder.value, 3);
-      else unknown.push(holder);
-    } else {
-      const slot = (holder as Instance).slots.get(name);
-      if (slot instanceof ListVar) {
-        if (slot.frozen) context[name] = templateValue(slot.items, 3);
-      } else if (slot instanceof ResultVar && slot.isSet) context[name] = templateValue(slot.value, 3);
-      else if (slot instanceof ResultVar) unknown.push(slot);
-    }
-  }
-  try {
-    return renderTemplate(text, context, { file, undefined: 'strict' });
-  } catch (e) {
-    // A name the template needs may simply not be known yet: wait for it rather than fail.
-    if (unknown[0]) throw new Wait(unknown[0]);
-    throw new InmantaError('RuntimeException', `Failed to render template ${path}: ${(e as Error).message}`, span);
-  }
-}
-
 const STD: Record<string, Plugin> = {
+  ...STD_EXTRA,
   print: (ctx, args, kw, span) => {
     if (args.length > 1) throw new InmantaError('RuntimeException', `std::print() takes 1 positional arguments but ${args.length} were given`, span);
     ctx.c.printed.push(...printed(params('print', ['message'], args, kw, span)[0] as Value).split('\n'));
@@ -132,12 +75,12 @@ const STD: Record<string, Plugin> = {
   },
   equals: (_c, args, kw, span) => {
     const [a, b, desc] = params('equals', ['arg1', 'arg2', 'desc'], args, kw, span, { desc: null });
-    if (!pyEquals(a ?? null, b ?? null)) throw pluginFailure('equals', `${pyStr(a ?? null)} != ${pyStr(b ?? null)}${desc !== null ? `: ${pyStr(desc ?? null)}` : ''}`, span);
+    if (!pyEquals(a ?? null, b ?? null)) throw pluginFailure('std::equals', `${pyStr(a ?? null)} != ${pyStr(b ?? null)}${desc !== null ? `: ${pyStr(desc ?? null)}` : ''}`, span);
     return null;
   },
   assert: (_c, args, kw, span) => {
     const [cond, message] = params('assert', ['expression', 'message'], args, kw, span, { message: '' });
-    if (!truthy(cond ?? null)) throw pluginFailure('assert', `Assertion error: ${pyStr(message ?? null)}`, span);
+    if (!truthy(cond ?? null)) throw pluginFailure('std::assert', `Assertion error: ${pyStr(message ?? null)}`, span);
     return null;
   },
   select: (_c, args, kw, span) => {
@@ -209,8 +152,15 @@ const STD: Record<string, Plugin> = {
     const [s, o, n] = params('replace', ['string', 'old', 'new'], args, kw, span);
     return str(s ?? null, 'replace', span).split(str(o ?? null, 'replace', span)).join(str(n ?? null, 'replace', span));
   },
-  template: (ctx, args, kw, span) => template(ctx, str(params('template', ['path'], args, kw, span)[0] ?? null, 'template', span), span),
-  file: (ctx, args, kw, span) => moduleFile(ctx, str(params('file', ['path'], args, kw, span)[0] ?? null, 'file', span), 'files', span).text,
+  template: (ctx, args, kw, span) => {
+    if (args.length > 1) throw new InmantaError('RuntimeException', `std::template() takes 1 positional arguments but ${args.length} were given`, span);
+    const path = args.length === 1 ? args[0] : kw.get('path');
+    const rest = new Map([...kw].filter(([k]) => k !== 'path' || args.length === 1));
+    return renderModelTemplate(ctx, str(path ?? null, 'template', span), rest, templatePlugins(ctx.c), span);
+  },
+  // The real plugin returns a marker the exporter replaces with the file's content; here it is the content.
+  file: (ctx, args, kw, span) => readModuleFile(ctx, 'std::file', str(params('file', ['path'], args, kw, span)[0] ?? null, 'file', span), span),
+  source: (ctx, args, kw, span) => readModuleFile(ctx, 'std::source', str(params('source', ['path'], args, kw, span)[0] ?? null, 'source', span), span),
   is_instance: (ctx, args, kw, span) => {
     const [obj, cls] = params('is_instance', ['obj', 'cls'], args, kw, span);
     return isInstance(obj) && obj.entity.lineage().some((t) => t.fullName === cls);
@@ -221,8 +171,13 @@ const STD: Record<string, Plugin> = {
   },
   count: (_c, args, kw, span) => list(params('count', ['item_list'], args, kw, span)[0] as Value, 'count', span).length,
   flatten: (_c, args, kw, span) => {
-    const [items] = params('flatten', ['item_list'], args, kw, span);
-    return Array.isArray(items) ? items.flatMap((x) => (Array.isArray(x) ? x : [x])) : [];
+    const items = list(params('flatten', ['item_list'], args, kw, span)[0] ?? null, 'flatten', span);
+    return items.flatMap((x) => {
+      if (Array.isArray(x)) return x;
+      if (typeof x === 'string') return [...x];
+      if (isDict(x)) return [...x.keys()];
+      throw pluginFailure('std::flatten', `TypeError: '${pyTypeName(x)}' object is not iterable`, span);
+    });
   },
   dict_get: (_c, args, kw, span) => {
     const [d, k] = params('dict_get', ['dct', 'key'], args, kw, span);
@@ -275,10 +230,28 @@ export function resolveCall(c: Compilation, name: string, ns: Namespace, span: S
   }
   const chain = home.name.split('::');
   const searched = cut < 0 ? chain.map((_, i) => chain.slice(0, chain.length - i).join('::')) : [home.name];
+  const py = pythonPlugins(c);
+  const found = searched.map((n) => `${n}::${short}`).find((q) => py.has(q));
+  if (found) return (ctx, args, kwargs, at) => py.call(ctx, found, name, args, kwargs, at);
   if (searched.some((n) => c.namespaces.get(n)?.types.has(short))) throw new InmantaError('RuntimeException', `Can not call '${name}', can only call plugin or primitive type cast`, span);
   throw new InmantaError('TypeNotFoundException', `could not find type ${name} in namespace ${home.name}`, span);
+}
+
+/** Every plugin a template can use: by qualified name (filters), and per namespace (the seed's `mod.plugin`). */
+export function templatePlugins(c: Compilation): TemplatePlugins {
+  const std = new Map<string, PluginFn>(Object.entries(STD));
+  const all = new Map<string, PluginFn>([...std].map(([k, f]) => [`std::${k}`, f] as const));
+  const py = pythonPlugins(c);
+  for (const q of py.names()) all.set(q, (ctx, args, kwargs, span) => py.call(ctx, q, q, args, kwargs, span));
+  return {
+    all,
+    of: (ns) => (ns === 'std' ? std : new Map([...all].filter(([q]) => q.slice(0, q.lastIndexOf('::')) === ns).map(([q, f]) => [q.slice(q.lastIndexOf('::') + 2), f] as const))),
+  };
 }
 
 export function callPlugin(ctx: Ctx, name: string, args: Value[], kwargs: Map<string, Value>, span: Span): Value {
   return resolveCall(ctx.c, name, ctx.scope.ns, span)(ctx, args, kwargs, span);
 }
+
+/** The names of the bundled std plugins (the docs list every one). */
+export const STD_PLUGIN_NAMES: readonly string[] = Object.keys(STD);

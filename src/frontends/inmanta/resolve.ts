@@ -62,7 +62,7 @@ function expression(c: Compilation, ns: Namespace, e: Expr): void {
   for (const sub of children(e)) expression(c, ns, sub);
 }
 
-function children(e: Expr): readonly Expr[] {
+export function children(e: Expr): readonly Expr[] {
   switch (e.kind) {
     case 'attr':
       return [e.obj];
@@ -93,4 +93,11 @@ function children(e: Expr): readonly Expr[] {
     default:
       return [];
   }
+}
+
+/** Whether an expression reads the variable `name` anywhere (a reference, an attribute path or a string field). */
+export function mentions(e: Expr, name: string): boolean {
+  if (e.kind === 'ref' && e.name === name) return true;
+  if (e.kind === 'fmt' && e.parts.some((p) => typeof p !== 'string' && p.path[0] === name)) return true;
+  return children(e).some((x) => mentions(x, name));
 }

@@ -57,7 +57,7 @@ export function validateValue(t: ValueType, v: Value): string | undefined {
       return why ?? t.check(v);
     }
     case 'entity':
-      return isInstance(v) && v.entity.isA(t.entity) ? undefined : bad();
+      return isInstance(v) && v.entity.isA(t.entity) ? undefined : `Invalid type for value '${pyStr(v)}', should be type ${t.entity.fullName}`;
     case 'base':
       switch (t.name) {
         case 'any':
@@ -67,7 +67,8 @@ export function validateValue(t: ValueType, v: Value): string | undefined {
         case 'int':
           return typeof v === 'number' ? undefined : bad();
         case 'float':
-          return v instanceof Float || typeof v === 'number' ? undefined : bad();
+          // An int is not a float: `1` is refused, `1.0` or float(1) fits.
+          return v instanceof Float ? undefined : bad();
         case 'number':
           return v instanceof Float || typeof v === 'number' ? undefined : bad();
         case 'bool':

@@ -76,7 +76,8 @@ export class ResultVar extends Var {
   }
   isDefined(): boolean {
     if (!this.isSet) throw new Wait(this);
-    return this.value !== null;
+    // As the seed says, an empty list counts as unset.
+    return this.value !== null && !(Array.isArray(this.value) && this.value.length === 0);
   }
 }
 

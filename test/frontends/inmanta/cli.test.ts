@@ -26,22 +26,22 @@ test('export prints resource ids with their attributes and requires', () => {
     res.map((x) => x.id),
     [
       `exec::Run[node1,command=touch ${base}/ran]`,
-      `std::Directory[node1,path=${base}/www]`,
-      `std::Directory[node1,path=${base}]`,
-      `std::File[node1,path=${base}/www/index.html]`,
-      `std::Symlink[node1,target=${base}/current]`,
+      `fs::Directory[node1,path=${base}/www]`,
+      `fs::Directory[node1,path=${base}]`,
+      `fs::File[node1,path=${base}/www/index.html]`,
+      `fs::Symlink[node1,target=${base}/current]`,
     ],
   );
-  const file = res.find((x) => String(x.id).startsWith('std::File'));
+  const file = res.find((x) => String(x.id).startsWith('fs::File'));
   assert.equal(file?.content, `web blog at ${base}/www on node1`);
   // The file requires its directory, and what the enclosing web::Site requires (the root directory).
-  assert.deepEqual(file?.requires, [`std::Directory[node1,path=${base}/www]`, `std::Directory[node1,path=${base}]`]);
+  assert.deepEqual(file?.requires, [`fs::Directory[node1,path=${base}/www]`, `fs::Directory[node1,path=${base}]`]);
   // Requiring an abstract entity means requiring the resources its implementation built.
-  const link = res.find((x) => String(x.id).startsWith('std::Symlink'));
-  assert.deepEqual(link?.requires, [`std::Directory[node1,path=${base}/www]`, `std::File[node1,path=${base}/www/index.html]`]);
+  const link = res.find((x) => String(x.id).startsWith('fs::Symlink'));
+  assert.deepEqual(link?.requires, [`fs::Directory[node1,path=${base}/www]`, `fs::File[node1,path=${base}/www/index.html]`]);
   const text = cairn(['inmanta', 'export', dir]);
   assert.equal(text.code, 0);
-  assert.match(text.stdout, new RegExp(`^std::File\\[node1,path=${base}/www/index.html\\]\\n    path: "${base}/www/index.html"`, 'm'));
+  assert.match(text.stdout, new RegExp(`^fs::File\\[node1,path=${base}/www/index.html\\]\\n    path: "${base}/www/index.html"`, 'm'));
 });
 
 test('deploy: dry-run changes nothing, deploy makes it so, a second deploy changes nothing', () => {
@@ -71,7 +71,7 @@ test('compile errors: positioned diagnostic, exit 1, nothing exported or deploye
     const r = cairn(['inmanta', action, dir, '--state-dir', state]);
     assert.equal(r.code, 1);
     assertNoStack(r.stderr);
-    assert.match(r.stderr, /main\.cf:10:1: AttributeException Could not set attribute `name`/);
+    assert.match(r.stderr, /main\.cf:11:1: AttributeException Could not set attribute `name`/);
     assert.equal(r.stdout, '');
   }
   assert.equal(existsSync(base), false);
