@@ -1,12 +1,13 @@
 /** `cairn store migrate` and `cairn store import`: looking after a PostgreSQL run store. */
 import { hostname } from 'node:os';
 import { FileRunStore, openRunStore, storeUrl, StoreError } from '../store/index.js';
+import { isDatabaseUrl } from '../store/open.js';
 import { defaultStateDir } from '../store/state-dir.js';
 import { UserError } from '../engine/errors.js';
 
 function databaseUrl(opts: { store?: string }, command: string): string {
   const url = storeUrl({ store: opts.store });
-  if (url === undefined || !/^postgres(ql)?:\/\//i.test(url)) {
+  if (url === undefined || !isDatabaseUrl(url)) {
     throw new UserError(`store ${command}: give the database with --store postgres://… (or $CAIRN_STORE)`);
   }
   return url;

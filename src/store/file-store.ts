@@ -71,10 +71,14 @@ export class FileRunStore implements RunStore {
     this.location = this.dir;
   }
 
-  /** Creates the directory (owner-only) for a run that will write to it. */
+  private prepared = false;
+
+  /** Creates the directory (owner-only) for a run that will write to it; once per store. */
   prepare(): void {
+    if (this.prepared) return;
     checkIsStore(this.dir);
     ensureStateDir(this.dir);
+    this.prepared = true;
   }
 
   async lock(options: LockOptions): Promise<RunLock> {

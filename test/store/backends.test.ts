@@ -128,6 +128,20 @@ async function prunes(store: RunStore): Promise<unknown> {
   return { none, kept, afterKeep, old, afterOld, drift: (await store.drift()).length, gone: await store.getRun(1) };
 }
 
+/** A drift read is never stale: a run recorded after it changes the next answer (both stores keep what they read). */
+async function driftFollows(store: RunStore): Promise<string[]> {
+  const seen: string[] = [];
+  const state = async (): Promise<void> => {
+    const e = (await store.drift()).find((x) => x.host === 'b' && x.resource === 'file1');
+    seen.push(`${e?.state} since ${e?.sinceRunId}`);
+  };
+  await state();
+  const h = await store.beginRun({ frontEnd: 'graph', mode: 'apply', source: ['/srv/site.json'], start: T(8) });
+  await store.finishRun(h, { results: [result('b', 'file1', 'changed')], exitCode: 0, end: T(9) });
+  await state();
+  return seen;
+}
+
 const expectedPrune = { none: 0, kept: 3, afterKeep: [6, 5, 4], old: 2, afterOld: [6], drift: 4, gone: undefined };
 
 let server: PgServer | undefined;
@@ -143,6 +157,7 @@ describe('both backends answer the same', () => {
     await fill(store);
     checkAnswers(await answers(store));
     assert.deepEqual(await prunes(store), expectedPrune);
+    assert.deepEqual(await driftFollows(store), ['failed since 3', 'ok since 7']);
   });
 
   test('PostgreSQL, and the same answers as the file store', async (t) => {
@@ -157,5 +172,6 @@ describe('both backends answer the same', () => {
     checkAnswers(fromDb);
     assert.deepEqual(JSON.parse(JSON.stringify(fromDb)), JSON.parse(JSON.stringify(await answers(file))));
     assert.deepEqual(await prunes(db), expectedPrune);
+    assert.deepEqual(await driftFollows(db), ['failed since 3', 'ok since 7']);
   });
 });

@@ -1,9 +1,5 @@
 /** Store URLs as shown to people: never with the password. */
 
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
-}
-
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
