@@ -6,9 +6,9 @@ export interface OtterOptions {
   mode: 'collect' | 'collect-execute' | 'execute';
   simulation: boolean;
   var: string[];
-  secretVar: string[];
+  secretVar?: string[];
   root?: string;
-  raft: string[];
+  raft?: string[];
   credentials?: string;
   logLevel?: 'debug' | 'information' | 'warning' | 'error';
   out: 'text' | 'json';
@@ -18,12 +18,12 @@ export interface OtterOptions {
   lockTimeout: number;
 }
 
-function collectVar(value: string, previous: string[]): string[] {
+function collectVar(value: string, previous: string[] = []): string[] {
   if (!/^[$]?[A-Za-z][A-Za-z0-9_-]*=/.test(value)) throw new InvalidArgumentError('expected name=value');
   return [...previous, value];
 }
 
-function collectRaft(value: string, previous: string[]): string[] {
+function collectRaft(value: string, previous: string[] = []): string[] {
   if (value === '' || /^=|^[^=/]*=$/.test(value)) throw new InvalidArgumentError('expected DIR or NAME=DIR');
   return [...previous, value];
 }
@@ -37,13 +37,12 @@ export function register(program: Command): void {
     .addOption(new Option('--mode <mode>', 'execution mode').choices(['collect', 'collect-execute', 'execute']).default('execute'))
     .option('--simulation', 'run without changing anything; operations log what they would do', false)
     .option('--var <name=value>', 'a configuration variable (repeatable)', collectVar, [])
-    .option('--secret-var <name=value>', 'a sensitive configuration variable: its value is never shown or stored (repeatable)', collectVar, [])
+    .option('--secret-var <name=value>', 'a sensitive configuration variable: its value is never shown or stored (repeatable)', collectVar)
     .option('--root <dir>', 'working directory of the run (default: the current directory)')
     .option(
       '--raft <dir>',
       "the default raft: folder of modules (NAME.otter), scripts and templates (default: the script's folder); NAME=DIR adds a named raft (call NAME::Module) (repeatable)",
       collectRaft,
-      [],
     )
     .option('--credentials <file>', 'JSON file of named credentials ({"Name": {"UserName": "...", "Password": "..."}}) for `with credentials=Name`')
     .addOption(new Option('--log-level <level>', 'lowest level of the log lines shown (text: default information; json: every line unless given)').choices(['debug', 'information', 'warning', 'error']))

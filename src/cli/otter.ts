@@ -79,8 +79,8 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
   const local: Host = new LocalHost();
   const host: Host = opts.simulation ? new SimulatedHost(local) : local;
   const root = resolve(opts.root ?? process.cwd());
-  const { dir: raftDir, named } = rafts(opts.raft, file);
-  const secretVars = variables(opts.secretVar);
+  const { dir: raftDir, named } = rafts(opts.raft ?? [], file);
+  const secretVars = variables(opts.secretVar ?? []);
   const vars = new Map([...variables(opts.var), ...secretVars]);
   const creds = credentials(opts.credentials);
   const problems = await checkScript(script, new RaftLoader(raftDir, host, named), new Set(vars.keys()));

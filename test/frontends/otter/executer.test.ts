@@ -204,3 +204,17 @@ test('a runtime type error is a positioned error that halts', async () => {
   assert.equal(r.result.status, 'error');
   assert.deepEqual(r.log, ['ERROR: test.otter:2:15: foreach needs a vector to iterate, got a scalar']);
 });
+
+test('a process started inside `with timeout` is given what is left of the block time, and none outside', async () => {
+  const { host } = await run('with timeout = 30 {\n    Exec "true";\n}\nExec "false-free";\n');
+  const [inside, outside] = host.execLog;
+  const limit = inside?.options.timeout;
+  assert.ok(typeof limit === 'number' && limit > 0 && limit <= 30_000, `timeout ${String(limit)}`);
+  assert.equal(outside?.options.timeout, undefined);
+});
+
+test('a late global declaration is fatal when reached: the statements before it run, try cannot catch it', async () => {
+  const { log, result } = await run('Log-Information first;\ntry {\n    global $g = 1;\n}\ncatch {\n    Log-Information never;\n}\nLog-Information never either;\n');
+  assert.deepEqual(log, ['INFO: first', 'ERROR: test.otter:3:5: global declarations must come before every other statement of the script']);
+  assert.equal(result.status, 'error');
+});

@@ -16,7 +16,9 @@ export async function run(
   const script = parseScript('test.otter', source);
   const vars = new Map(Object.entries(options.vars ?? {}));
   const problems = await checkScript(script, new RaftLoader('/w/raft', host), new Set(vars.keys()));
-  if (problems.length > 0) throw new Error(problems.map((d) => `${d.code} ${d.message}`).join('\n'));
+  // Errors stop a script before it runs; warnings are raised by the run itself when reached.
+  const errors = problems.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((d) => `${d.code} ${d.message}`).join('\n'));
   const result = await runOtter(script, {
     mode: options.mode ?? 'execute',
     simulation: false,

@@ -70,8 +70,16 @@ describe('Ensure-User: collect against the real /etc/passwd', { skip: !ROOT_ENTR
     );
     assert.equal(result.status, 'normal', log.join('\n'));
     assert.deepEqual(result.drift, [
-      { operation: 'Ensure-User', key: 'root', properties: ['HomeDirectory', 'Shell'] },
-      { operation: 'Ensure-User', key: NO_USER, properties: ['Exists'] },
+      {
+        operation: 'Ensure-User',
+        key: 'root',
+        properties: ['HomeDirectory', 'Shell'],
+        details: [
+          { property: 'HomeDirectory', expected: '/cairn/elsewhere', actual: home },
+          { property: 'Shell', expected: '/bin/cairn-sh', actual: shell },
+        ],
+      },
+      { operation: 'Ensure-User', key: NO_USER, properties: ['Exists'], details: [{ property: 'Exists', expected: 'true', actual: 'false' }] },
     ]);
   });
 });
@@ -140,7 +148,7 @@ describe('Ensure-User: configure on a FakeHost', () => {
     const plan = 'Ensure-User deploy (UserId: 1500, Group: web, HomeDirectory: /srv/deploy, Shell: /bin/sh);';
     const r = await runOn(host, plan, 'collect-execute');
     assert.equal(r.result.status, 'normal', r.log.join('\n'));
-    assert.deepEqual(r.result.drift, [{ operation: 'Ensure-User', key: 'deploy', properties: ['Exists'] }]);
+    assert.deepEqual(r.result.drift, [{ operation: 'Ensure-User', key: 'deploy', properties: ['Exists'], details: [{ property: 'Exists', expected: 'true', actual: 'false' }] }]);
     assert.equal(ran.length, 1);
     assert.match(ran[0] as string, /^useradd /);
     for (const part of ['-u 1500', '-d /srv/deploy', '-s /bin/sh', 'deploy']) assert.ok((ran[0] as string).includes(part), `${ran[0]} has ${part}`);

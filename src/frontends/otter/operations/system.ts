@@ -82,7 +82,14 @@ export const ensureUser: EnsureOperation = {
     const check = await checkResource(ctx, 'user', userParams(args));
     if (check.inSync) return { key, drift: [] };
     const missing = !exists || /added|removal/.test(check.comment ?? '');
-    return { key, drift: missing ? ['Exists'] : [...new Set(Object.keys(check.changes ?? {}).map((k) => USER_PROPS[k] ?? k))] };
+    if (missing) return { key, drift: ['Exists'], details: [{ property: 'Exists', expected: String(exists), actual: String(!exists) }] };
+    const text = (v: unknown): string => (Array.isArray(v) ? v.join(', ') : String(v ?? ''));
+    const changed = Object.entries(check.changes ?? {}) as [string, { old?: unknown; new?: unknown }][];
+    return {
+      key,
+      drift: [...new Set(changed.map(([k]) => USER_PROPS[k] ?? k))],
+      details: changed.map(([k, v]) => ({ property: USER_PROPS[k] ?? k, expected: text(v.new), actual: text(v.old) })),
+    };
   },
   async configure(ctx, args) {
     const key = args.text('Name');
