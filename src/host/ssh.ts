@@ -151,7 +151,8 @@ export class SshHost implements Host {
           return;
         }
         const why = err.message.replace(/^\(SSH\) Channel open failure: /, '');
-        if (/prohibited/i.test(why)) resolve('prohibited');
+        // Reason 1 is SSH_OPEN_ADMINISTRATIVELY_PROHIBITED: the server does not forward (AllowTcpForwarding no).
+        if ((err as { reason?: unknown }).reason === 1 || /prohibited/i.test(why)) resolve('prohibited');
         else if (/refused/i.test(why)) resolve({ ok: false, code: 'ECONNREFUSED', message: why });
         else if (/name|resolve|known/i.test(why)) resolve({ ok: false, code: 'ENOTFOUND', message: why });
         else if (/timed out/i.test(why)) resolve({ ok: false, code: 'ETIMEDOUT', message: why });
@@ -222,6 +223,8 @@ export class SshHost implements Host {
   private async openSftp(): Promise<SftpFiles> {
     const { client } = await this.connect();
     const sftp = this.options.become ? await sftpThroughSudo(client) : await new Promise<SFTPWrapper>((resolve, reject) => client.sftp((err, s) => (err ? reject(err) : resolve(s))));
+    // A session that dies fails its pending requests; the event itself must not end the process.
+    sftp.on('error', () => {});
     return new SftpFiles(sftp, {
       track: <T>(p: Promise<T>) => this.track(p),
       failure: (e: unknown) => this.failure(e),

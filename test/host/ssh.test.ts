@@ -85,6 +85,20 @@ if (missing) {
       }
     });
 
+    test('probeTcp works where the server forbids forwarding (a shell probe on the target)', async () => {
+      const closed = await startSshd({ allowForwarding: false });
+      const host = sshHost(closed);
+      try {
+        assert.deepEqual(await host.probeTcp('127.0.0.1', server.port, 5000), { ok: true });
+        const { freePort } = await import('./sshd.js');
+        const refused = await host.probeTcp('127.0.0.1', await freePort(), 5000);
+        assert.equal(refused.ok, false);
+      } finally {
+        await host.close();
+        closed.stop();
+      }
+    });
+
     test('owners are exact: a requested uid/gid is set on the written file', async () => {
       const root = diskRoot();
       const host = sshHost(server);
