@@ -10,6 +10,8 @@ import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, type TestSshd, t
 
 const missing = sshdMissing();
 const work = fs.mkdtempSync('/tmp/cairn-ssh-test-');
+// ssh-add reads the passphrase from this program (no terminal in tests).
+fs.writeFileSync(join(work, 'askpass'), "#!/bin/sh\necho 'secret phrase'\n", { mode: 0o700 });
 after(() => fs.rmSync(work, { recursive: true, force: true }));
 
 function knownHosts(name = 'known_hosts'): KnownHosts {
@@ -183,6 +185,33 @@ if (missing) {
       } finally {
         jump.stop();
         target.stop();
+      }
+    });
+  });
+
+  describe('authentication', () => {
+    test('through ssh-agent, with an encrypted key that cairn itself cannot read', async () => {
+      const { execFileSync, spawn } = await import('node:child_process');
+      const key = join(work, 'encrypted_key');
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', 'secret phrase', '-f', key]);
+      // The server must accept this key too: add it to the test server's authorized keys.
+      const authorized = join(server.hostKeyFile, '..', 'authorized_keys');
+      fs.appendFileSync(authorized, fs.readFileSync(`${key}.pub`));
+      const withoutAgent = sshHost(server, { keyFile: key });
+      await assert.rejects(withoutAgent.open(), { message: `h${server.port}: key file ${key} is encrypted: load it into ssh-agent (ssh-add ${key})` });
+      const socket = join(work, 'agent.sock');
+      const agent = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' });
+      try {
+        for (let i = 0; i < 100 && !fs.existsSync(socket); i++) await new Promise((r) => setTimeout(r, 20));
+        execFileSync('ssh-add', [key], { env: { ...process.env, SSH_AUTH_SOCK: socket, SSH_ASKPASS: join(work, 'askpass'), SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0' }, stdio: 'ignore', input: '' });
+        const host = new SshHost(
+          { name: 'agent', address: '127.0.0.1', port: server.port, user: 'root', keyFile: key },
+          { knownHosts: knownHosts(), acceptNewHostKeys: true, connectTimeoutMs: 10_000, agentSocket: socket },
+        );
+        assert.equal((await host.exec(['echo', 'through the agent'])).stdout, 'through the agent\n');
+        await host.close();
+      } finally {
+        agent.kill();
       }
     });
   });
