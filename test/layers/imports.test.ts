@@ -15,7 +15,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   store: ['store', 'core'],
   frontends: ['frontends', 'lang', 'resources', 'host', 'core'],
   web: ['web', 'store', 'core'],
-  cli: ['cli', 'frontends', 'lang', 'resources', 'host', 'store', 'core', 'web'],
+  engine: ['engine', 'frontends', 'lang', 'resources', 'host', 'store', 'core'],
+  cli: ['cli', 'engine', 'frontends', 'lang', 'resources', 'host', 'store', 'core', 'web'],
 };
 
 function files(dir: string, out: string[] = []): string[] {
