@@ -23,7 +23,7 @@ export const DEFAULT_FORKS = 20;
 export function addFleetOptions(cmd: Command, settings: { limitAlias?: boolean } = {}): Command {
   cmd
     .option('--inventory <file>', `inventory of machines (YAML, or a Salt roster; default ./${DEFAULT_INVENTORY} when present)`)
-    .option('--hosts <pattern>', 'act on these inventory hosts over SSH: names, globs, groups, a,b, !excluded, &also');
+    .option('--hosts <pattern>', 'act on these inventory hosts over SSH: names, globs, groups, a,b, !excluded, &also (exit 4 when a host was unreachable)');
   if (settings.limitAlias !== false) cmd.addOption(new Option('--limit <pattern>', 'the same as --hosts').hideHelp());
   return cmd
     .option('--forks <n>', 'hosts worked on at once', positiveInt, DEFAULT_FORKS)
