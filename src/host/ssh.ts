@@ -47,6 +47,8 @@ export class SshHost implements Host {
   private execsRunning = 0;
   private readonly execQueue: Array<() => void> = [];
   private depthDone = 0;
+  /** Bumped by close: events of a connection from before it no longer concern this host. */
+  private generation = 0;
 
   constructor(
     private readonly options: SshHostOptions,
@@ -61,6 +63,7 @@ export class SshHost implements Host {
 
   async close(): Promise<void> {
     const pending = this.connection;
+    this.generation += 1;
     this.connection = undefined;
     this.filesOnce = undefined;
     this.lost = undefined;
@@ -170,14 +173,14 @@ export class SshHost implements Host {
 
   private connect(): Promise<Connection> {
     if (this.lost) return Promise.reject(this.lost);
-    this.connection ??= this.dial().catch((e: unknown) => {
+    this.connection ??= this.dial(this.generation).catch((e: unknown) => {
       this.connection = undefined;
       throw e;
     });
     return this.connection;
   }
 
-  private async dial(): Promise<Connection> {
+  private async dial(generation: number): Promise<Connection> {
     const { jump: jumpEndpoint, ...target } = this.options;
     let jump: Client | undefined;
     let client: Client;
@@ -194,7 +197,7 @@ export class SshHost implements Host {
       throw e;
     }
     const onGone = (why: string) => (): void => {
-      if (this.connection && !this.lost) this.lost = new SshConnectError(this.name, why);
+      if (generation === this.generation && this.connection && !this.lost) this.lost = new SshConnectError(this.name, why);
     };
     client.on('close', onGone('the connection was lost'));
     client.on('error', (e: Error) => onGone(`the connection failed: ${e.message}`)());

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { KnownHosts } from '../../src/host/known-hosts.js';
 import { SshHost, type SshHostOptions } from '../../src/host/ssh.js';
+import type { Host } from '../../src/host/types.js';
 import { diskRoot, hostConformance } from './suite.js';
 import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, type TestSshd, testClientKey } from './sshd.js';
 
@@ -35,16 +36,46 @@ if (missing) {
   });
   after(() => server?.stop());
 
-  hostConformance('SshHost (root)', () => ({ host: sshHost(server), root: diskRoot(), done() {} }), { runsCommands: true, realNetwork: true });
+  /**
+   * One connection for a whole suite, as in a run (the suite closes its host after every test; here that
+   * close is kept for the end, so the suite does not pay a handshake per test). Closing and reopening is
+   * covered by its own test below.
+   */
+  const sharedHost = (make: () => SshHost): (() => Host) => {
+    let real: SshHost | undefined;
+    after(() => real?.close());
+    return () => {
+      real ??= make();
+      const host = real;
+      return new Proxy(host, { get: (t, key) => (key === 'close' ? async () => {} : Reflect.get(t, key, t)) }) as Host;
+    };
+  };
+  const rootHost = sharedHost(() => sshHost(server));
+  hostConformance('SshHost (root)', () => ({ host: rootHost(), root: diskRoot(), done() {} }), { runsCommands: true, realNetwork: true });
   if (becomeProblem) test('SshHost (become)', { skip: becomeProblem }, () => {});
   else {
-    hostConformance('SshHost (become)', () => ({ host: sshHost(server, { user: BECOME_USER, become: true }), root: diskRoot(), done() {} }), {
-      runsCommands: true,
-      realNetwork: true,
-    });
+    const becomeHost = sharedHost(() => sshHost(server, { user: BECOME_USER, become: true }));
+    hostConformance('SshHost (become)', () => ({ host: becomeHost(), root: diskRoot(), done() {} }), { runsCommands: true, realNetwork: true });
   }
 
   describe('SshHost specifics', () => {
+    test('close ends the connection; the next operation opens a new one', async () => {
+      const host = sshHost(server);
+      const root = diskRoot();
+      try {
+        for (let i = 0; i < 3; i++) {
+          await host.open();
+          await host.close();
+          await host.close();
+          assert.equal((await host.readFile(join(root, 'seed.txt'))).toString(), 'seed\n');
+          assert.equal((await host.exec(['echo', 'again'])).stdout, 'again\n');
+          await host.close();
+        }
+      } finally {
+        await host.close();
+      }
+    });
+
     test('become acts as root: files written over SFTP belong to root, commands run as root', async () => {
       if (becomeProblem) return;
       const root = diskRoot();
