@@ -39,6 +39,7 @@ export async function runGraphOnHosts(file: string, mode: RunMode, opts: CommonO
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   const hosts = hostsFor(selected, inventory, {
     acceptNewHostKeys: opts.acceptNewHostKeys,
+    become: opts.become,
     managedKnownHosts: join(stateDir, 'known_hosts'),
     connectTimeoutMs: opts.connectTimeout * 1000,
   });

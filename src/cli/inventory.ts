@@ -12,6 +12,7 @@ export interface FleetOptions {
   limit?: string;
   forks: number;
   acceptNewHostKeys: boolean;
+  become: boolean;
   connectTimeout: number;
   commandTimeout?: number;
 }
@@ -27,6 +28,7 @@ export function addFleetOptions(cmd: Command, settings: { limitAlias?: boolean }
   if (settings.limitAlias !== false) cmd.addOption(new Option('--limit <pattern>', 'the same as --hosts').hideHelp());
   return cmd
     .option('--forks <n>', 'hosts worked on at once', positiveInt, DEFAULT_FORKS)
+    .option('--become', 'act as root on every selected host through sudo -n (as if each had become: true)', false)
     .option('--accept-new-host-keys', 'record the host key of a machine never seen before (a changed key is always refused)', false)
     .option('--connect-timeout <seconds>', 'seconds to connect to a host before it counts as unreachable', seconds, 10)
     .option('--command-timeout <seconds>', 'seconds the work on one host may take before that host is reported failed', seconds);

@@ -222,6 +222,22 @@ groups:
     }
   });
 
+  test('--become makes a non-root login act as root for the run', () => {
+    const [a] = servers as [TestSshd];
+    const inv = join(dir, 'plain-user.yaml');
+    fs.writeFileSync(inv, `hosts:\n  alpha: {address: 127.0.0.1, port: ${a.port}, user: ${BECOME_USER}, key: ${testClientKey()}}\n`);
+    const g = join(dir, 'root-only.json');
+    fs.writeFileSync(g, JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: join(roots.alpha as string, 'root-only'), content: 'x\n' } }] }));
+    const args = ['apply', g, '--inventory', inv, '--hosts', 'alpha', '--state-dir', join(dir, 'state'), '--accept-new-host-keys'];
+    const plain = cairn(args, { cwd: dir, env: { HOME: home, SSH_AUTH_SOCK: '' } });
+    assert.equal(plain.code, 1, plain.stdout);
+    assert.match(plain.stdout, /permission denied/);
+    const become = cairn([...args, '--become'], { cwd: dir, env: { HOME: home, SSH_AUTH_SOCK: '' } });
+    assert.equal(become.code, 0, become.stdout + become.stderr);
+    assert.equal(fs.statSync(join(roots.alpha as string, 'root-only')).uid, 0);
+    fs.rmSync(join(roots.alpha as string, 'root-only'));
+  });
+
   test('a malformed inventory is a positioned diagnostic and nothing runs', () => {
     const bad = join(dir, 'bad.yaml');
     fs.writeFileSync(bad, 'hosts:\n  web1: {port: http}\n');
