@@ -165,6 +165,12 @@ groups:
       assert.equal(many.code, 4);
       assert.deepEqual(strip(one.stdout), strip(many.stdout));
       assert.deepEqual((strip(one.stdout) as { totals: unknown }).totals, { hosts: 4, changed: 3, ok: 0, failed: 0, unreachable: 1 });
+      // What reaching each host cost: the same requests on every host, in a few sequential round trips.
+      const transport = Object.entries((JSON.parse(many.stdout) as { hosts: Record<string, { transport?: { requests: number; roundTrips: number } }> }).hosts);
+      for (const [name, h] of transport.filter(([n]) => n !== 'delta')) {
+        assert.ok(h.transport && h.transport.roundTrips >= 3 && h.transport.roundTrips <= 8, `${name}: ${JSON.stringify(h.transport)}`);
+      }
+      assert.equal(new Set(transport.filter(([n]) => n !== 'delta').map(([, h]) => h.transport?.requests)).size, 1);
       fs.writeFileSync(join(dir, 'motd.txt'), 'from the controller\n');
     });
 
