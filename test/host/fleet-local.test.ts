@@ -45,3 +45,15 @@ test('without an inventory, --hosts says where one is expected', () => {
   const missing = cairn(['plan', 'graph.json', '--inventory', 'nope.yaml'], { cwd: dir });
   assert.equal(missing.stderr, 'cairn: cannot read inventory nope.yaml: no such file\n');
 });
+
+test('cairn hosts reads a Salt roster; --hosts and --limit may not disagree', () => {
+  const dir = tempDir('cairn-fleet-roster-');
+  fs.writeFileSync(join(dir, 'roster'), 'web1:\n  host: 192.0.2.11\n  user: salt\n  sudo: True\nweb2:\n  host: 192.0.2.12\n  port: 2200\n');
+  const r = cairn(['hosts', 'web*', '--inventory', 'roster'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'HOST  ADDRESS          USER  BECOME  VIA  GROUPS\nweb1  192.0.2.11:22    salt  sudo    -    -\nweb2  192.0.2.12:2200  root  -       -    -\n2 hosts\n');
+  fs.writeFileSync(join(dir, 'graph.json'), JSON.stringify({ version: 1, nodes: [] }));
+  const both = cairn(['plan', 'graph.json', '--inventory', 'roster', '--hosts', 'web1', '--limit', 'web2'], { cwd: dir });
+  assert.equal(both.code, 1);
+  assert.equal(both.stderr, 'cairn: give --hosts or --limit, not both\n');
+});
