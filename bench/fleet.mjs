@@ -54,6 +54,19 @@ function setup(n, files = FILES) {
   return { dir, args, hostsFile: join(dir, 'hosts.json') };
 }
 
+const CPU = `
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(u.ru_utime + u.ru_stime)
+`;
+
+/** CPU seconds (user + system) the controller process used: what each host costs the controller. */
+function cpuSeconds(argv) {
+  const r = spawnSync('python3', ['-c', CPU, process.execPath, ...argv], { encoding: 'utf8' });
+  return Number(r.stdout.trim());
+}
+
 function clean(n) {
   for (const r of roots.slice(0, n)) for (const f of fs.readdirSync(r)) fs.rmSync(join(r, f), { force: true });
 }
@@ -86,13 +99,16 @@ for (const n of COUNTS) {
     ROUNDS,
   );
   const rt = roundTrips(s, n, 'apply');
-  rows.push({ n, first, noop, rt });
+  const cpu = cpuSeconds(s.args('apply'));
+  const floorCpu = cpuSeconds([FLOOR, s.hostsFile, String(FILES)]);
+  rows.push({ n, first, noop, rt, cpu });
   const [cf, ff] = first;
   const [cn, fn] = noop;
   console.log(
     `${String(n).padStart(3)} hosts: first apply ${cf.wall.toFixed(2)} s (floor ${ff.wall.toFixed(2)} s, ×${(cf.wall / ff.wall).toFixed(1)}); ` +
       `no-op ${cn.wall.toFixed(2)} s (floor ${fn.wall.toFixed(2)} s, ×${(cn.wall / fn.wall).toFixed(1)}); ` +
-      `peak RSS ${cn.rss.toFixed(0)} MiB (floor ${fn.rss.toFixed(0)}); no-op per host: ${rt.roundTrips} sequential round trips, ${rt.requests} requests`,
+      `peak RSS ${cn.rss.toFixed(0)} MiB (floor ${fn.rss.toFixed(0)}); controller CPU ${cpu.toFixed(2)} s (floor ${floorCpu.toFixed(2)} s); ` +
+      `no-op per host: ${rt.roundTrips} sequential round trips, ${rt.requests} requests`,
   );
 }
 
@@ -109,6 +125,7 @@ if (rows.length > 1) {
   const a = rows[0];
   const b = rows[rows.length - 1];
   console.log(`RSS per extra host (no-op): ${((b.noop[0].rss - a.noop[0].rss) / (b.n - a.n)).toFixed(2)} MiB`);
+  console.log(`controller CPU per extra host (no-op): ${(((b.cpu - a.cpu) / (b.n - a.n)) * 1000).toFixed(0)} ms`);
 }
 for (const s of servers) s.stop();
 fs.rmSync(work, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 /** `cairn history [RUN]` and `cairn history prune`: the recorded runs of a run store. */
 import type { RunMode } from '../core/model.js';
+import { countResults } from '../core/runtime.js';
 import { openRunStore, parseAge, type RunOutcome, type RunQuery, type RunStore, type StoredRunSummary } from '../store/index.js';
 import { UserError } from '../engine/errors.js';
 import { formatResults, formatSummary } from '../engine/format-text.js';
@@ -84,8 +85,11 @@ export async function showHistory(run: string | undefined, opts: HistoryOptions)
       if (page.next !== undefined) process.stdout.write(`(more: --before ${page.next})\n`);
       return 0;
     }
-    const record = await store.getRun(run);
-    if (!record) throw new UserError(`no run ${JSON.stringify(run)} in ${store.location} (cairn history lists the runs)`);
+    const found = await store.getRun(run);
+    if (!found) throw new UserError(`no run ${JSON.stringify(run)} in ${store.location} (cairn history lists the runs)`);
+    // With --host, the run as that host saw it: its results and their counts.
+    const mine = opts.host === undefined ? found.results : found.results.filter((r) => r.host === opts.host);
+    const record = opts.host === undefined ? found : { ...found, results: mine, counts: countResults(mine) };
     if (opts.out === 'json') {
       process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
       return 0;
@@ -93,8 +97,7 @@ export async function showHistory(run: string | undefined, opts: HistoryOptions)
     const mode: RunMode = record.mode;
     process.stdout.write(`run ${record.id}: ${record.command}\nstarted ${record.start}, ${record.state}${record.exitCode === undefined ? '' : `, exit ${record.exitCode}`}\n`);
     if (record.hosts.length > 1 || (opts.host !== undefined && record.hosts.length > 0)) process.stdout.write(`hosts: ${record.hosts.join(', ')}\n`);
-    const results = opts.host === undefined ? record.results : record.results.filter((r) => r.host === opts.host);
-    if (results.length > 0) process.stdout.write(`${formatResults(results, mode)}\n`);
+    if (record.results.length > 0) process.stdout.write(`${formatResults(record.results, mode)}\n`);
     if (record.counts) process.stdout.write(`${formatSummary(mode, record.counts, record.results.length, record.durationMs ?? 0, record.id)}\n`);
     return 0;
   });

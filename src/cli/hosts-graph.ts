@@ -20,8 +20,12 @@ import type { RunOptions } from '../engine/run-options.js';
 import { loadGraph } from './run-graph.js';
 import { withRunStore } from '../engine/session.js';
 
-/** Remote hosts wait on the network, not on this machine's CPU: at least this many resources act at once on each. */
-const REMOTE_JOBS_FLOOR = 64;
+/**
+ * Remote hosts wait on the network, not on this machine's CPU: at least this many resources act at once on
+ * each, so their requests share round trips (a no-op costs the same few round trips for 10 or 1,000
+ * resources). Commands are still bounded by the SSH host's own limit on exec channels.
+ */
+const REMOTE_JOBS_FLOOR = 4096;
 
 export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOptions & FleetOptions & { out: 'text' | 'json' }): Promise<number> {
   const { graph, index } = await loadGraph(file);
@@ -35,6 +39,7 @@ export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOpti
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   const hosts = hostsFor(selected, inventory, {
     acceptNewHostKeys: opts.acceptNewHostKeys,
+    become: opts.become,
     managedKnownHosts: join(stateDir, 'known_hosts'),
     connectTimeoutMs: opts.connectTimeout * 1000,
   });

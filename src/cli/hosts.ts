@@ -46,6 +46,7 @@ async function ping(pattern: string | undefined, opts: Opts): Promise<number> {
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   const hosts = hostsFor(selected, inventory, {
     acceptNewHostKeys: opts.acceptNewHostKeys,
+    become: opts.become,
     managedKnownHosts: join(stateDir, 'known_hosts'),
     connectTimeoutMs: opts.connectTimeout * 1000,
   });

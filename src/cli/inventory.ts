@@ -12,6 +12,7 @@ export interface FleetOptions {
   limit?: string;
   forks: number;
   acceptNewHostKeys: boolean;
+  become: boolean;
   connectTimeout: number;
   commandTimeout?: number;
 }
@@ -23,10 +24,11 @@ export const DEFAULT_FORKS = 20;
 export function addFleetOptions(cmd: Command, settings: { limitAlias?: boolean } = {}): Command {
   cmd
     .option('--inventory <file>', `inventory of machines (YAML, or a Salt roster; default ./${DEFAULT_INVENTORY} when present)`)
-    .option('--hosts <pattern>', 'act on these inventory hosts over SSH: names, globs, groups, a,b, !excluded, &also');
+    .option('--hosts <pattern>', 'act on these inventory hosts over SSH: names, globs, groups, a,b, !excluded, &also (exit 4 when a host was unreachable)');
   if (settings.limitAlias !== false) cmd.addOption(new Option('--limit <pattern>', 'the same as --hosts').hideHelp());
   return cmd
     .option('--forks <n>', 'hosts worked on at once', positiveInt, DEFAULT_FORKS)
+    .option('--become', 'act as root on every selected host through sudo -n (as if each had become: true)', false)
     .option('--accept-new-host-keys', 'record the host key of a machine never seen before (a changed key is always refused)', false)
     .option('--connect-timeout <seconds>', 'seconds to connect to a host before it counts as unreachable', seconds, 10)
     .option('--command-timeout <seconds>', 'seconds the work on one host may take before that host is reported failed', seconds);

@@ -13,6 +13,8 @@ export interface FleetSecurity {
   /** Where keys accepted with --accept-new-host-keys are kept (the run store's directory). */
   readonly managedKnownHosts: string;
   readonly connectTimeoutMs: number;
+  /** `become` for every host of the run, whatever the inventory says. */
+  readonly become?: boolean;
 }
 
 /** OpenSSH's own files, read only. */
@@ -40,7 +42,7 @@ export function hostsFor(selected: readonly InventoryHost[], inventory: Inventor
         port: h.port,
         user: h.user,
         keyFile: h.key,
-        become: h.become,
+        become: h.become || security.become === true,
         jump: h.jump !== undefined ? jumpEndpoint(h.jump, inventory, h) : undefined,
       },
       ssh,

@@ -47,6 +47,8 @@ export class SshHost implements Host {
   private execsRunning = 0;
   private readonly execQueue: Array<() => void> = [];
   private depthDone = 0;
+  /** Bumped by close: events of a connection from before it no longer concern this host. */
+  private generation = 0;
 
   constructor(
     private readonly options: SshHostOptions,
@@ -61,6 +63,7 @@ export class SshHost implements Host {
 
   async close(): Promise<void> {
     const pending = this.connection;
+    this.generation += 1;
     this.connection = undefined;
     this.filesOnce = undefined;
     this.lost = undefined;
@@ -151,7 +154,8 @@ export class SshHost implements Host {
           return;
         }
         const why = err.message.replace(/^\(SSH\) Channel open failure: /, '');
-        if (/prohibited/i.test(why)) resolve('prohibited');
+        // Reason 1 is SSH_OPEN_ADMINISTRATIVELY_PROHIBITED: the server does not forward (AllowTcpForwarding no).
+        if ((err as { reason?: unknown }).reason === 1 || /prohibited/i.test(why)) resolve('prohibited');
         else if (/refused/i.test(why)) resolve({ ok: false, code: 'ECONNREFUSED', message: why });
         else if (/name|resolve|known/i.test(why)) resolve({ ok: false, code: 'ENOTFOUND', message: why });
         else if (/timed out/i.test(why)) resolve({ ok: false, code: 'ETIMEDOUT', message: why });
@@ -169,14 +173,14 @@ export class SshHost implements Host {
 
   private connect(): Promise<Connection> {
     if (this.lost) return Promise.reject(this.lost);
-    this.connection ??= this.dial().catch((e: unknown) => {
+    this.connection ??= this.dial(this.generation).catch((e: unknown) => {
       this.connection = undefined;
       throw e;
     });
     return this.connection;
   }
 
-  private async dial(): Promise<Connection> {
+  private async dial(generation: number): Promise<Connection> {
     const { jump: jumpEndpoint, ...target } = this.options;
     let jump: Client | undefined;
     let client: Client;
@@ -193,7 +197,7 @@ export class SshHost implements Host {
       throw e;
     }
     const onGone = (why: string) => (): void => {
-      if (this.connection && !this.lost) this.lost = new SshConnectError(this.name, why);
+      if (generation === this.generation && this.connection && !this.lost) this.lost = new SshConnectError(this.name, why);
     };
     client.on('close', onGone('the connection was lost'));
     client.on('error', (e: Error) => onGone(`the connection failed: ${e.message}`)());
@@ -222,6 +226,8 @@ export class SshHost implements Host {
   private async openSftp(): Promise<SftpFiles> {
     const { client } = await this.connect();
     const sftp = this.options.become ? await sftpThroughSudo(client) : await new Promise<SFTPWrapper>((resolve, reject) => client.sftp((err, s) => (err ? reject(err) : resolve(s))));
+    // A session that dies fails its pending requests; the event itself must not end the process.
+    sftp.on('error', () => {});
     return new SftpFiles(sftp, {
       track: <T>(p: Promise<T>) => this.track(p),
       failure: (e: unknown) => this.failure(e),

@@ -165,6 +165,12 @@ groups:
       assert.equal(many.code, 4);
       assert.deepEqual(strip(one.stdout), strip(many.stdout));
       assert.deepEqual((strip(one.stdout) as { totals: unknown }).totals, { hosts: 4, changed: 3, ok: 0, failed: 0, unreachable: 1 });
+      // What reaching each host cost: the same requests on every host, in a few sequential round trips.
+      const transport = Object.entries((JSON.parse(many.stdout) as { hosts: Record<string, { transport?: { requests: number; roundTrips: number } }> }).hosts);
+      for (const [name, h] of transport.filter(([n]) => n !== 'delta')) {
+        assert.ok(h.transport && h.transport.roundTrips >= 3 && h.transport.roundTrips <= 8, `${name}: ${JSON.stringify(h.transport)}`);
+      }
+      assert.equal(new Set(transport.filter(([n]) => n !== 'delta').map(([, h]) => h.transport?.requests)).size, 1);
       fs.writeFileSync(join(dir, 'motd.txt'), 'from the controller\n');
     });
 
@@ -220,6 +226,22 @@ groups:
     } finally {
       inner.stop();
     }
+  });
+
+  test('--become makes a non-root login act as root for the run', () => {
+    const [a] = servers as [TestSshd];
+    const inv = join(dir, 'plain-user.yaml');
+    fs.writeFileSync(inv, `hosts:\n  alpha: {address: 127.0.0.1, port: ${a.port}, user: ${BECOME_USER}, key: ${testClientKey()}}\n`);
+    const g = join(dir, 'root-only.json');
+    fs.writeFileSync(g, JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: join(roots.alpha as string, 'root-only'), content: 'x\n' } }] }));
+    const args = ['apply', g, '--inventory', inv, '--hosts', 'alpha', '--state-dir', join(dir, 'state'), '--accept-new-host-keys'];
+    const plain = cairn(args, { cwd: dir, env: { HOME: home, SSH_AUTH_SOCK: '' } });
+    assert.equal(plain.code, 1, plain.stdout);
+    assert.match(plain.stdout, /permission denied/);
+    const become = cairn([...args, '--become'], { cwd: dir, env: { HOME: home, SSH_AUTH_SOCK: '' } });
+    assert.equal(become.code, 0, become.stdout + become.stderr);
+    assert.equal(fs.statSync(join(roots.alpha as string, 'root-only')).uid, 0);
+    fs.rmSync(join(roots.alpha as string, 'root-only'));
   });
 
   test('a malformed inventory is a positioned diagnostic and nothing runs', () => {

@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { KnownHosts } from '../../src/host/known-hosts.js';
 import { SshHost, type SshHostOptions } from '../../src/host/ssh.js';
+import type { Host } from '../../src/host/types.js';
 import { diskRoot, hostConformance } from './suite.js';
 import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, type TestSshd, testClientKey } from './sshd.js';
 
 const missing = sshdMissing();
 const work = fs.mkdtempSync('/tmp/cairn-ssh-test-');
+// ssh-add reads the passphrase from this program (no terminal in tests).
+fs.writeFileSync(join(work, 'askpass'), "#!/bin/sh\necho 'secret phrase'\n", { mode: 0o700 });
 after(() => fs.rmSync(work, { recursive: true, force: true }));
 
 function knownHosts(name = 'known_hosts'): KnownHosts {
@@ -33,16 +36,46 @@ if (missing) {
   });
   after(() => server?.stop());
 
-  hostConformance('SshHost (root)', () => ({ host: sshHost(server), root: diskRoot(), done() {} }), { runsCommands: true, realNetwork: true });
+  /**
+   * One connection for a whole suite, as in a run (the suite closes its host after every test; here that
+   * close is kept for the end, so the suite does not pay a handshake per test). Closing and reopening is
+   * covered by its own test below.
+   */
+  const sharedHost = (make: () => SshHost): (() => Host) => {
+    let real: SshHost | undefined;
+    after(() => real?.close());
+    return () => {
+      real ??= make();
+      const host = real;
+      return new Proxy(host, { get: (t, key) => (key === 'close' ? async () => {} : Reflect.get(t, key, t)) }) as Host;
+    };
+  };
+  const rootHost = sharedHost(() => sshHost(server));
+  hostConformance('SshHost (root)', () => ({ host: rootHost(), root: diskRoot(), done() {} }), { runsCommands: true, realNetwork: true });
   if (becomeProblem) test('SshHost (become)', { skip: becomeProblem }, () => {});
   else {
-    hostConformance('SshHost (become)', () => ({ host: sshHost(server, { user: BECOME_USER, become: true }), root: diskRoot(), done() {} }), {
-      runsCommands: true,
-      realNetwork: true,
-    });
+    const becomeHost = sharedHost(() => sshHost(server, { user: BECOME_USER, become: true }));
+    hostConformance('SshHost (become)', () => ({ host: becomeHost(), root: diskRoot(), done() {} }), { runsCommands: true, realNetwork: true });
   }
 
   describe('SshHost specifics', () => {
+    test('close ends the connection; the next operation opens a new one', async () => {
+      const host = sshHost(server);
+      const root = diskRoot();
+      try {
+        for (let i = 0; i < 3; i++) {
+          await host.open();
+          await host.close();
+          await host.close();
+          assert.equal((await host.readFile(join(root, 'seed.txt'))).toString(), 'seed\n');
+          assert.equal((await host.exec(['echo', 'again'])).stdout, 'again\n');
+          await host.close();
+        }
+      } finally {
+        await host.close();
+      }
+    });
+
     test('become acts as root: files written over SFTP belong to root, commands run as root', async () => {
       if (becomeProblem) return;
       const root = diskRoot();
@@ -82,6 +115,20 @@ if (missing) {
         assert.ok(host.stats.roundTrips <= 5, `${host.stats.roundTrips} sequential round trips`);
       } finally {
         await host.close();
+      }
+    });
+
+    test('probeTcp works where the server forbids forwarding (a shell probe on the target)', async () => {
+      const closed = await startSshd({ allowForwarding: false });
+      const host = sshHost(closed);
+      try {
+        assert.deepEqual(await host.probeTcp('127.0.0.1', server.port, 5000), { ok: true });
+        const { freePort } = await import('./sshd.js');
+        const refused = await host.probeTcp('127.0.0.1', await freePort(), 5000);
+        assert.equal(refused.ok, false);
+      } finally {
+        await host.close();
+        closed.stop();
       }
     });
 
@@ -169,6 +216,33 @@ if (missing) {
       } finally {
         jump.stop();
         target.stop();
+      }
+    });
+  });
+
+  describe('authentication', () => {
+    test('through ssh-agent, with an encrypted key that cairn itself cannot read', async () => {
+      const { execFileSync, spawn } = await import('node:child_process');
+      const key = join(work, 'encrypted_key');
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', 'secret phrase', '-f', key]);
+      // The server must accept this key too: add it to the test server's authorized keys.
+      const authorized = join(server.hostKeyFile, '..', 'authorized_keys');
+      fs.appendFileSync(authorized, fs.readFileSync(`${key}.pub`));
+      const withoutAgent = sshHost(server, { keyFile: key });
+      await assert.rejects(withoutAgent.open(), { message: `h${server.port}: key file ${key} is encrypted: load it into ssh-agent (ssh-add ${key})` });
+      const socket = join(work, 'agent.sock');
+      const agent = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' });
+      try {
+        for (let i = 0; i < 100 && !fs.existsSync(socket); i++) await new Promise((r) => setTimeout(r, 20));
+        execFileSync('ssh-add', [key], { env: { ...process.env, SSH_AUTH_SOCK: socket, SSH_ASKPASS: join(work, 'askpass'), SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0' }, stdio: 'ignore', input: '' });
+        const host = new SshHost(
+          { name: 'agent', address: '127.0.0.1', port: server.port, user: 'root', keyFile: key },
+          { knownHosts: knownHosts(), acceptNewHostKeys: true, connectTimeoutMs: 10_000, agentSocket: socket },
+        );
+        assert.equal((await host.exec(['echo', 'through the agent'])).stdout, 'through the agent\n');
+        await host.close();
+      } finally {
+        agent.kill();
       }
     });
   });
