@@ -142,3 +142,14 @@ export interface NodeResult {
 export function isChanged(r: NodeResult): boolean {
   return r.status === 'changed' || r.status === 'pending';
 }
+
+/** The `result` a status stands for: false for a failure, null for a change not made (or not knowable), else true. */
+export function resultOf(status: NodeStatus): boolean | null {
+  return status === 'failed' ? false : status === 'pending' || status === 'unresolvable' ? null : true;
+}
+
+/** The one result builder for records not made by the scheduler (imperative steps and operations). */
+export function stepResult(r: Omit<NodeResult, 'result' | 'start' | 'duration'> & { readonly started: number; readonly ended: number }): NodeResult {
+  const { started, ended, ...rest } = r;
+  return { ...rest, result: resultOf(r.status), start: new Date(started).toISOString(), duration: Math.max(0, ended - started) };
+}

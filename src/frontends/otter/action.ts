@@ -5,7 +5,7 @@
  * a block with drift, and blocks with executionPolicy=always run.
  */
 import { posix } from 'node:path';
-import type { NodeResult, NodeStatus } from '../../core/model.js';
+import { type NodeStatus, stepResult } from '../../core/model.js';
 import type { ActionStatement, Expr, LogLevel } from './ast.js';
 import type { DriftDetail, Frame } from './engine-types.js';
 import { Cancelled, OtterError } from './errors.js';
@@ -138,20 +138,7 @@ function record(engine: Engine, op: Operation, key: string, stmt: ActionStatemen
   const mask = engine.shared.secrets;
   key = mask.mask(key);
   comment = mask.mask(comment);
-  const result: NodeResult = {
-    id: `${op.name}:${key}#${results.length}`,
-    name: key,
-    type: op.name,
-    result: status === 'failed' ? false : status === 'pending' ? null : true,
-    status,
-    changes,
-    comment,
-    start: new Date(started).toISOString(),
-    duration: Date.now() - started,
-    run_num: results.length,
-    span: stmt.span,
-  };
-  results.push(result);
+  results.push(stepResult({ id: `${op.name}:${key}#${results.length}`, name: key, type: op.name, status, changes, comment, started, ended: Date.now(), run_num: results.length, span: stmt.span }));
 }
 
 function keyOf(op: Operation, args: OpArgs): string {

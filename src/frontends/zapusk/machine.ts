@@ -5,7 +5,7 @@
  */
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
 import type { Host, ResourceContext } from '../../host/types.js';
-import { kinds } from '../../resources/index.js';
+import { applyStep, checkStep, StepFailure, stepNode } from '../../resources/drive.js';
 
 export interface ActOutcome extends ApplyOutcome {
   /** True when the resource was already as wanted. */
@@ -20,32 +20,27 @@ export class Machine {
     this.ctx = { host, baseDir: '/' };
   }
 
-  /** Checks, then applies when out of sync; a kind that throws becomes a failed outcome. */
-  async act(type: string, params: Record<string, unknown>): Promise<ActOutcome> {
-    const kind = kinds.get(type);
-    if (!kind) throw new Error(`no resource kind ${type}`);
+  private node(type: string, params: Record<string, unknown>): GraphNode {
     this.counter += 1;
-    const node: GraphNode = { id: `zapusk-${type}-${this.counter}`, type, name: String(params.path ?? params.cmd ?? type), params };
-    const problems = kind.validate(params, node);
-    if (problems.length > 0) return { ok: false, inSync: false, comment: problems.map((d) => d.message).join('; ') };
+    return stepNode(type, `zapusk-${type}-${this.counter}`, params);
+  }
+
+  /** Checks, then applies when out of sync; what the machine refuses becomes a failed outcome (a bug in cairn is not caught). */
+  async act(type: string, params: Record<string, unknown>): Promise<ActOutcome> {
+    const node = this.node(type, params);
     try {
-      const check = await kind.check(this.ctx, params, node);
+      const check = await checkStep(this.ctx, node);
       if (check.inSync) return { ok: true, inSync: true, comment: check.comment ?? '', ...(check.outputs ? { outputs: check.outputs } : {}) };
-      return { ...(await kind.apply(this.ctx, params, check, node)), inSync: false };
+      return { ...(await applyStep(this.ctx, node, check)), inSync: false };
     } catch (e) {
-      return { ok: false, inSync: false, comment: e instanceof Error ? e.message : String(e) };
+      if (!StepFailure.is(e)) throw e;
+      return { ok: false, inSync: false, comment: e.message };
     }
   }
 
   /** What a resource would change, reading only (a dry run). */
   async check(type: string, params: Record<string, unknown>): Promise<CheckOutcome> {
-    const kind = kinds.get(type);
-    if (!kind) throw new Error(`no resource kind ${type}`);
-    this.counter += 1;
-    const node: GraphNode = { id: `zapusk-${type}-${this.counter}`, type, name: String(params.path ?? type), params };
-    const problems = kind.validate(params, node);
-    if (problems.length > 0) throw new Error(problems.map((d) => d.message).join('; '));
-    return kind.check(this.ctx, params, node);
+    return checkStep(this.ctx, this.node(type, params));
   }
 
   async exists(path: string): Promise<boolean> {

@@ -5,7 +5,7 @@
  * params, state dir and global_name, run by the same pipeline.
  */
 import { join } from 'node:path';
-import type { NodeResult, NodeStatus } from '../../core/model.js';
+import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.js';
 import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
 import type { Code } from '../../core/codes.js';
@@ -413,20 +413,21 @@ export class Interpreter {
   /** Appends one step's record to the run's results. */
   record(call: StepCall, status: NodeStatus, comment: string, started: number, extra: { changes?: Record<string, unknown>; outputs?: Record<string, unknown> } = {}): void {
     const { inst, comp, step, index, cmd, type } = call;
-    this.results.push({
-      id: `${inst.globalName}/${comp.name}/${index}`,
-      name: `${comp.name} [${step.id}] ${cmd}`,
-      type,
-      result: status === 'failed' ? false : true,
-      status,
-      changes: extra.changes ?? {},
-      comment,
-      start: new Date(started).toISOString(),
-      duration: Math.max(0, this.o.now() - started),
-      run_num: this.results.length,
-      ...(extra.outputs ? { outputs: extra.outputs } : {}),
-      span: step.span,
-    });
+    this.results.push(
+      stepResult({
+        id: `${inst.globalName}/${comp.name}/${index}`,
+        name: `${comp.name} [${step.id}] ${cmd}`,
+        type,
+        status,
+        changes: extra.changes ?? {},
+        comment,
+        started,
+        ended: this.o.now(),
+        run_num: this.results.length,
+        ...(extra.outputs ? { outputs: extra.outputs } : {}),
+        span: step.span,
+      }),
+    );
   }
 
   /** Notes a change for the list at the end of the run. */

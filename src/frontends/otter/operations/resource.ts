@@ -1,37 +1,33 @@
 /** Drives one shared resource kind directly, as an imperative step: validate, check, apply. */
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../../core/model.js';
-import { kinds } from '../../../resources/index.js';
+import { applyStep, checkStep, StepFailure, stepNode } from '../../../resources/drive.js';
 import { OtterError } from '../errors.js';
 import type { OpContext } from './types.js';
 
 function node(type: string, params: Record<string, unknown>, ctx: OpContext): GraphNode {
-  return { id: `${type}:${String(params.path ?? params.name ?? params.cmd ?? '')}`, type, name: String(params.path ?? params.name ?? ''), params, span: ctx.span };
+  return stepNode(type, `${type}:${String(params.path ?? params.name ?? params.cmd ?? '')}`, params, ctx.span);
 }
 
-function kindOf(type: string) {
-  const kind = kinds.get(type);
-  if (!kind) throw new Error(`no resource kind "${type}"`);
-  return kind;
+/** What the machine refused is an OtterScript error a `try` may catch; a bug in cairn passes through untouched. */
+function raised(e: unknown, ctx: OpContext): never {
+  if (StepFailure.is(e)) throw new OtterError(e.message, ctx.span);
+  throw e;
 }
 
 export async function checkResource(ctx: OpContext, type: string, params: Record<string, unknown>): Promise<CheckOutcome> {
-  const kind = kindOf(type);
-  const n = node(type, params, ctx);
-  const problems = kind.validate(params, n);
-  if (problems.length > 0) throw new OtterError(problems.map((d) => d.message).join('; '), ctx.span);
   try {
-    return await kind.check(ctx.resources, params, n);
+    return await checkStep(ctx.resources, node(type, params, ctx));
   } catch (e) {
-    throw new OtterError((e as Error).message, ctx.span);
+    return raised(e, ctx);
   }
 }
 
 /** Applies after a check, returning a failed outcome as it is (the caller judges it). */
 export async function applyOutcome(ctx: OpContext, type: string, params: Record<string, unknown>, check: CheckOutcome): Promise<ApplyOutcome> {
   try {
-    return await kindOf(type).apply(ctx.resources, params, check, node(type, params, ctx));
+    return await applyStep(ctx.resources, node(type, params, ctx), check);
   } catch (e) {
-    throw new OtterError((e as Error).message, ctx.span);
+    return raised(e, ctx);
   }
 }
 

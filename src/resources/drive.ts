@@ -1,0 +1,62 @@
+/**
+ * The step driver: one resource kind driven directly, as an imperative step (OtterScript operations,
+ * Zapusk steps), with the scheduler's rules for errors. Bad params and anything the machine refuses come
+ * back as a StepFailure in the kind's own words, which the language may catch; a bug in cairn (an
+ * internal error, core/errors.ts) is rethrown untouched, so no language's `try` can swallow it.
+ */
+import { isInternal, messageOf } from '../core/errors.js';
+import type { ApplyOutcome, CheckOutcome, GraphNode } from '../core/model.js';
+import type { Span } from '../core/diag.js';
+import type { ResourceContext } from '../host/types.js';
+import { kinds } from './index.js';
+import type { Kind } from './kind.js';
+
+/** A step the machine refused, or whose params are wrong: the message is the kind's own. */
+export class StepFailure extends Error {
+  readonly isStepFailure = true;
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepFailure';
+  }
+  static is(e: unknown): e is StepFailure {
+    return typeof e === 'object' && e !== null && (e as { isStepFailure?: unknown }).isStepFailure === true;
+  }
+}
+
+function kindOf(type: string): Kind {
+  const kind = kinds.get(type);
+  if (!kind) throw new TypeError(`no resource kind "${type}"`);
+  return kind;
+}
+
+/** The graph node a step stands for, so kinds see the same shape as in a graph. */
+export function stepNode(type: string, id: string, params: Record<string, unknown>, span?: Span): GraphNode {
+  return { id, type, name: String(params.path ?? params.name ?? params.cmd ?? type), params, ...(span ? { span } : {}) };
+}
+
+function failure(e: unknown): never {
+  if (isInternal(e) || StepFailure.is(e)) throw e;
+  throw new StepFailure(messageOf(e));
+}
+
+/** Validates the params, then checks (never changes the machine). */
+export async function checkStep(ctx: ResourceContext, node: GraphNode): Promise<CheckOutcome> {
+  const kind = kindOf(node.type);
+  const params = node.params as Record<string, unknown>;
+  const problems = kind.validate(params, node);
+  if (problems.length > 0) throw new StepFailure(problems.map((d) => d.message).join('; '));
+  try {
+    return await kind.check(ctx, params, node);
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+/** Applies after a check; a failed apply is returned as the kind reported it (`ok: false`). */
+export async function applyStep(ctx: ResourceContext, node: GraphNode, check: CheckOutcome): Promise<ApplyOutcome> {
+  try {
+    return await kindOf(node.type).apply(ctx, node.params as Record<string, unknown>, check, node);
+  } catch (e) {
+    return failure(e);
+  }
+}

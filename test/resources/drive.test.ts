@@ -1,0 +1,36 @@
+// The step driver that OtterScript operations and Zapusk steps act through: the machine's refusals come
+// back as StepFailure in the kind's words; a bug in cairn is rethrown untouched, so no `try` swallows it;
+// one result builder gives every front end the same `result` for a status.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { stepResult } from '../../src/core/model.js';
+import { FakeHost } from '../../src/host/fake.js';
+import { checkStep, StepFailure, stepNode } from '../../src/resources/drive.js';
+
+const ctx = { host: new FakeHost(), baseDir: '/' };
+
+test('bad params and machine refusals are StepFailures in the kind\'s words', async () => {
+  await assert.rejects(checkStep(ctx, stepNode('file', 'f', { path: 'relative/x', content: 'x' })), (e: unknown) => StepFailure.is(e) && /path/.test((e as Error).message));
+  const host = new FakeHost();
+  host.readFile = async () => {
+    throw Object.assign(new Error('cannot read /etc/x: permission denied (EACCES)'), { code: 'EACCES' });
+  };
+  host.lstat = async () => ({ type: 'file', mode: 0o644, uid: 0, gid: 0, size: 1, mtimeMs: 0 });
+  host.stat = host.lstat;
+  await assert.rejects(checkStep({ host, baseDir: '/' }, stepNode('file', 'f', { path: '/etc/x', content: 'y' })), (e: unknown) => StepFailure.is(e) && (e as Error).message === 'cannot read /etc/x: permission denied (EACCES)');
+});
+
+test('a bug in cairn is rethrown as it is, not as a StepFailure', async () => {
+  const host = new FakeHost();
+  host.lstat = async () => (undefined as unknown as { type: string }).type as never;
+  await assert.rejects(checkStep({ host, baseDir: '/' }, stepNode('file', 'f', { path: '/x', content: 'y' })), (e: unknown) => e instanceof TypeError && !StepFailure.is(e));
+});
+
+test('one result builder: a pending change is null, a failure false, the rest true', () => {
+  const base = { id: 'a', name: 'a', type: 't', changes: {}, comment: '', started: 1000, ended: 1250, run_num: 0 };
+  assert.equal(stepResult({ ...base, status: 'pending' }).result, null);
+  assert.equal(stepResult({ ...base, status: 'failed' }).result, false);
+  assert.equal(stepResult({ ...base, status: 'changed' }).result, true);
+  assert.equal(stepResult({ ...base, status: 'ok' }).duration, 250);
+  assert.equal(stepResult({ ...base, status: 'ok' }).start, new Date(1000).toISOString());
+});
