@@ -1,6 +1,7 @@
 /** `cairn otter run SCRIPT`: options here; the implementation loads lazily. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { lockTimeoutOption, outOption, stateDirOption, storeOption } from './options.js';
+import { availableParallelism } from 'node:os';
+import { lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
 export interface OtterOptions {
   mode: 'collect' | 'collect-execute' | 'execute';
@@ -16,6 +17,7 @@ export interface OtterOptions {
   stateDir?: string;
   detailedExitcode: boolean;
   lockTimeout: number;
+  jobs: number;
 }
 
 function collectVar(value: string, previous: string[] = []): string[] {
@@ -50,6 +52,7 @@ export function register(program: Command): void {
     .addOption(storeOption())
     .addOption(stateDirOption())
     .option('--detailed-exitcode', 'exit 2 when drift was found or changes were made', false)
+    .option('--jobs <n>', 'most `with async` blocks running at once (statements otherwise run in script order)', positiveInt, availableParallelism())
     .addOption(lockTimeoutOption())
     .action(async (script: string, opts: OtterOptions) => {
       const { runOtterCommand } = await import('./otter.js');

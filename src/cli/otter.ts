@@ -1,6 +1,5 @@
 /** `cairn otter run`: parse, check, lock, run in the chosen mode, record, print the execution log. */
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DiagnosticError, formatDiagnostic } from '../core/diag.js';
 import type { RunMode } from '../core/model.js';
@@ -12,6 +11,7 @@ import type { Host } from '../host/types.js';
 import { UserError } from '../engine/errors.js';
 import type { OtterOptions } from './otter-command.js';
 import { printJson, printText } from './otter-output.js';
+import { exitCodeFor } from '../engine/exit-code.js';
 import { withRunStore } from '../engine/session.js';
 
 function readScript(file: string): string {
@@ -95,7 +95,7 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
   const runMode: RunMode = opts.simulation ? 'simulate' : opts.mode === 'collect' ? 'collect' : 'apply';
   // The recorded command line never holds a sensitive value.
   const command = ['cairn', ...process.argv.slice(2)].map((a, i, all) => (all[i - 1] === '--secret-var' || a.startsWith('--secret-var=') ? a.replace(/=.*$/s, '=********') : a)).join(' ');
-  return withRunStore(opts, { mode: runMode, frontEnd: 'otter', source: [file], command }, async () => {
+  return withRunStore(opts, { mode: runMode, frontEnd: 'otter', source: [resolve(file)], command }, async () => {
     const result = await runOtter(script, {
       mode: opts.mode,
       simulation: opts.simulation,
@@ -107,12 +107,14 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
       credentials: creds,
       secrets: [...secretVars.values()].map((v) => String(v)),
       variables: vars,
-      serverName: hostname(),
+      // $ServerName is the target's, read through the host like every fact.
+      serverName: (await host.facts()).hostname,
+      jobs: opts.jobs,
       roles: [],
       environmentName: '',
     });
     const failed = result.status === 'error';
-    const exitCode = failed ? 1 : opts.detailedExitcode && (result.drift.length > 0 || result.changed) ? 2 : 0;
+    const exitCode = exitCodeFor({ failed, changed: result.drift.length > 0 || result.changed }, opts.detailedExitcode);
     return {
       results: result.results,
       exitCode,

@@ -126,11 +126,14 @@ export async function runWith(engine: Engine, stmt: WithStatement, frame: Frame)
   };
   if (!d.async) return run(engine, inner);
   const child = new (engine.constructor as new (shared: Engine['shared']) => Engine)(engine.shared);
+  child.nested = true;
   const forked: Frame = { ...inner, scope: inner.scope.fork(engine.shared.global) };
   const entry: Child = { token: d.asyncToken, engine: child, done: Promise.resolve() };
   entry.done = (async () => {
       try {
-        await run(child, forked);
+        // Only blocks started by the script itself take a slot: a nested block waits for its parent, so
+        // letting it queue behind its own parent could never end.
+        await (engine.nested ? run(child, forked) : engine.shared.asyncSlots.run(() => run(child, forked)));
       } catch (e) {
         if (e instanceof ControlSignal && e.kind !== 'fail') return;
         if (e instanceof OtterError || e instanceof ControlSignal) entry.error = e;

@@ -1,4 +1,5 @@
 /** What every part of one execution shares: options, the pass, drift found, results and locks. */
+import type { Limiter } from '../../core/limit.js';
 import type { NodeResult } from '../../core/model.js';
 import type { Host } from '../../host/types.js';
 import type { Scope } from './scope.js';
@@ -25,6 +26,8 @@ export interface EngineOptions {
   readonly lockDir?: string;
   /** Named credentials (`with credentials=NAME`): user name and secret. */
   readonly credentials?: ReadonlyMap<string, { readonly userName: string; readonly password: string }>;
+  /** Most `with async` blocks running at once (`--jobs`); the others start as those finish. */
+  readonly jobs?: number;
 }
 
 /** What differs in one drifted property: the wanted and the found value, and a unified diff for text content. */
@@ -54,6 +57,8 @@ export interface Shared {
   readonly driftBlocks: Set<string>;
   readonly results: NodeResult[];
   readonly locks: Map<string, Promise<void>>;
+  /** Bounds the `with async` blocks running at once. */
+  readonly asyncSlots: Limiter;
   /** Values never printed: secrets are masked in every log line. */
   readonly secrets: Secrets;
 }

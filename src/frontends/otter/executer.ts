@@ -32,6 +32,9 @@ export class Engine {
   readonly log = new ExecutionLog();
   readonly children: Child[] = [];
 
+  /** True for the engine of a `with async` block (its own async blocks do not take a `--jobs` slot). */
+  nested = false;
+
   constructor(readonly shared: Shared) {}
 
   write(level: LogLevel, text: string): void {

@@ -2,6 +2,7 @@
  * Runs a parsed script in one of the seed's execution modes: collect only, collect then execute (an
  * execution pass only when the collection found drift), or execute only; simulation is the host's business.
  */
+import { Limiter } from '../../core/limit.js';
 import type { NodeResult } from '../../core/model.js';
 import type { Script } from './ast.js';
 import type { DriftItem, EngineOptions, Pass, Shared, Status } from './engine-types.js';
@@ -45,6 +46,7 @@ async function runPass(script: Script, opts: OtterRunOptions, pass: Pass, raft: 
     driftBlocks: collected?.driftBlocks ?? new Set(),
     results: [],
     locks: new Map(),
+    asyncSlots: new Limiter(opts.jobs ?? Number.POSITIVE_INFINITY),
     secrets,
   };
   const engine = new Engine(shared);
