@@ -139,7 +139,8 @@ class Compiler {
       case 'file.content':
         return { path: abs(f('destination')), content: f('content') ?? '', new_mode: '0600' };
       case 'file.directory':
-        return defined({ path: abs(f('destination')), makedirs: bool(f('create_all')) });
+        // Converge creates directories (and, with create_all, their parents) with mode 0700.
+        return defined({ path: abs(f('destination')), makedirs: bool(f('create_all')), new_mode: '0700' });
       case 'file.mode': {
         // A number is the mode itself (HCL reads 0644 as octal, so 644 is decimal 644, which Go's chmod
         // keeps the permission bits of); a string is read in base 8.

@@ -114,7 +114,8 @@ function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
   const out = r.outputs ?? {};
   if (out.missing === true || (r.result === false && mode === 'apply')) {
     const messages = [`${path}: does not exist; will re-attempt during apply`];
-    if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages, hasChanges: true, changes: [] };
+    const why = r.comment.replaceAll(pathOf(node, r), path);
+    if (r.result === false) return { error: mode === 'apply' ? afterApply(r, why) : why, messages, hasChanges: true, changes: [] };
     return { messages, hasChanges: true, changes: [] };
   }
   if (r.result === false) return { error: r.comment, messages: [], hasChanges: true, changes: [] };
@@ -134,6 +135,12 @@ function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
 const MISMATCH = 'will not attempt fetch: checksum mismatch';
 
 function fetch(node: GraphNode, r: NodeResult, mode: ConvergeMode, ctype: string): Block {
+  const missingSource = /^failed to fetch: source (.*) does not exist$/.exec(r.comment);
+  if (r.result === false && missingSource && ctype === 'file.fetch') {
+    // Converge stats the source first and keeps the change it planned.
+    const why = `failed to fetch: source path error: stat ${missingSource[1]}: no such file or directory`;
+    return { error: mode === 'apply' ? afterApply(r, why) : why, messages: [], hasChanges: true, changes: [['destination', '<absent>', str(node.params.destination)]] };
+  }
   if (r.result === false) {
     const messages = r.comment === MISMATCH ? ['checksum mismatch, use the "force" option to replace'] : [];
     return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages, hasChanges: true, changes: [] };

@@ -62,7 +62,10 @@ export class Loader {
     this.modules.push({ id, source: file, ...(callSpan ? { span: callSpan } : {}), given: [...given], params: scope.params });
     this.loading.push(path);
     try {
-      for (const item of hcl.body.items) if (item.keys[0]?.name === 'param') this.declareParam(scope, item, given, fromCommandLine);
+      // A default may be a template over other params: declare those without one first.
+      const params = hcl.body.items.filter((item) => item.keys[0]?.name === 'param');
+      const templated = (item: HclItem): boolean => item.value.kind === 'object' && item.value.items.some((f) => f.keys[0]?.name === 'default' && f.value.kind === 'string' && f.value.value.includes('{{'));
+      for (const item of [...params.filter((i) => !templated(i)), ...params.filter(templated)]) this.declareParam(scope, item, given, fromCommandLine);
       this.loadItems(scope, hcl.body.items, this.inheritedSkip);
     } finally {
       this.loading.pop();
@@ -180,7 +183,8 @@ export class Loader {
     if (given.has(name)) {
       value = given.get(name);
       span = item.span;
-    } else if (def) value = plainValue(def);
+    } else if (def?.kind === 'string' && def.value.includes('{{')) value = this.renderer.renderStatic(def, scope, `param.${name}`);
+    else if (def) value = plainValue(def);
     else {
       const how = fromCommandLine ? ` (give it with -p ${name}=VALUE)` : ' (pass it in the module block params)';
       this.diags.push(error('CV008', `required param ${JSON.stringify(name)} has no value${how}`, { span: item.span }));

@@ -254,10 +254,18 @@ export class Renderer {
       env: (name) => process.env[String(name)] ?? '',
       split: (sep, s) => stringArg(s).split(stringArg(sep)),
       join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(stringArg(sep)) : (stringArg(sep), printValue(list))),
-      jsonify: (v) => JSON.stringify(v ?? null),
+      // Go's encoding/json writes map keys sorted.
+      jsonify: (v) => JSON.stringify(sortKeys(v ?? null)),
       platform: machinePlatform,
     };
   }
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (typeof v !== 'object' || v === null) return v;
+  const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, x]) => [k, sortKeys(x)]));
 }
 
 /** converge's `platform`: the OS, and on Linux the fields it reads from /etc/os-release. */
