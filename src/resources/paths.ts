@@ -39,6 +39,12 @@ export async function ensureParent(host: Host, path: string, makedirs: boolean, 
   while (ancestor !== '/' && !(await host.stat(ancestor))) ancestor = posix.dirname(ancestor);
   const blocking = await host.stat(ancestor);
   if (blocking && blocking.type !== 'directory') return `Parent ${ancestor} of ${path} exists and is not a directory`;
-  await host.mkdir(parent, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
+  if (mode === undefined) await host.mkdir(parent, { recursive: true });
+  else {
+    // Each missing directory gets the mode, outermost first.
+    const missing: string[] = [];
+    for (let d = parent; d !== ancestor; d = posix.dirname(d)) missing.unshift(d);
+    for (const d of missing) await host.mkdir(d, { mode });
+  }
   return undefined;
 }
