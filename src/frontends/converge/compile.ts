@@ -333,6 +333,13 @@ export function compileConverge(file: string, params: ReadonlyMap<string, string
       }
     }
   }
+  // A module that depends on a node waits for it: so does every node inside the module.
+  for (const m of loader.moduleNodes) {
+    for (const t of compiler.dependsTargets(m, loader.nodes)) {
+      addEdge(viewEdges, viewSeen, t.shown, m.id, t.span);
+      for (const n of loader.nodes) if (n.id.startsWith(`${m.id}/`) && ids.has(n.id)) addEdge(edges, seen, t.id, n.id, t.span);
+    }
+  }
   // Members of a group run one at a time, in file order.
   for (const members of groups.values()) {
     for (let i = 1; i < members.length; i++) {

@@ -45,6 +45,8 @@ function fieldsOf(item: HclItem, diags: Diagnostic[]): Map<string, HclValue> {
 export class Loader {
   readonly nodes: RawNode[] = [];
   readonly modules: ModuleInfo[] = [];
+  /** The `module` blocks, for their `depends`. */
+  readonly moduleNodes: RawNode[] = [];
   readonly diags: Diagnostic[] = [];
   private readonly loading: string[] = [];
   /** The predicate of the branch not taken that the module being loaded sits in. */
@@ -216,7 +218,9 @@ export class Loader {
       this.diags.push(error('CV010', `duplicate node ${JSON.stringify(key)} in ${scope.id}`, { span: item.span }));
       return;
     }
-    scope.nodes.set(key, { id, ctype: 'module', name, scope, fields, span: item.span });
+    const moduleNode: RawNode = { id, ctype: 'module', name, scope, fields, span: item.span };
+    scope.nodes.set(key, moduleNode);
+    this.moduleNodes.push(moduleNode);
     this.load(file, id, given, false, scope, item.keys[1]?.span ?? item.span);
   }
 
