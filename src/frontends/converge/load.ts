@@ -143,6 +143,7 @@ export class Loader {
         this.diags.push(error('CV010', `duplicate case ${JSON.stringify(caseName)} in switch ${JSON.stringify(name)}`, { span: branch.span }));
         continue;
       }
+      this.renderer.notePredicateParams(predicate, scope, `${id}/${caseKey}`);
       let runs = false;
       if (!taken) runs = this.renderer.predicate(predicate, scope, branch.keys[1]?.span ?? branch.span);
       if (runs) taken = true;
