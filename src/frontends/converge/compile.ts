@@ -211,6 +211,23 @@ class Compiler {
     const shown = raw.fields.has('destination') ? this.renderer.field(raw, 'destination') : undefined;
     // A destination known only at run time: keep the text it renders to, to print it as converge does.
     const rendered: { value?: string } = {};
+    // Env values known only at run time: keep what they render to, for the task's `env (...)` line.
+    const renderedEnv: Record<string, unknown> = {};
+    const env = params.env;
+    if (isTask(raw.ctype) && typeof env === 'object' && env !== null && hasDeferred(env)) {
+      params.env = Object.fromEntries(
+        Object.entries(env as Record<string, unknown>).map(([k, v]) => [
+          k,
+          isDeferred(v)
+            ? deferred(v.refs, (values) => {
+                const text = v.render(values);
+                renderedEnv[k] = text;
+                return text;
+              }, v.display)
+            : v,
+        ]),
+      );
+    }
     const dest0 = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
     if (isDeferred(shown) && isDeferred(params[dest0])) {
       params[dest0] = deferred(shown.refs, (values) => {
@@ -230,7 +247,7 @@ class Compiler {
       params,
       span: raw.span,
       paramSpans,
-      meta: { converge: raw.ctype, ...(typeof shown === 'string' ? { destination: shown } : isDeferred(shown) ? { rendered } : {}), ...(isTask(raw.ctype) ? { task: true } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
+      meta: { converge: raw.ctype, ...(typeof shown === 'string' ? { destination: shown } : isDeferred(shown) ? { rendered } : {}), ...(isTask(raw.ctype) ? { task: true, renderedEnv } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
     };
   }
 

@@ -96,6 +96,7 @@ export class Loader {
           this.inheritedSkip = saved;
         }
       }
+      else if (type === 'switch' && scope.branch) this.diags.push(error('CV016', 'nested conditionals are not supported: a switch case cannot hold a switch', { span: item.span }));
       else if (type === 'switch') this.loadSwitch(scope, item, skipped);
       else this.addNode(scope, item, skipped);
     }
