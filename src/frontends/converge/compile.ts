@@ -127,12 +127,13 @@ class Compiler {
           check: node.ctype === 'task.query' ? (f('query') ?? '') : (f('check') ?? ''),
           apply: f('apply'),
           interpreter: f('interpreter'),
-          check_flags: f('check_flags'),
+          // check_flags only syntax-check the check script (below); every script runs with exec_flags.
+          check_flags: f('exec_flags'),
           exec_flags: f('exec_flags'),
           dir: f('dir'),
           timeout,
         };
-        const syntax = checkSyntax(p.interpreter, p.check_flags, p.check);
+        const syntax = checkSyntax(p.interpreter, f('check_flags'), p.check);
         if (syntax) this.diags.push(error('CV041', syntax, { span: node.fields.get(node.ctype === 'task.query' ? 'query' : 'check')?.span ?? node.span }));
         return { ...defined(p), ...(env !== undefined ? { env } : {}), ...(node.ctype === 'task.query' ? { query: true } : {}), ...(node.ctype === 'healthcheck.task' ? { health: true } : {}) };
       }
@@ -164,7 +165,7 @@ class Compiler {
         const retry = { interval: dur('interval'), grace_period: dur('grace_period'), max_retry: num(f('max_retry')) };
         if (node.ctype === 'wait.port') return defined({ host: f('host'), port: num(f('port')), ...retry });
         const env = f('env');
-        return { ...defined({ check: f('check') ?? '', interpreter: f('interpreter'), check_flags: f('check_flags'), dir: f('dir'), timeout: dur('timeout'), ...retry }), ...(env !== undefined ? { env } : {}) };
+        return { ...defined({ check: f('check') ?? '', interpreter: f('interpreter'), check_flags: f('exec_flags'), dir: f('dir'), timeout: dur('timeout'), ...retry }), ...(env !== undefined ? { env } : {}) };
       }
       case 'systemd.unit.state':
         return defined({ unit: f('unit'), state: f('state'), reload: bool(f('reload')), signal_name: f('signal_name'), signal_number: num(f('signal_number')) });
