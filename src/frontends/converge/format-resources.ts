@@ -156,13 +156,16 @@ function wait(node: GraphNode, r: NodeResult, mode: ConvergeMode, ctype: string)
   const hasChanges = r.status === 'pending' || r.status === 'changed' || r.result === false;
   const attempts = Array.isArray(out.attempts) ? (out.attempts as Array<Record<string, unknown>>) : [];
   if (ctype === 'wait.port') {
-    const where = `${str(node.params.host ?? 'localhost')}:${str(node.params.port)}`;
+    // Without a host converge dials ":PORT" (this machine); cairn's wait dials localhost.
+    const host = node.params.host === undefined ? '' : str(node.params.host);
+    const where = `${host}:${str(node.params.port)}`;
+    const said = (e: string): string => (node.params.host === undefined ? e.replaceAll(`dial tcp localhost:${str(node.params.port)}`, `dial tcp ${where}`) : e);
     const messages: string[] = [];
     if (mode === 'apply' && r.status === 'changed') messages.push(`Passed after ${str(out.retries)} retries (${str(out.duration)}s)`);
-    else if (typeof out['check.error'] === 'string') messages.push(`Failed to connect to ${where}: ${out['check.error']}`);
+    else if (typeof out['check.error'] === 'string') messages.push(`Failed to connect to ${where}: ${said(out['check.error'])}`);
     if (mode === 'apply' && r.result === false) {
       const last = attempts[attempts.length - 1];
-      if (last && typeof last.error === 'string') messages.splice(0, messages.length, `Failed to connect to ${where}: ${last.error}`);
+      if (last && typeof last.error === 'string') messages.splice(0, messages.length, `Failed to connect to ${where}: ${said(last.error)}`);
       messages.push(`Failed after ${str(out.retries)} retries (0s)`);
     }
     return { ...(r.result === false && mode === 'apply' ? { error: afterApply(r, undefined) } : r.result === false ? { error: r.comment } : {}), messages, hasChanges, changes: [] };
