@@ -44,7 +44,8 @@ export async function ensureParent(host: Host, path: string, makedirs: boolean, 
     // Each missing directory gets the mode, outermost first.
     const missing: string[] = [];
     for (let d = parent; d !== ancestor; d = posix.dirname(d)) missing.unshift(d);
-    for (const d of missing) await host.mkdir(d, { mode });
+    // recursive: another node may create the same parent meanwhile.
+    for (const d of missing) await host.mkdir(d, { recursive: true, mode });
   }
   return undefined;
 }

@@ -3,6 +3,7 @@
  * path component), file.mode, file.owner, file.fetch, unarchive, wait.query, wait.port and
  * systemd.unit.state. Each takes the shared kind's result and says it as Converge does.
  */
+import { resolve } from 'node:path';
 import type { GraphNode, NodeResult } from '../../core/model.js';
 import { permString } from '../../resources/chmod/index.js';
 import type { ConvergeMode } from './format-text.js';
@@ -54,7 +55,8 @@ export function pathOf(node: GraphNode, r: NodeResult): string {
 export function shownPath(node: GraphNode, full: string): string {
   const given = node.meta?.destination ?? (node.meta?.rendered as { value?: string } | undefined)?.value;
   const out = node.params.path ?? node.params.destination;
-  const resolved = typeof out === 'string' ? out : typeof given === 'string' && !given.startsWith('/') ? full : str(out);
+  // A destination from a lookup was resolved against the working directory when it was rendered.
+  const resolved = typeof out === 'string' ? out : typeof given === 'string' ? resolve(given) : str(out);
   if (typeof given !== 'string' || given === resolved || given.startsWith('/') || !resolved.endsWith(given)) return full;
   const cut = resolved.length - given.length;
   return full.length > cut && full.startsWith(resolved.slice(0, cut)) ? full.slice(cut) : full;
