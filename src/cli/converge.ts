@@ -7,6 +7,7 @@ import type { GraphIndex } from '../core/graph.js';
 import { type ConvergeProgram, compileConverge, formatDot, formatHealth, formatRunReport, graphView, metaBlocks } from '../frontends/converge/index.js';
 import { LocalHost } from '../host/local.js';
 import type { ResourceContext } from '../host/types.js';
+import type { NodeResult } from '../core/model.js';
 import type { ConvergeOptions } from './converge-command.js';
 import { reportJson } from '../engine/report.js';
 import { exitCodeFor } from '../engine/exit-code.js';
@@ -28,18 +29,29 @@ function parseParams(list: readonly string[]): Map<string, string> {
  * For each file.directory node, the components of its destination missing now, outermost first, and the
  * nodes whose destination runs through something that is not a directory (Converge cannot stat those).
  */
-async function directoryState(program: ConvergeProgram, host: LocalHost): Promise<{ missingDirs: Map<string, string[]>; blockedDirs: Map<string, string> }> {
-  const missingDirs = new Map<string, string[]>();
-  const blockedDirs = new Map<string, string>();
+async function directoryState(
+  program: ConvergeProgram,
+  host: LocalHost,
+  resolved: ReadonlyMap<string, string> = new Map(),
+  into = { missingDirs: new Map<string, string[]>(), blockedDirs: new Map<string, string>() },
+): Promise<{ missingDirs: Map<string, string[]>; blockedDirs: Map<string, string> }> {
   for (const node of program.graph.nodes) {
-    if (program.types.get(node.id) !== 'file.directory' || typeof node.params.path !== 'string') continue;
+    const path = typeof node.params.path === 'string' ? node.params.path : resolved.get(node.id);
+    if (program.types.get(node.id) !== 'file.directory' || path === undefined || into.missingDirs.has(node.id)) continue;
     const missing: string[] = [];
-    let p = node.params.path;
+    let p = path;
     for (; p !== '/' && p !== '' && !(await host.stat(p)); p = dirname(p)) missing.unshift(p);
-    missingDirs.set(node.id, missing);
-    if (p !== node.params.path && (await host.stat(p))?.type !== 'directory') blockedDirs.set(node.id, node.params.path);
+    into.missingDirs.set(node.id, missing);
+    if (p !== path && (await host.stat(p))?.type !== 'directory') into.blockedDirs.set(node.id, path);
   }
-  return { missingDirs, blockedDirs };
+  return into;
+}
+
+/** The paths of directories that came from lookups, as the run resolved them. */
+function resolvedPaths(results: readonly NodeResult[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of results) if (typeof r.outputs?.path === 'string') out.set(r.id, r.outputs.path);
+  return out;
 }
 
 export async function runConverge(command: Command, files: readonly string[], opts: ConvergeOptions): Promise<number> {
@@ -65,7 +77,9 @@ export async function runConverge(command: Command, files: readonly string[], op
     const mode = command === 'apply' ? 'apply' : 'check';
     const ctx: ResourceContext = { host, baseDir: dirname(resolve(file)) };
     const dirs = await directoryState(program, host);
-    code = await runCompiled({ frontEnd: 'converge', mode, source: [resolve(file)], graph: program.graph, index, ctx }, opts, (report) => {
+    code = await runCompiled({ frontEnd: 'converge', mode, source: [resolve(file)], graph: program.graph, index, ctx }, opts, async (report) => {
+      // A directory whose path came from a lookup: a plan changed nothing, so its components can be read now.
+      if (mode !== 'apply') await directoryState(program, host, resolvedPaths(report.results), dirs);
       const failed = report.results.some((r) => r.result === false);
       let text: string;
       let exitCode: number;

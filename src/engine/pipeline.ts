@@ -53,7 +53,7 @@ export function reportExitCode(report: RunReport, detailed: boolean): number {
 }
 
 /** Locks the store, runs the graph, records the run, prints; returns the exit code. */
-export async function runCompiled(run: CompiledRun, opts: RunOptions, present: (report: RunReport) => Presented): Promise<number> {
+export async function runCompiled(run: CompiledRun, opts: RunOptions, present: (report: RunReport) => Presented | Promise<Presented>): Promise<number> {
   return withRunStore(opts, { mode: run.mode, source: run.source, frontEnd: run.frontEnd }, async (progress) => {
     const report = await runGraph(run.graph, run.index, {
       mode: run.mode,
@@ -64,7 +64,7 @@ export async function runCompiled(run: CompiledRun, opts: RunOptions, present: (
       onStart: progress.onStart,
       onResult: progress.onResult,
     });
-    const shown = present(report);
+    const shown = await present(report);
     return { results: report.results, exitCode: shown.exitCode ?? reportExitCode(report, opts.detailedExitcode), print: shown.print, edges: run.graph.edges };
   });
 }

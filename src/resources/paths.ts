@@ -29,7 +29,7 @@ export async function followLinks(host: Host, path: string): Promise<{ readonly 
  * Makes sure the parent directory of a path exists, creating it when `makedirs`. Returns a failure comment
  * (a missing parent without makedirs, or a file in the way) or undefined when the parent is there.
  */
-export async function ensureParent(host: Host, path: string, makedirs: boolean, missingComment: string): Promise<string | undefined> {
+export async function ensureParent(host: Host, path: string, makedirs: boolean, missingComment: string, mode?: number): Promise<string | undefined> {
   const parent = posix.dirname(path);
   const st = await host.stat(parent);
   if (st?.type === 'directory') return undefined;
@@ -39,6 +39,13 @@ export async function ensureParent(host: Host, path: string, makedirs: boolean, 
   while (ancestor !== '/' && !(await host.stat(ancestor))) ancestor = posix.dirname(ancestor);
   const blocking = await host.stat(ancestor);
   if (blocking && blocking.type !== 'directory') return `Parent ${ancestor} of ${path} exists and is not a directory`;
-  await host.mkdir(parent, { recursive: true });
+  if (mode === undefined) await host.mkdir(parent, { recursive: true });
+  else {
+    // Each missing directory gets the mode, outermost first.
+    const missing: string[] = [];
+    for (let d = parent; d !== ancestor; d = posix.dirname(d)) missing.unshift(d);
+    // recursive: another node may create the same parent meanwhile.
+    for (const d of missing) await host.mkdir(d, { recursive: true, mode });
+  }
   return undefined;
 }

@@ -73,3 +73,15 @@ test('a function called without arguments can be followed by fields of its resul
   assert.equal(renderTemplate('{{info.OS}}/{{info.Nested.Name}}', withInfo), 'linux/x');
   assert.throws(() => renderTemplate('{{info.OS.More}}', withInfo), /can't evaluate field More in linux/);
 });
+
+test('printf widths, precision and flags; print spacing; html, js and urlquery as Go writes them', () => {
+  assert.equal(r('[{{printf `%5.2f` 2.5}}] [{{printf `%-4s|` `ab`}}] [{{printf `%03d` 7}}] [{{printf `%.2s` `abc`}}] [{{printf `%4d` -3}}]'), '[ 2.50] [ab  |] [007] [ab] [  -3]');
+  assert.equal(r('{{print 1 2}}|{{print `a` 1 2 `b`}}'), '1 2|a1 2b');
+  assert.equal(r("{{html `<a href='x'>&</a>`}}|{{js `it's \"q\" <b>=`}}|{{urlquery `a&b c/d`}}"), '&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;|it\\\'s \\"q\\" \\u003Cb\\u003E\\u003D|a%26b+c%2Fd');
+});
+
+test('eq and ne refuse values of different kinds, as Go does', () => {
+  assert.equal(r('{{eq 1 1}} {{eq `a` `b` `a`}} {{ne true false}}'), 'true true true');
+  assert.throws(() => r('{{eq 1 `1`}}'), /incompatible types for comparison/);
+  assert.throws(() => r('{{ne `x` 2}}'), /incompatible types for comparison/);
+});

@@ -57,3 +57,7 @@ test('items may follow one another on a line, as HCL 1 allows', () => {
   assert.equal(env?.kind, 'object');
   assert.deepEqual(env?.kind === 'object' ? env.items.map((i) => i.keys[0]?.name) : [], ['B', 'A']);
 });
+
+test('an integer with a leading zero is octal, as Go reads it; others are decimal', () => {
+  assert.deepEqual(value('a = 0644\nb = 644\nc = -0755\nd = 0\ne = 0x1f\nf = 0.5\n'), { a: 420, b: 644, c: -493, d: 0, e: 31, f: 0.5 });
+});

@@ -18,7 +18,7 @@ function label(node: GraphNode, ctype: string): string {
 }
 
 function shape(type: string): string | undefined {
-  if (type === 'task') return 'component';
+  if (type === 'task' || type === 'healthcheck.task') return 'component';
   if (type === 'file.content' || type === 'file.directory') return 'tab';
   if (type === 'module') return 'folder';
   return undefined;

@@ -35,6 +35,8 @@ function statusCode(node: GraphNode, r: NodeResult, ctype: string, p: Printable)
   if (p.warning !== undefined && p.hasChanges) return 3;
   if (ctype === 'file.content') return p.changes.some(([, before]) => before === '<file-missing>') ? 2 : 0;
   if (ctype === 'file.mode') return p.hasChanges ? 2 : 1;
+  // file.owner reports its differences without raising its status level.
+  if (ctype === 'file.owner') return 0;
   return p.hasChanges ? 2 : 0;
 }
 

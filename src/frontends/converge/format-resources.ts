@@ -3,6 +3,7 @@
  * path component), file.mode, file.owner, file.fetch, unarchive, wait.query, wait.port and
  * systemd.unit.state. Each takes the shared kind's result and says it as Converge does.
  */
+import { resolve } from 'node:path';
 import type { GraphNode, NodeResult } from '../../core/model.js';
 import { permString } from '../../resources/chmod/index.js';
 import type { ConvergeMode } from './format-text.js';
@@ -54,7 +55,8 @@ export function pathOf(node: GraphNode, r: NodeResult): string {
 export function shownPath(node: GraphNode, full: string): string {
   const given = node.meta?.destination ?? (node.meta?.rendered as { value?: string } | undefined)?.value;
   const out = node.params.path ?? node.params.destination;
-  const resolved = typeof out === 'string' ? out : typeof given === 'string' && !given.startsWith('/') ? full : str(out);
+  // A destination from a lookup was resolved against the working directory when it was rendered.
+  const resolved = typeof out === 'string' ? out : typeof given === 'string' ? resolve(given) : str(out);
   if (typeof given !== 'string' || given === resolved || given.startsWith('/') || !resolved.endsWith(given)) return full;
   const cut = resolved.length - given.length;
   return full.length > cut && full.startsWith(resolved.slice(0, cut)) ? full.slice(cut) : full;
@@ -114,7 +116,8 @@ function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
   const out = r.outputs ?? {};
   if (out.missing === true || (r.result === false && mode === 'apply')) {
     const messages = [`${path}: does not exist; will re-attempt during apply`];
-    if (r.result === false) return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages, hasChanges: true, changes: [] };
+    const why = r.comment.replaceAll(pathOf(node, r), path);
+    if (r.result === false) return { error: mode === 'apply' ? afterApply(r, why) : why, messages, hasChanges: true, changes: [] };
     return { messages, hasChanges: true, changes: [] };
   }
   if (r.result === false) return { error: r.comment, messages: [], hasChanges: true, changes: [] };
@@ -134,6 +137,12 @@ function owner(node: GraphNode, r: NodeResult, mode: ConvergeMode): Block {
 const MISMATCH = 'will not attempt fetch: checksum mismatch';
 
 function fetch(node: GraphNode, r: NodeResult, mode: ConvergeMode, ctype: string): Block {
+  const missingSource = /^failed to fetch: source (.*) does not exist$/.exec(r.comment);
+  if (r.result === false && missingSource && ctype === 'file.fetch') {
+    // Converge stats the source first and keeps the change it planned.
+    const why = `failed to fetch: source path error: stat ${missingSource[1]}: no such file or directory`;
+    return { error: mode === 'apply' ? afterApply(r, why) : why, messages: [], hasChanges: true, changes: [['destination', '<absent>', str(node.params.destination)]] };
+  }
   if (r.result === false) {
     const messages = r.comment === MISMATCH ? ['checksum mismatch, use the "force" option to replace'] : [];
     return { error: mode === 'apply' ? afterApply(r, r.comment) : r.comment, messages, hasChanges: true, changes: [] };
@@ -149,13 +158,16 @@ function wait(node: GraphNode, r: NodeResult, mode: ConvergeMode, ctype: string)
   const hasChanges = r.status === 'pending' || r.status === 'changed' || r.result === false;
   const attempts = Array.isArray(out.attempts) ? (out.attempts as Array<Record<string, unknown>>) : [];
   if (ctype === 'wait.port') {
-    const where = `${str(node.params.host ?? 'localhost')}:${str(node.params.port)}`;
+    // Without a host converge dials ":PORT" (this machine); cairn's wait dials localhost.
+    const host = node.params.host === undefined ? '' : str(node.params.host);
+    const where = `${host}:${str(node.params.port)}`;
+    const said = (e: string): string => (node.params.host === undefined ? e.replaceAll(`dial tcp localhost:${str(node.params.port)}`, `dial tcp ${where}`) : e);
     const messages: string[] = [];
     if (mode === 'apply' && r.status === 'changed') messages.push(`Passed after ${str(out.retries)} retries (${str(out.duration)}s)`);
-    else if (typeof out['check.error'] === 'string') messages.push(`Failed to connect to ${where}: ${out['check.error']}`);
+    else if (typeof out['check.error'] === 'string') messages.push(`Failed to connect to ${where}: ${said(out['check.error'])}`);
     if (mode === 'apply' && r.result === false) {
       const last = attempts[attempts.length - 1];
-      if (last && typeof last.error === 'string') messages.splice(0, messages.length, `Failed to connect to ${where}: ${last.error}`);
+      if (last && typeof last.error === 'string') messages.splice(0, messages.length, `Failed to connect to ${where}: ${said(last.error)}`);
       messages.push(`Failed after ${str(out.retries)} retries (0s)`);
     }
     return { ...(r.result === false && mode === 'apply' ? { error: afterApply(r, undefined) } : r.result === false ? { error: r.comment } : {}), messages, hasChanges, changes: [] };

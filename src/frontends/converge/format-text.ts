@@ -4,7 +4,7 @@
  * Summary. Blocks come in graph order (Converge's order is random). Plan shows a node whose values wait
  * for an apply as `ID output:  Unresolvable`, as the value-passing design has it.
  */
-import type { GraphNode, NodeResult } from '../../core/model.js';
+import { type GraphNode, isDeferred, type NodeResult } from '../../core/model.js';
 import { type Context, pathOf, resourceBlock, shownPath } from './format-resources.js';
 import { goS, goV } from '../../lang/go/fmt.js';
 import { tabwrite } from './tabwriter.js';
@@ -49,7 +49,8 @@ function taskMessages(node: GraphNode, r: NodeResult): string[] {
   if (typeof dir === 'string' && dir !== '') messages.push(`dir (${dir})`);
   const env = node.params.env;
   if (env && typeof env === 'object' && Object.keys(env).length > 0) {
-    const pairs = Object.entries(env as Record<string, unknown>).map(([k, v]) => `${k}=${str(v)}`);
+    const shown = (node.meta?.renderedEnv ?? {}) as Record<string, unknown>;
+    const pairs = Object.entries(env as Record<string, unknown>).map(([k, v]) => `${k}=${str(isDeferred(v) ? shown[k] : v)}`);
     messages.push(`env (${pairs.sort().join(' ')})`);
   }
   for (const m of [summarize('check', out, 'check.'), summarize('apply', out, 'apply.')]) if (m !== undefined) messages.push(m);

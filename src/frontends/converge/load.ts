@@ -45,6 +45,8 @@ function fieldsOf(item: HclItem, diags: Diagnostic[]): Map<string, HclValue> {
 export class Loader {
   readonly nodes: RawNode[] = [];
   readonly modules: ModuleInfo[] = [];
+  /** The `module` blocks, for their `depends`. */
+  readonly moduleNodes: RawNode[] = [];
   readonly diags: Diagnostic[] = [];
   private readonly loading: string[] = [];
   /** The predicate of the branch not taken that the module being loaded sits in. */
@@ -62,7 +64,10 @@ export class Loader {
     this.modules.push({ id, source: file, ...(callSpan ? { span: callSpan } : {}), given: [...given], params: scope.params });
     this.loading.push(path);
     try {
-      for (const item of hcl.body.items) if (item.keys[0]?.name === 'param') this.declareParam(scope, item, given, fromCommandLine);
+      // A default may be a template over other params: declare those without one first.
+      const params = hcl.body.items.filter((item) => item.keys[0]?.name === 'param');
+      const templated = (item: HclItem): boolean => item.value.kind === 'object' && item.value.items.some((f) => f.keys[0]?.name === 'default' && f.value.kind === 'string' && f.value.value.includes('{{'));
+      for (const item of [...params.filter((i) => !templated(i)), ...params.filter(templated)]) this.declareParam(scope, item, given, fromCommandLine);
       this.loadItems(scope, hcl.body.items, this.inheritedSkip);
     } finally {
       this.loading.pop();
@@ -91,6 +96,7 @@ export class Loader {
           this.inheritedSkip = saved;
         }
       }
+      else if (type === 'switch' && scope.branch) this.diags.push(error('CV016', 'nested conditionals are not supported: a switch case cannot hold a switch', { span: item.span }));
       else if (type === 'switch') this.loadSwitch(scope, item, skipped);
       else this.addNode(scope, item, skipped);
     }
@@ -138,6 +144,7 @@ export class Loader {
         this.diags.push(error('CV010', `duplicate case ${JSON.stringify(caseName)} in switch ${JSON.stringify(name)}`, { span: branch.span }));
         continue;
       }
+      this.renderer.notePredicateParams(predicate, scope, `${id}/${caseKey}`);
       let runs = false;
       if (!taken) runs = this.renderer.predicate(predicate, scope, branch.keys[1]?.span ?? branch.span);
       if (runs) taken = true;
@@ -180,7 +187,8 @@ export class Loader {
     if (given.has(name)) {
       value = given.get(name);
       span = item.span;
-    } else if (def) value = plainValue(def);
+    } else if (def?.kind === 'string' && def.value.includes('{{')) value = this.renderer.renderStatic(def, scope, `param.${name}`);
+    else if (def) value = plainValue(def);
     else {
       const how = fromCommandLine ? ` (give it with -p ${name}=VALUE)` : ' (pass it in the module block params)';
       this.diags.push(error('CV008', `required param ${JSON.stringify(name)} has no value${how}`, { span: item.span }));
@@ -212,7 +220,9 @@ export class Loader {
       this.diags.push(error('CV010', `duplicate node ${JSON.stringify(key)} in ${scope.id}`, { span: item.span }));
       return;
     }
-    scope.nodes.set(key, { id, ctype: 'module', name, scope, fields, span: item.span });
+    const moduleNode: RawNode = { id, ctype: 'module', name, scope, fields, span: item.span };
+    scope.nodes.set(key, moduleNode);
+    this.moduleNodes.push(moduleNode);
     this.load(file, id, given, false, scope, item.keys[1]?.span ?? item.span);
   }
 

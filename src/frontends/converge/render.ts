@@ -77,6 +77,30 @@ export class Renderer {
     }
   }
 
+  /** The params a template reads, for `graph --show-params`. */
+  private noteParamUses(nodes: readonly TNode[], scope: Scope, owner: string): void {
+    let home = scope;
+    while (home.branch && home.parent) home = home.parent;
+    for (const fn of ['param', 'paramList', 'paramMap']) {
+      for (const call of literalCalls(nodes, fn)) {
+        if (call.arg === undefined || !home.params.has(call.arg)) continue;
+        let set = this.paramUses.get(owner);
+        if (!set) this.paramUses.set(owner, (set = new Set()));
+        set.add(`${home.id}/param.${call.arg}`);
+      }
+    }
+  }
+
+  /** A case's predicate reads params too: the graph draws them into the case. */
+  notePredicateParams(text: string, scope: Scope, owner: string): void {
+    if (!text.includes('{{')) return;
+    try {
+      this.noteParamUses(parseTemplate(text), scope, owner);
+    } catch {
+      // a predicate that does not parse is reported when it is evaluated
+    }
+  }
+
   /** A node's field, rendered once; may hold deferred values. */
   field(node: RawNode, name: string): unknown {
     const key = `${node.id}\u0000${name}`;
@@ -134,16 +158,7 @@ export class Renderer {
         set.add(target.id);
       }
     }
-    let home = scope;
-    while (home.branch && home.parent) home = home.parent;
-    for (const fn of ['param', 'paramList', 'paramMap']) {
-      for (const call of literalCalls(nodes, fn)) {
-        if (call.arg === undefined || !home.params.has(call.arg)) continue;
-        let set = this.paramUses.get(owner);
-        if (!set) this.paramUses.set(owner, (set = new Set()));
-        set.add(`${home.id}/param.${call.arg}`);
-      }
-    }
+    this.noteParamUses(nodes, scope, owner);
     const refs: DeferredRef[] = [];
     const seen = new Set<string>();
     const record = (ref: DeferredRef): unknown => {
@@ -254,10 +269,18 @@ export class Renderer {
       env: (name) => process.env[String(name)] ?? '',
       split: (sep, s) => stringArg(s).split(stringArg(sep)),
       join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(stringArg(sep)) : (stringArg(sep), printValue(list))),
-      jsonify: (v) => JSON.stringify(v ?? null),
+      // Go's encoding/json writes map keys sorted.
+      jsonify: (v) => JSON.stringify(sortKeys(v ?? null)),
       platform: machinePlatform,
     };
   }
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (typeof v !== 'object' || v === null) return v;
+  const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, x]) => [k, sortKeys(x)]));
 }
 
 /** converge's `platform`: the OS, and on Linux the fields it reads from /etc/os-release. */

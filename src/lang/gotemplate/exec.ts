@@ -29,19 +29,38 @@ export function truthy(v: unknown): boolean {
 function sprintf(format: string, args: readonly unknown[]): string {
   let n = 0;
   const bad = (verb: string, a: unknown): string => `%!${verb}(${goTypeOf(a)}=${printValue(a)})`;
-  const out = format.replace(/%([-+# 0]*\d*(?:\.\d+)?)([vsdqtxf%])/g, (_m, _flags: string, verb: string) => {
+  const out = format.replace(/%([-+# 0]*)(\d*)(?:\.(\d+))?([vsdqtxf%])/g, (_m, flags: string, width: string, precision: string | undefined, verb: string) => {
     if (verb === '%') return '%';
     if (n >= args.length) return `%!${verb}(MISSING)`;
     const a = args[n++];
-    if (verb === 'q') return typeof a === 'string' ? JSON.stringify(a) : bad(verb, a);
-    if (verb === 'd' || verb === 'x') return typeof a === 'number' && Number.isInteger(a) ? a.toString(verb === 'd' ? 10 : 16) : bad(verb, a);
-    if (verb === 'f') return typeof a === 'number' ? a.toFixed(6) : bad(verb, a);
-    if (verb === 't') return typeof a === 'boolean' ? String(a) : bad(verb, a);
-    if (verb === 's' && (typeof a === 'number' || typeof a === 'boolean')) return bad(verb, a);
-    return printValue(a);
+    const text = formatOne(verb, a, precision === undefined ? undefined : Number(precision));
+    if (text === undefined) return bad(verb, a);
+    // Width pads on the left (with zeros for numbers under the 0 flag), or on the right under '-'.
+    const w = width === '' ? 0 : Number(width);
+    if (text.length >= w) return text;
+    if (flags.includes('-')) return text.padEnd(w);
+    if (flags.includes('0') && typeof a === 'number') return text.startsWith('-') ? `-${text.slice(1).padStart(w - 1, '0')}` : text.padStart(w, '0');
+    return text.padStart(w);
   });
   const extra = args.slice(n);
   return extra.length > 0 ? `${out}%!(EXTRA ${extra.map((a) => `${goTypeOf(a)}=${printValue(a)}`).join(', ')})` : out;
+}
+
+/** One verb of Go's fmt, or undefined when the argument does not suit it. */
+function formatOne(verb: string, a: unknown, precision: number | undefined): string | undefined {
+  if (verb === 'q') return typeof a === 'string' ? JSON.stringify(a) : undefined;
+  if (verb === 'd' || verb === 'x') return typeof a === 'number' && Number.isInteger(a) ? a.toString(verb === 'd' ? 10 : 16) : undefined;
+  if (verb === 'f') return typeof a === 'number' ? a.toFixed(precision ?? 6) : undefined;
+  if (verb === 't') return typeof a === 'boolean' ? String(a) : undefined;
+  if (verb === 's' && (typeof a === 'number' || typeof a === 'boolean')) return undefined;
+  const text = printValue(a);
+  return verb === 's' && precision !== undefined ? text.slice(0, precision) : text;
+}
+
+/** Go's eq and ne refuse to compare basic values of different kinds. */
+function sameKind(a: unknown, b: unknown): void {
+  const basic = (x: unknown): boolean => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean';
+  if (basic(a) && basic(b) && typeof a !== typeof b) throw new Error('incompatible types for comparison');
 }
 
 function compare(a: unknown, b: unknown, name: string): number {
@@ -67,8 +86,14 @@ const BUILTINS: Record<string, TemplateFunc> = {
   and: (...xs) => xs.find((x) => !truthy(x)) ?? xs[xs.length - 1],
   or: (...xs) => xs.find((x) => truthy(x)) ?? xs[xs.length - 1],
   not: (x) => !truthy(x),
-  eq: (a, ...bs) => bs.some((b) => a === b),
-  ne: (a, b) => a !== b,
+  eq: (a, ...bs) => bs.some((b) => {
+    sameKind(a, b);
+    return a === b;
+  }),
+  ne: (a, b) => {
+    sameKind(a, b);
+    return a !== b;
+  },
   lt: (a, b) => compare(a, b, 'lt') < 0,
   le: (a, b) => compare(a, b, 'le') <= 0,
   gt: (a, b) => compare(a, b, 'gt') > 0,

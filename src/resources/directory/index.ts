@@ -5,7 +5,7 @@
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext, StatInfo } from '../../host/types.js';
 import { applyAttrs, attrChanges, resolveAttrs, type WantedAttrs } from '../attrs.js';
-import { formatMode, type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { formatMode, type Kind, type Params, parseMode, parseParams, validateWith } from '../kind.js';
 import { ensureParent, followLinks } from '../paths.js';
 import { type DirectoryParams, directorySchema } from './schema.js';
 
@@ -58,9 +58,11 @@ async function apply(ctx: ResourceContext, p: DirectoryParams, checked: CheckOut
   const { host } = ctx;
   const { target, current, want } = (checked.state as DirectoryState | undefined) ?? ((await check(ctx, p)).state as DirectoryState);
   if (!current) {
-    const failure = await ensureParent(host, target, p.makedirs, `No directory to create ${p.path} in`);
+    const created = p.new_mode !== undefined ? parseMode(p.new_mode) : undefined;
+    const failure = await ensureParent(host, target, p.makedirs, `No directory to create ${p.path} in`, created);
     if (failure) return { ok: false, comment: failure };
-    await host.mkdir(target, want.mode !== undefined ? { mode: want.mode } : {});
+    const mode = want.mode ?? created;
+    await host.mkdir(target, mode !== undefined ? { mode } : {});
     if (want.uid !== undefined || want.gid !== undefined) {
       await host.chown(target, want.uid ?? -1, want.gid ?? -1);
       // chown may clear setgid/sticky bits; restore the mode that was asked for.

@@ -8,6 +8,8 @@ export const directorySchema = v.strictObject({
   mode: v.optional(modeSchema),
   owner: v.optional(ownerSchema),
   group: v.optional(ownerSchema),
+  /** The mode of directories this node creates (itself and missing parents), without enforcing it later. */
+  new_mode: v.optional(modeSchema),
   /** Create missing parent directories. */
   makedirs: v.optional(v.boolean(), false),
 });

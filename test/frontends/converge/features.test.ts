@@ -130,3 +130,16 @@ describe('converge bad input of the new resources: positioned diagnostic, exit 1
     });
   }
 });
+
+describe('converge file.directory modes', () => {
+  test('directories are created 0700, parents too with create_all, as converge creates them; existing ones keep theirs', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'kept'), { mode: 0o755 });
+    const file = join(dir, 'd.hcl');
+    writeFileSync(file, `file.directory "deep" {\n  destination = "${dir}/a/b/c"\n  create_all = true\n}\n\nfile.directory "kept" {\n  destination = "${dir}/kept"\n}\n`);
+    const r = cairn(['converge', 'apply', file, '--state-dir', join(dir, '.state')]);
+    assert.equal(r.code, 0, r.stdout);
+    for (const p of ['a', 'a/b', 'a/b/c']) assert.equal(statSync(join(dir, p)).mode & 0o777, 0o700, p);
+    assert.equal(statSync(join(dir, 'kept')).mode & 0o777, 0o755);
+  });
+});
