@@ -181,11 +181,8 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   it.deferredPath = inherited || join(stateDir, 'deferred.ini');
   const started = o.now();
   // Started from a step of another zapusk run, the run's own start and finish lines would be noise.
-  // zapusk-tool reads the program, and checks it, before its start line.
+  // zapusk-tool reads the program and computes its params (running their {`…`} parts) before its start line.
   for (const w of program.warnings) printer.warning(basePadding, w);
-  warnIfEmpty(printer, program, basePadding);
-  if (!nested) printer.info('', o.dry ? `zapusk: dry run. ${program.dir} :: ${o.command} (nothing is changed)` : `zapusk: started. ${program.dir} :: ${o.command}`);
-  warnIfEmpty(printer, program, basePadding);
   let failure: Diagnostic | undefined;
   let result: string = 'done';
   try {
@@ -195,6 +192,9 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
       stateDir,
       request: requestParams(o.request),
     });
+    warnIfEmpty(printer, program, basePadding);
+    if (!nested) printer.info('', o.dry ? `zapusk: dry run. ${program.dir} :: ${o.command} (nothing is changed)` : `zapusk: started. ${program.dir} :: ${o.command}`);
+    warnIfEmpty(printer, program, basePadding);
     result = await it.perform(root, o.command, true);
     if (master && !o.dry) await runDeferred(it, root, it.deferredPath);
   } catch (e) {
