@@ -13,7 +13,8 @@ import { Printer } from './output.js';
 import { preflight } from './preflight.js';
 import { loadProgram, type Param, type Params, type Program, ProgramError, readConfFile } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
-import { type Instance, Interpreter, prependDirs, refusedDir, warnIfEmpty } from './run.js';
+import { prependDirs, refusedDir } from './lookup.js';
+import { type Instance, Interpreter, warnIfEmpty } from './run.js';
 
 export { ProgramError } from './program.js';
 

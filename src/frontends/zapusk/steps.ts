@@ -4,7 +4,8 @@
  */
 import { join, resolve } from 'node:path';
 import { fileStep, warnNeverPerformed } from './file-step.js';
-import { type Interpreter, type Outcome, refusedDir, type StepCall } from './run.js';
+import { refusedDir } from './lookup.js';
+import type { Interpreter, Outcome, StepCall } from './run.js';
 import { formatShell, rubyJoin } from './state-files.js';
 
 type Handler = (it: Interpreter, call: StepCall) => Promise<Outcome>;
