@@ -31,7 +31,7 @@ Params: name=value sets a request param (overriding the program's params); a bar
 Lookup for {{name}}: program and request params, the step's own keys, zapusk.conf, special params
 (name, global_name, global_prefix, state_dir, zdb_dir, zdb_type, zapusk_tool, zapusk_tool_dir, cmd),
 global params (zapusk.tool-defaults.conf, then zapusk.global.conf, in the tool folder: --tool-dir,
-default cairn's bin folder).
+else $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder).
 
 State: --state-dir, else state_dir in PROGRAM.zdb/zapusk.conf (relative to the program folder), else
 <cairn state dir>/zapusk/<global_name>. Sub-programs keep their state in <state dir>/<component>.
@@ -76,7 +76,7 @@ export function register(program: Command): void {
     .description('run a Zapusk program (NAME.zdb of *.ini files) for a command')
     .option('--state-dir <dir>', 'state directory of the program instance')
     .option('--lib <dir>', 'a folder of zdb types (NAME.zdb); repeat for more', collect, [])
-    .option('--tool-dir <dir>', "the folder zapusk-tool's files sit in: global params from zapusk.tool-defaults.conf and zapusk.global.conf, zdb types in lib/ (default: cairn's bin folder)")
+    .option('--tool-dir <dir>', "the folder zapusk-tool's files sit in: global params from zapusk.tool-defaults.conf and zapusk.global.conf, zdb types in lib/ (default: $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder)")
     .option('--only <substr>', 'run only components whose name contains substr')
     .option('--debug', 'pass ZAPUSK_DEBUG=--debug to steps', false)
     .option('--force', 'run [once] commands again (ZAPUSK_FORCE)', false)

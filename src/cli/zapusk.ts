@@ -83,7 +83,8 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
     stateDir: opts.stateDir,
     defaultStateRoot: join(cairnState, 'zapusk'),
     libDirs: opts.lib,
-    toolDir: resolve(opts.toolDir ?? dirname(cairnScript())),
+    // The folder zapusk-tool's files sit in: --tool-dir, else $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder.
+    toolDir: resolve(opts.toolDir ?? (process.env.CAIRN_ZAPUSK_TOOL_DIR || dirname(cairnScript()))),
   };
   const prepared = prepare(base);
   const quiet = opts.out === 'json';

@@ -328,3 +328,22 @@ test('a dry run (plan, --dry-run) writes nothing: no state dir, no file, no flag
     rmSync(env.tmp, { recursive: true, force: true });
   }
 });
+
+test('the tool folder (global params, lib/) may be given as $CAIRN_ZAPUSK_TOOL_DIR; --tool-dir wins over it', () => {
+  const env = caseEnv(join(FIXTURES, 'global-params'));
+  try {
+    const prog = join(FIXTURES, 'global-params/prog.zdb');
+    const tool = join(FIXTURES, 'global-params/tool');
+    const r = runZapusk([prog, 'apply', '--state-dir', env.state], env, { CAIRN_ZAPUSK_TOOL_DIR: tool });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /region=default-region shared=from global conf/);
+    assert.match(r.stdout, /hello world in default-region/);
+    const empty = join(env.tmp, 'empty-tool');
+    mkdirSync(empty);
+    const other = runZapusk([prog, 'apply', '--state-dir', join(env.tmp, 's2'), '--tool-dir', empty], env, { CAIRN_ZAPUSK_TOOL_DIR: tool });
+    assert.equal(other.code, 1);
+    assert.match(other.stderr, /Z020 unknown param "region"/);
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
