@@ -187,8 +187,10 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   let failure: Diagnostic | undefined;
   let result: string = 'done';
   try {
+    // zapusk-tool: a global_name in zapusk.conf is the program's name and global name as written.
     const root = await it.instantiate(program, {
-      name: prepared.name,
+      name: prepared.globalName ?? prepared.name,
+      globalName: prepared.globalName,
       globalPrefix: '',
       stateDir,
       request: requestParams(o.request),

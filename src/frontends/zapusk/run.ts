@@ -76,6 +76,8 @@ export interface Instance {
 
 export interface InstanceSpec {
   readonly name: string;
+  /** A global_name given outright (zapusk.conf's), used as written. */
+  readonly globalName?: string | undefined;
   readonly globalPrefix: string;
   readonly stateDir: string;
   readonly request: Params;
@@ -153,8 +155,10 @@ export class Interpreter {
   }
 
   async instantiate(program: Program, spec: InstanceSpec): Promise<Instance> {
+    // zapusk.conf's own keys say who the instance is (its special params), they do not shadow them.
     const conf = literalValues(program.conf);
-    const globalName = globalNameOf(spec.globalPrefix, spec.name);
+    for (const k of ['name', 'global_name', 'state_dir', 'zdb_dir']) conf.delete(k);
+    const globalName = spec.globalName ?? globalNameOf(spec.globalPrefix, spec.name);
     const special = new Map<string, Value>([
       ['name', spec.name],
       ['global_name', globalName],
