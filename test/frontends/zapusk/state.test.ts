@@ -312,6 +312,14 @@ test('a dry run (plan, --dry-run) writes nothing: no state dir, no file, no flag
     assert.match(plan.stdout, /would write .*app\.conf/);
     assert.ok(!existsSync(env.state), 'plan created the state dir');
     assert.ok(!existsSync(join(env.tmp, 'guards')), 'plan wrote a guard flag');
+    const planJson = runZapusk([prog, 'plan', '--out', 'json', ...lib], env);
+    const record = JSON.parse(planJson.stdout) as { dry_run?: boolean; results: { type: string; status: string }[] };
+    assert.equal(record.dry_run, true);
+    assert.deepEqual(
+      record.results.filter((r) => r.type === 'file' || r.type === 'os').map((r) => `${r.type} ${r.status}`),
+      ['file pending', 'os pending', 'os pending', 'file pending', 'os pending'],
+    );
+    assert.ok(!existsSync(env.state), 'plan --out json created the state dir');
     const apply = runZapusk([prog, 'apply', ...lib], env);
     assert.equal(apply.code, 0, apply.stderr);
     assert.equal(readFileSync(join(env.state, 'app.conf'), 'utf8'), 'listen 8080');
