@@ -16,7 +16,7 @@ export interface ZapuskCliOptions {
   lockTimeout: number;
 }
 
-export const USAGE = 'Usage: cairn zapusk PROGRAM.zdb [COMMAND] [name=value | name ...] [--state-dir DIR] [--lib DIR ...] [--only SUBSTR] [--debug] [--force] [--out text|json]';
+export const USAGE = 'Usage: cairn zapusk PROGRAM.zdb [COMMAND | plan] [name=value | name ...] [--state-dir DIR] [--lib DIR ...] [--tool-dir DIR] [--only SUBSTR] [--debug] [--force] [--dry-run] [--out text|json]';
 
 export const HELP = `
 Service commands, as zapusk-tool's: \`cairn zapusk init\` (or \`cairn zapusk DIR init\`) writes a starter
@@ -29,14 +29,16 @@ does nothing when the program was never applied; any other word is a custom comm
 
 Params: name=value sets a request param (overriding the program's params); a bare name means true.
 Lookup for {{name}}: program and request params, the step's own keys, zapusk.conf, special params
-(name, global_name, global_prefix, state_dir, zdb_dir, zdb_type, zapusk_tool, zapusk_tool_dir, cmd).
+(name, global_name, global_prefix, state_dir, zdb_dir, zdb_type, zapusk_tool, zapusk_tool_dir, cmd),
+global params (zapusk.tool-defaults.conf, then zapusk.global.conf, in the tool folder: --tool-dir,
+else $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder).
 
 State: --state-dir, else state_dir in PROGRAM.zdb/zapusk.conf (relative to the program folder), else
 <cairn state dir>/zapusk/<global_name>. Sub-programs keep their state in <state dir>/<component>.
 
 Sub-programs (zdb types) are NAME.zdb folders found in the program's folder, then in prepend_zdb_dirs
-(a param; ':'-separated; relative folders are relative to the working directory), then --lib, then one
-level down in each. Steps after a zdb step are not run by their component: they are handed to the
+(a param; ':'-separated; relative folders are relative to the working directory), then --lib, then
+lib/ of the tool folder, then one level down in each. Steps after a zdb step are not run by their component: they are handed to the
 sub-program as arg_N.ini files in its state dir (param arg_files). A param comp/x=v (or */x=v) is x=v in
 component comp's sub-program (or in every one). {{zapusk_tool}} runs this command again, for programs
 that start other programs from an os step.
@@ -62,6 +64,7 @@ nothing runs).
 Examples:
   cairn zapusk web.zdb apply --state-dir /var/lib/web
   cairn zapusk web.zdb restart port=8080
+  cairn zapusk web.zdb plan port=8080
   cairn zapusk web.zdb destroy --state-dir /var/lib/web`;
 
 export function register(program: Command): void {
@@ -73,7 +76,7 @@ export function register(program: Command): void {
     .description('run a Zapusk program (NAME.zdb of *.ini files) for a command')
     .option('--state-dir <dir>', 'state directory of the program instance')
     .option('--lib <dir>', 'a folder of zdb types (NAME.zdb); repeat for more', collect, [])
-    .option('--tool-dir <dir>', "the folder zapusk-tool's files sit in: global params from zapusk.tool-defaults.conf and zapusk.global.conf, zdb types in lib/ (default: cairn's bin folder)")
+    .option('--tool-dir <dir>', "the folder zapusk-tool's files sit in: global params from zapusk.tool-defaults.conf and zapusk.global.conf, zdb types in lib/ (default: $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder)")
     .option('--only <substr>', 'run only components whose name contains substr')
     .option('--debug', 'pass ZAPUSK_DEBUG=--debug to steps', false)
     .option('--force', 'run [once] commands again (ZAPUSK_FORCE)', false)

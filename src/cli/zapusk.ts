@@ -28,12 +28,13 @@ function toolCommand(toolDir: string | undefined): string {
   return [process.execPath, cairnScript(), 'zapusk', ...(toolDir === undefined ? [] : ['--tool-dir', resolve(toolDir)])].map(shellWord).join(' ');
 }
 
-function json(outcome: ZapuskOutcome, runId: number): string {
+function json(outcome: ZapuskOutcome, runId: number, dry: boolean): string {
   const record = {
     run: runId,
     front_end: 'zapusk',
     program: outcome.program,
     command: outcome.command,
+    ...(dry ? { dry_run: true } : {}),
     state_dir: outcome.stateDir,
     exit_code: outcome.exitCode,
     ...(outcome.error ? { error: { code: outcome.error.code, message: outcome.error.message, ...(outcome.error.span ? { span: outcome.error.span } : {}) } } : {}),
@@ -83,7 +84,8 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
     stateDir: opts.stateDir,
     defaultStateRoot: join(cairnState, 'zapusk'),
     libDirs: opts.lib,
-    toolDir: resolve(opts.toolDir ?? dirname(cairnScript())),
+    // The folder zapusk-tool's files sit in: --tool-dir, else $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder.
+    toolDir: resolve(opts.toolDir ?? (process.env.CAIRN_ZAPUSK_TOOL_DIR || dirname(cairnScript()))),
   };
   const prepared = prepare(base);
   const quiet = opts.out === 'json';
@@ -112,7 +114,7 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
       exitCode: outcome.exitCode,
       print: (runId) => {
         if (outcome.error) printDiagnostics([outcome.error]);
-        if (opts.out === 'json') write(json(outcome, runId));
+        if (opts.out === 'json') write(json(outcome, runId, dry));
       },
     };
   });

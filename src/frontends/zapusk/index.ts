@@ -13,7 +13,8 @@ import { Printer } from './output.js';
 import { preflight } from './preflight.js';
 import { loadProgram, type Param, type Params, type Program, ProgramError, readConfFile } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
-import { type Instance, Interpreter, prependDirs, refusedDir, warnIfEmpty } from './run.js';
+import { prependDirs, refusedDir } from './lookup.js';
+import { type Instance, Interpreter, warnIfEmpty } from './run.js';
 
 export { ProgramError } from './program.js';
 
@@ -181,20 +182,22 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   it.deferredPath = inherited || join(stateDir, 'deferred.ini');
   const started = o.now();
   // Started from a step of another zapusk run, the run's own start and finish lines would be noise.
-  // zapusk-tool reads the program, and checks it, before its start line.
+  // zapusk-tool reads the program and computes its params (running their {`…`} parts) before its start line.
   for (const w of program.warnings) printer.warning(basePadding, w);
-  warnIfEmpty(printer, program, basePadding);
-  if (!nested) printer.info('', o.dry ? `zapusk: dry run. ${program.dir} :: ${o.command} (nothing is changed)` : `zapusk: started. ${program.dir} :: ${o.command}`);
-  warnIfEmpty(printer, program, basePadding);
   let failure: Diagnostic | undefined;
   let result: string = 'done';
   try {
+    // zapusk-tool: a global_name in zapusk.conf is the program's name and global name as written.
     const root = await it.instantiate(program, {
-      name: prepared.name,
+      name: prepared.globalName ?? prepared.name,
+      globalName: prepared.globalName,
       globalPrefix: '',
       stateDir,
       request: requestParams(o.request),
     });
+    warnIfEmpty(printer, program, basePadding);
+    if (!nested) printer.info('', o.dry ? `zapusk: dry run. ${program.dir} :: ${o.command} (nothing is changed)` : `zapusk: started. ${program.dir} :: ${o.command}`);
+    warnIfEmpty(printer, program, basePadding);
     result = await it.perform(root, o.command, true);
     if (master && !o.dry) await runDeferred(it, root, it.deferredPath);
   } catch (e) {

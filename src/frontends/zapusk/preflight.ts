@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { type Diagnostic, error, type Span } from '../../core/diag.js';
-import { findTypeDir, prependDirs } from './run.js';
+import { findTypeDir, prependDirs } from './lookup.js';
 import { loadProgram, type Params, type Program, ProgramError } from './program.js';
 import { BUILTIN_TYPES } from './steps.js';
 

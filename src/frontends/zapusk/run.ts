@@ -11,7 +11,8 @@ import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js
 import type { Code } from '../../core/codes.js';
 import { Machine } from './machine.js';
 import type { Change, Printer } from './output.js';
-import { type Component, isDir, listDir, loadProgram, type Param, type Params, type Program, ProgramError, type Step } from './program.js';
+import { findTypeDir, prependDirs } from './lookup.js';
+import { type Component, loadProgram, type Param, type Params, type Program, ProgramError, type Step } from './program.js';
 import { readLines, splitLines, type Value } from './reader.js';
 import { formatIni, globalNameOf } from './state-files.js';
 import { runStepType } from './steps.js';
@@ -76,6 +77,8 @@ export interface Instance {
 
 export interface InstanceSpec {
   readonly name: string;
+  /** A global_name given outright (zapusk.conf's), used as written. */
+  readonly globalName?: string | undefined;
   readonly globalPrefix: string;
   readonly stateDir: string;
   readonly request: Params;
@@ -153,8 +156,10 @@ export class Interpreter {
   }
 
   async instantiate(program: Program, spec: InstanceSpec): Promise<Instance> {
+    // zapusk.conf's own keys say who the instance is (its special params), they do not shadow them.
     const conf = literalValues(program.conf);
-    const globalName = globalNameOf(spec.globalPrefix, spec.name);
+    for (const k of ['name', 'global_name', 'state_dir', 'zdb_dir']) conf.delete(k);
+    const globalName = spec.globalName ?? globalNameOf(spec.globalPrefix, spec.name);
     const special = new Map<string, Value>([
       ['name', spec.name],
       ['global_name', globalName],
@@ -441,31 +446,6 @@ export class Interpreter {
   fail(call: StepCall, code: Code, message: string): never {
     throw new ZapuskError(code, `${message} (step [${call.step.id}] of component ${call.comp.name} in ${call.inst.globalName}, command ${call.cmd})`, call.step.span);
   }
-}
-
-/** prepend_zdb_dirs: `:`-separated folders, used as written (a relative one is relative to the working directory, as zapusk-tool). */
-export function prependDirs(value: Value | undefined): string[] {
-  return typeof value === 'string' ? value.split(':').filter((d) => d !== '') : [];
-}
-
-/** zapusk-tool's search: `<dir>/<type>.zdb` in each folder, then one level down (folders not named *.zdb). */
-export function findTypeDir(dirs: readonly string[], type: string): { found?: string } {
-  for (const d of dirs) if (isDir(join(d, `${type}.zdb`))) return { found: join(d, `${type}.zdb`) };
-  for (const d of dirs) {
-    for (const sub of listDir(d)) {
-      const p = join(d, sub);
-      if (/\.zdb/i.test(p) || !isDir(p)) continue;
-      if (isDir(join(p, `${type}.zdb`))) return { found: join(p, `${type}.zdb`) };
-    }
-  }
-  return {};
-}
-
-/** A folder the run would create, write or remove under: `/` and names under four characters are refused. */
-export function refusedDir(path: string): string | undefined {
-  if (path.replace(/\/+$/, '') === '') return 'it is the root folder /';
-  if (path.length < 4) return `it is too short a path (${path}), as zapusk-tool refuses it`;
-  return undefined;
 }
 
 /** zapusk-tool's check before running a program warns about one with no components (each time it checks). */

@@ -4,7 +4,8 @@
  */
 import { join, resolve } from 'node:path';
 import { fileStep, warnNeverPerformed } from './file-step.js';
-import { type Interpreter, type Outcome, refusedDir, type StepCall } from './run.js';
+import { refusedDir } from './lookup.js';
+import type { Interpreter, Outcome, StepCall } from './run.js';
 import { formatShell, rubyJoin } from './state-files.js';
 
 type Handler = (it: Interpreter, call: StepCall) => Promise<Outcome>;
@@ -45,6 +46,8 @@ const os: Handler = async (it, call) => {
 
 /** Runs an os (or run) step's command in the state dir, output shown live; exit 100 is `stop`. */
 async function runOs(it: Interpreter, call: StepCall, command: string, started: number, detail: readonly string[] = []): Promise<'ok' | 'stop'> {
+  // zapusk-tool's Ruby cannot start an empty command: the step fails.
+  if (command.trim() === '') it.fail(call, 'Z030', `os command execution failed. cmd=[${command}], pwd=[${call.inst.stateDir}]`);
   if (it.o.dry) {
     // Its exit code cannot be known: a dry run goes on as after a success.
     it.note(call, 'ran', command, false, detail);

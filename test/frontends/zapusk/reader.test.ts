@@ -60,3 +60,42 @@ test('an unclosed multi-line value is kept and warned about', () => {
   assert.equal(r.sections[0]?.entries[0]?.value, 'rest');
   assert.match(r.warnings[0] ?? '', /un-closed multiline value found: name=v/);
 });
+
+test('a multi-line value may start on the key line; an unclosed quote stays a plain value as zapusk-tool reads it', () => {
+  const r = read(
+    [
+      '#### c',
+      '[file]',
+      'content="server {',
+      '  listen 80;',
+      '}',
+      '"',
+      'other="first',
+      'last"',
+      '[info]',
+      'apply="never closed',
+      'destroy=bye',
+      'x="a',
+      'y=b"',
+    ].join('\n'),
+  );
+  assert.deepEqual(r.diagnostics, []);
+  assert.deepEqual(
+    r.sections.map((s) => s.entries.map((e) => [e.key, e.value])),
+    [
+      [],
+      [
+        ['content', 'server {\n  listen 80;\n}'],
+        ['other', 'first\nlast'],
+      ],
+      // `y=b"` is a line zapusk-tool reads, so `x="a` is not the start of a multi-line value.
+      [
+        ['apply', '"never closed'],
+        ['destroy', 'bye'],
+        ['x', '"a'],
+        ['y', 'b"'],
+      ],
+    ],
+  );
+  assert.equal(r.sections[1]?.entries[1]?.span.line, 7);
+});

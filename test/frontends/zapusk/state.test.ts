@@ -312,6 +312,14 @@ test('a dry run (plan, --dry-run) writes nothing: no state dir, no file, no flag
     assert.match(plan.stdout, /would write .*app\.conf/);
     assert.ok(!existsSync(env.state), 'plan created the state dir');
     assert.ok(!existsSync(join(env.tmp, 'guards')), 'plan wrote a guard flag');
+    const planJson = runZapusk([prog, 'plan', '--out', 'json', ...lib], env);
+    const record = JSON.parse(planJson.stdout) as { dry_run?: boolean; results: { type: string; status: string }[] };
+    assert.equal(record.dry_run, true);
+    assert.deepEqual(
+      record.results.filter((r) => r.type === 'file' || r.type === 'os').map((r) => `${r.type} ${r.status}`),
+      ['file pending', 'os pending', 'os pending', 'file pending', 'os pending'],
+    );
+    assert.ok(!existsSync(env.state), 'plan --out json created the state dir');
     const apply = runZapusk([prog, 'apply', ...lib], env);
     assert.equal(apply.code, 0, apply.stderr);
     assert.equal(readFileSync(join(env.state, 'app.conf'), 'utf8'), 'listen 8080');
@@ -324,6 +332,25 @@ test('a dry run (plan, --dry-run) writes nothing: no state dir, no file, no flag
     assert.equal(destroy.code, 0, destroy.stderr);
     assert.deepEqual(snapshot(), before, 'a dry run changed the state dir');
     assert.equal(readFileSync(join(env.state, 'app.conf'), 'utf8'), 'listen 8080');
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
+
+test('the tool folder (global params, lib/) may be given as $CAIRN_ZAPUSK_TOOL_DIR; --tool-dir wins over it', () => {
+  const env = caseEnv(join(FIXTURES, 'global-params'));
+  try {
+    const prog = join(FIXTURES, 'global-params/prog.zdb');
+    const tool = join(FIXTURES, 'global-params/tool');
+    const r = runZapusk([prog, 'apply', '--state-dir', env.state], env, { CAIRN_ZAPUSK_TOOL_DIR: tool });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /region=default-region shared=from global conf/);
+    assert.match(r.stdout, /hello world in default-region/);
+    const empty = join(env.tmp, 'empty-tool');
+    mkdirSync(empty);
+    const other = runZapusk([prog, 'apply', '--state-dir', join(env.tmp, 's2'), '--tool-dir', empty], env, { CAIRN_ZAPUSK_TOOL_DIR: tool });
+    assert.equal(other.code, 1);
+    assert.match(other.stderr, /Z020 unknown param "region"/);
   } finally {
     rmSync(env.tmp, { recursive: true, force: true });
   }

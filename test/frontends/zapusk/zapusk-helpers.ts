@@ -49,6 +49,8 @@ export function runZapusk(args: readonly string[], env: CaseEnv, extraEnv: Recor
 export function normalize(text: string, env: CaseEnv, toolDir = join(env.caseDir, 'tool')): string {
   return text
     .replaceAll(toolDir, '$TOOL')
+    // {{zapusk_tool}} runs this node, wherever it is installed.
+    .replaceAll(process.execPath, '$NODE')
     // Without --tool-dir, the folder beside the tool is cairn's bin folder.
     .replaceAll(join(ROOT, 'bin'), '$TOOL')
     .replaceAll(env.state, '$STATE')
