@@ -360,7 +360,10 @@ export function kwValues(ctx: Ctx, kwargs: readonly KwArg[], starstar: readonly 
   for (const s of starstar) {
     const d = evaluate(ctx, s);
     if (!isDict(d)) throw new InmantaError('TypingException', `The ** operator can only be applied to dictionaries, got ${typeName(d)}`, s.span);
-    for (const [k, v] of d) out.set(k, v);
+    for (const [k, v] of d) {
+      if (type && out.has(k)) throw new InmantaError('RuntimeException', `The attribute ${k} is set twice in the constructor call of ${type.name}.`, s.span);
+      out.set(k, v);
+    }
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { comprehension, type Ctx, evaluate, iterable, kwValues, newStaged, prepa
 import { Instance } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
-import { isInstance, pyRepr, truthy, type Value } from './values.js';
+import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
 import { ListVar, type Var } from './vars.js';
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
@@ -126,9 +126,13 @@ function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
   let obj: Value = evaluate(ctx, { kind: 'ref', name: first as string, span: s.span });
   for (const name of rest.slice(0, -1)) obj = readAttribute(obj, name, s.span);
   const attr = rest.at(-1) as string;
-  if (!isInstance(obj)) throw new InmantaError('RuntimeException', `can not set attribute ${attr} on ${pyRepr(obj)}: it is not an entity`, s.span);
+  if (!isInstance(obj)) {
+    const where = [first, ...rest.slice(0, -1)].join('.');
+    throw new InmantaError('TypingException', `The object at ${where} is not an Entity but a <class '${pyClassName(obj)}'> with value ${pyStr(obj)}`, s.span);
+  }
   const rel = obj.entity.relations().get(attr);
-  if (s.op === '+=' && !rel) throw new InmantaError('RuntimeException', `The += operator can only be used on relations, ${attr} is an attribute`, s.span);
+  // The compiler sees an attribute as a relation end of multiplicity 1 here.
+  if (s.op === '+=' && (!rel || rel.upper === 1)) throw new InmantaError('TypingException', 'Can not use += on relations with multiplicity 1', s.span);
   const value = evaluate(ctx, s.value, rel?.target);
   obj.set(attr, value, s.span);
 }
@@ -238,4 +242,16 @@ function scheduleImplementations(c: Compilation, scope: Scope, inst: Instance): 
     );
   }
   void scope;
+}
+
+/** Python's class name for a value, as `<class '...'>` shows it. */
+function pyClassName(v: Value): string {
+  if (v === null) return 'NoneType';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return 'int';
+  if (typeof v === 'string') return 'str';
+  if (Array.isArray(v)) return 'list';
+  if (isDict(v)) return 'dict';
+  if (isFloat(v)) return 'float';
+  return 'object';
 }

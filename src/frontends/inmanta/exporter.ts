@@ -45,7 +45,8 @@ const SPECS: Readonly<Record<string, ResourceSpec>> = {
     node: (a) => ({
       type: 'command',
       params: {
-        cmd: a.command,
+        // A reload-only command runs its `reload` command when it has one, as the handler's reload does.
+        cmd: a.reload_only === true && typeof a.reload === 'string' && a.reload !== '' ? a.reload : a.command,
         ...(a.cwd ? { cwd: a.cwd } : {}),
         ...(a.environment && Object.keys(a.environment as object).length > 0 ? { env: a.environment } : {}),
         ...(a.unless ? { unless: a.unless } : {}),

@@ -12,6 +12,13 @@ import { type PluginFn, pluginFailure, readModuleFile, renderModelTemplate, type
 type Plugin = (ctx: Ctx, args: Value[], kwargs: Map<string, Value>, span: Span) => Value;
 
 function params(name: string, names: readonly string[], args: Value[], kwargs: Map<string, Value>, span: Span, defaults: Record<string, Value> = {}): Value[] {
+  // The compiler checks the call against the plugin's signature first.
+  if (args.length > names.length) throw new InmantaError('RuntimeException', `std::${name}() takes ${names.length} positional arguments but ${args.length} were given`, span);
+  for (const k of kwargs.keys()) {
+    const at = names.indexOf(k);
+    if (at < 0) throw new InmantaError('RuntimeException', `std::${name}() got an unexpected keyword argument: '${k}'`, span);
+    if (at < args.length) throw new InmantaError('RuntimeException', `std::${name}() got multiple values for argument '${k}'`, span);
+  }
   return names.map((n, i) => {
     if (i < args.length) return args[i] as Value;
     if (kwargs.has(n)) return kwargs.get(n) as Value;

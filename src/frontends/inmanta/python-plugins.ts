@@ -117,7 +117,10 @@ export class PythonPlugins {
     const value = decode(ctx.c, answer.value);
     const ret = this.resolveType(p.returns.type ?? 'any', ns, span);
     const why = ret === 'any' ? undefined : ret === 'null' ? (value === null ? undefined : `Invalid value '${String(value)}', expected null`) : validateValue(ret, value);
-    if (why) throw new InmantaError('WrappingRuntimeException', `Exception in plugin ${written}`, span, [new InmantaError('RuntimeException', why, span)]);
+    if (why) {
+      const text = why.replace(/^Invalid value 'None'/, "Invalid value 'null'");
+      throw new InmantaError('WrappingRuntimeException', `Exception in plugin ${written}`, span, [new InmantaError('RuntimeException', text, span)]);
+    }
     return value;
   }
 

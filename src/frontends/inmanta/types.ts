@@ -57,7 +57,8 @@ export function validateValue(t: ValueType, v: Value): string | undefined {
       return why ?? t.check(v);
     }
     case 'entity':
-      return isInstance(v) && v.entity.isA(t.entity) ? undefined : `Invalid type for value '${pyStr(v)}', should be type ${t.entity.fullName}`;
+      if (isInstance(v)) return v.entity.isA(t.entity) ? undefined : `Invalid class type for ${pyStr(v)}, should be ${t.entity.fullName}`;
+      return `Invalid type for value '${pyStr(v)}', should be type ${t.entity.fullName}`;
     case 'base':
       switch (t.name) {
         case 'any':

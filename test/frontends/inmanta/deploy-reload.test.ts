@@ -21,7 +21,12 @@ test('a reload-only command runs when its requirement changed, and only then', (
   const exported = cairn(['inmanta', 'export', dir, '--out', 'json']);
   assert.equal(exported.code, 0, exported.stderr);
   const ids = (JSON.parse(exported.stdout) as Array<{ id: string }>).map((r) => r.id);
-  assert.deepEqual(ids, [`exec::Run[node1,command=touch ${base}/never]`, `exec::Run[node1,command=touch ${base}/reloaded-8080]`, `fs::File[node1,path=${base}/app.conf]`]);
+  assert.deepEqual(ids, [
+    `exec::Run[node1,command=touch ${base}/never]`,
+    `exec::Run[node1,command=touch ${base}/not-this]`,
+    `exec::Run[node1,command=touch ${base}/reloaded-8080]`,
+    `fs::File[node1,path=${base}/app.conf]`,
+  ]);
 
   mkdirSync(base);
   const first = deploy();
@@ -29,6 +34,7 @@ test('a reload-only command runs when its requirement changed, and only then', (
   assert.equal(readFileSync(join(base, 'app.conf'), 'utf8'), 'port=8080\n');
   assert.ok(existsSync(join(base, 'reloaded-8080')), 'the file changed, so the reload ran');
   assert.ok(!existsSync(join(base, 'never')), 'a reload-only command that requires nothing never runs');
+  assert.ok(existsSync(join(base, 'reload-cmd')) && !existsSync(join(base, 'not-this')), 'a reload-only command with a reload command runs that one');
 
   rmSync(join(base, 'reloaded-8080'));
   const second = deploy();

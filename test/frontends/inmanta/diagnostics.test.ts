@@ -75,3 +75,9 @@ test('an implementation that constructs its own entity endlessly stops at the in
   assert.match(err, /^main\.cf:5:5: RuntimeException The model constructs more than 500 instances: an implementation that keeps constructing its own entity never ends \(__config__::A constructed again, here by the implementation of __config__::A \(instantiated at main\.cf:5\)\)/);
   assert.match(err, /\n 5 \|     A\(\)\n/);
 });
+
+test('a python plugin result of the wrong type: the plugin at the call, the type check as the cause', () => {
+  const r = compile('sweep-pyp-none-for-string');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /main\.cf:2:5: WrappingRuntimeException Exception in plugin p::none_for_string\ncaused by: Invalid value 'null', expected string\n/);
+});
