@@ -54,12 +54,9 @@ const ALLOWED_CYCLES: readonly string[] = [
  * new ones meanwhile. This list only ever shrinks.
  */
 const KNOWN_BREACHES: readonly string[] = [
-  'frontends/converge/compile.ts: frontends may not use child_process',
-  'frontends/salt/render/exec-cmd.ts: frontends may not use child_process',
   'frontends/salt/render/yaml-load.ts: createRequire bypasses the import checks; use import',
   'import cycle: frontends/inmanta/evaluate.ts <-> frontends/inmanta/execute.ts <-> frontends/inmanta/plugins.ts <-> frontends/inmanta/std-extra.ts',
   'import cycle: cli/zapusk-command.ts <-> cli/zapusk.ts',
-  'import cycle: frontends/zapusk/run.ts <-> frontends/zapusk/steps.ts',
 ];
 
 export interface ImportRef {

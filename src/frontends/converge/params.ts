@@ -3,7 +3,7 @@
  * booleans and numbers as converge reads them, relative destinations resolved against the working
  * directory, and the check script syntax-checked as converge checks it when it prepares a task.
  */
-import { spawnSync } from 'node:child_process';
+import { runSync } from '../../host/run-sync.js';
 import { resolve } from 'node:path';
 import { type Diagnostic, error } from '../../core/diag.js';
 import { deferred, isDeferred } from '../../core/model.js';
@@ -70,8 +70,8 @@ function checkSyntax(interpreter: unknown, flags: unknown, script: unknown): str
   const given = Array.isArray(flags) ? flags.map(String) : [];
   if (interpreter === undefined && given.length > 0) return 'custom syntax check_flags given without an interpreter';
   if (interpreter !== undefined && given.length === 0) return undefined;
-  const r = spawnSync(interpreter === undefined ? '/bin/sh' : String(interpreter), interpreter === undefined ? ['-n'] : given, { input: script, encoding: 'utf8' });
-  if (r.error) return `unable to start subprocess: ${r.error.message}`;
+  const r = runSync(interpreter === undefined ? '/bin/sh' : String(interpreter), interpreter === undefined ? ['-n'] : given, { input: script });
+  if (r.failure !== undefined && r.status === null) return `unable to start subprocess: ${r.failure}`;
   if (r.status === 0) return undefined;
   const out = `${r.stdout ? `Command Stdout:\n${r.stdout}` : ''}${r.stderr ? `Command Stderr:\n${r.stderr}` : ''}`;
   return `syntax error: ${out}: exit status ${r.status ?? 1}`;

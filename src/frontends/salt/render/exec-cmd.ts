@@ -3,7 +3,7 @@
  * as in Salt, before any state is applied (also in test mode).
  */
 
-import { spawnSync } from 'node:child_process';
+import { runSync } from '../../../host/run-sync.js';
 
 export interface CmdResult {
   stdout: string;
@@ -12,12 +12,7 @@ export interface CmdResult {
 }
 
 export function runShell(cmd: string, opts: { cwd?: string; env?: Record<string, string>; shell?: string }): CmdResult {
-  const r = spawnSync(opts.shell ?? '/bin/sh', ['-c', cmd], {
-    cwd: opts.cwd,
-    env: { ...process.env, ...(opts.env ?? {}) },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  if (r.error) return { stdout: '', stderr: r.error.message, retcode: 127 };
+  const r = runSync(opts.shell ?? '/bin/sh', ['-c', cmd], { ...(opts.cwd ? { cwd: opts.cwd } : {}), env: { ...process.env, ...(opts.env ?? {}) }, input: '' });
+  if (r.status === null && r.failure !== undefined) return { stdout: '', stderr: r.failure, retcode: 127 };
   return { stdout: (r.stdout ?? '').replace(/\s+$/, ''), stderr: (r.stderr ?? '').replace(/\s+$/, ''), retcode: r.status ?? 1 };
 }
