@@ -8,7 +8,7 @@ import type { ResourceContext } from '../../../host/types.js';
 import type { Kind } from '../../../resources/index.js';
 import type { Chunk } from '../compile/index.js';
 import { stateImpl, type TranslateContext } from '../states/index.js';
-import { pyStr } from './pytext.js';
+import { pyStr } from '../pytext.js';
 
 /** A state's return dict: `name`, `result`, `comment`, `changes` and whatever else it adds. */
 export type Ret = Record<string, unknown> & { result: boolean | null; comment: unknown; changes: unknown };

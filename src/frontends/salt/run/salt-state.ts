@@ -7,7 +7,7 @@
 import { fnmatch } from '../compile/fnmatch.js';
 import type { Chunk } from '../compile/index.js';
 import { MOD_WATCH_STATES, type Ret, type StateCaller } from './caller.js';
-import { pyRepr, pyStr } from './pytext.js';
+import { pyRepr, pyStr } from '../pytext.js';
 
 type Low = Chunk & Record<string, unknown>;
 type Running = Record<string, Ret>;
