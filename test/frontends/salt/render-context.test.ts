@@ -24,7 +24,7 @@ test('SLS templates see pillar, grains, salt functions, sls names and opts', () 
         "    - os: {{ grains['os'] == salt['grains.get']('os') }}",
         "    - id: {{ grains.id }} {{ opts.id }}",
         '    - sls: {{ sls }} {{ slspath }} {{ tpldir }} {{ tplfile }} {{ saltenv }}',
-        "    - cmd: {{ salt['cmd.run']('echo hi; echo err >&2') | yaml_encode }}",
+        "    - cmd: {{ salt['cmd.run']('echo hi; echo err >&2', python_shell=True) | yaml_encode }}",
         "    - exists: {{ salt['file.file_exists']('/etc/os-release') }} {{ salt['file.directory_exists']('/nonexistent') }}",
         "    - config: {{ salt['config.get']('app:port') }}",
         "    - truth: {{ salt['test.true']() }}",

@@ -52,11 +52,9 @@ export function formatYaml(local: unknown): string {
 }
 
 /** For a state run (dict of results) or a compile error (list of strings). */
-export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat, _settings?: OutputSettings): string {
-  if (out === 'json') return formatJson(local);
-  if (out === 'yaml') return formatYaml(local);
-  if (out === 'nested') return formatNestedLocal(local);
-  return formatHighstate(local);
+export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat, settings?: OutputSettings): string {
+  if (out !== 'highstate') return formatData(local, out, settings);
+  return formatHighstate(local, 'local', settings ?? {});
 }
 
 /** For show_* functions: salt-call prints their data with the nested outputter when asked for highstate. */

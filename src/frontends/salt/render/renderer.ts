@@ -22,9 +22,16 @@ const KNOWN = new Set(['jinja', 'yaml', 'json']);
 
 /** The renderer names of a file: its shebang split on '|', or the default pipe. */
 export function pipelineOf(text: string): string[] {
-  if (!text.startsWith('#!')) return ['jinja', 'yaml'];
+  // A first line `#!/...` (an interpreter path) is not a renderer line: Salt uses the default pipe.
+  if (!text.startsWith('#!') || text.startsWith('#!/')) return ['jinja', 'yaml'];
   const first = text.slice(2, text.indexOf('\n') < 0 ? undefined : text.indexOf('\n')).trim();
-  return first.split('|').map((r) => r.trim().split(/\s+/)[0] ?? '').filter((r) => r !== '');
+  const names = first.split('|').map((r) => r.trim().split(/\s+/)[0] ?? '').filter((r) => r !== '');
+  // The old combined names (yaml_jinja, json_mako, ...) are a template renderer then a data renderer.
+  if (names.length === 1) {
+    const m = /^(yaml|json)_(jinja|mako|wempy)$/.exec(names[0] as string);
+    if (m) return [m[2] as string, m[1] as string];
+  }
+  return names;
 }
 
 function lineColOf(text: string, offset: number): { line: number; col: number } {

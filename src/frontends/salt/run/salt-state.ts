@@ -43,8 +43,9 @@ function firstEntry(req: Record<string, unknown>): [string, unknown] {
   return [k, req[k]];
 }
 
-function fakeTimes(): { start_time: string; duration: number } {
-  return { start_time: saltTime(), duration: 0 };
+/** Salt's _calculate_fake_duration, in the key order its records use (duration, then start_time). */
+function fakeTimes(): { duration: number; start_time: string } {
+  return { duration: 0, start_time: saltTime() };
 }
 
 function isChanged(r: Ret | undefined): boolean {
