@@ -125,7 +125,11 @@ export function normalizeText(stdout, root) {
     .replace(/(Total run time: *)[\d.]+ (m?s)/g, 'Total run time: @DUR@ $2')
     .replace(/(start_time: *)'?\d\d:\d\d:\d\d\.\d+'?/g, '$1@TIME@')
     .replace(/(duration: *)[\d.]+/g, '$1@DUR@')
-    .replace(/("?pid"?: *)\d+/g, (_m, key) => `${key}0`);
+    .replace(/("?pid"?: *)\d+/g, (_m, key) => `${key}0`)
+    .replace(/(\bpid:\n +)\d+/g, (_m, key) => `${key}0`)
+    .replace(/('pid': )\d+/g, (_m, key) => `${key}0`)
+    .replace(/(\bduration:\n +)[\d.]+/g, '$1@DUR@')
+    .replace(/(\bstart_time:\n +)\d\d:\d\d:\d\d\.\d+/g, '$1@TIME@');
 }
 
 export function runCase(caseDir, command) {

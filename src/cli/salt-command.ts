@@ -25,7 +25,7 @@ export function register(program: Command): void {
   program
     .command('salt')
     .description('run Salt states as salt-call --local does (state.apply, state.sls, state.show_*, state.single, state.low)')
-    .argument('<function>', 'state.apply | state.sls | state.highstate | state.test | state.show_highstate | state.show_lowstate | state.show_sls | state.show_low_sls | state.show_top | state.single | state.low')
+    .argument('<function>', 'state.apply | state.sls | state.highstate | state.test | state.show_highstate | state.show_lowstate | state.show_sls | state.show_low_sls | state.show_top | state.show_states | state.single | state.low')
     .argument('[args...]', 'SLS names, FUN NAME for state.single, JSON for state.low, and key=value (test=True, pillar=\'{...}\', saltenv=base, failhard=True)')
     .option('--file-root <dir>', 'a file root of the environment (repeatable)', collect, [])
     .option('--pillar-root <dir>', 'a pillar root (repeatable)', collect, [])

@@ -92,6 +92,8 @@ function mods(call: Call): string[] {
 }
 
 function print(text: string): void {
+  // The quiet outputter prints nothing at all.
+  if (settings.quiet) return;
   process.stdout.write(`${text}\n`);
 }
 
@@ -110,7 +112,7 @@ function outputSettings(opts: SaltCliOptions, conf: MinionConfig): OutputSetting
   };
 }
 
-let settings: OutputSettings = { stateOutput: 'full', stateVerbose: true, color: false };
+let settings: OutputSettings & { quiet?: boolean } = { stateOutput: 'full', stateVerbose: true, color: false };
 
 /** Salt's error list on stdout, the positioned diagnostics on stderr, retcode 1 (a compile error). */
 function failCompile(errors: readonly string[], diagnostics: readonly Diagnostic[], out: OutputFormat, opts?: SaltCliOptions): number {
@@ -132,7 +134,7 @@ function readHighData(file: string): RenderResult {
 function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderResult {
   if (opts.highData) return readHighData(opts.highData);
   const m = mods(call);
-  const highstate = ['state.highstate', 'state.show_highstate', 'state.show_lowstate'].includes(call.fun) || (['state.apply', 'state.test'].includes(call.fun) && m.length === 0);
+  const highstate = ['state.highstate', 'state.show_highstate', 'state.show_lowstate', 'state.show_states'].includes(call.fun) || (['state.apply', 'state.test'].includes(call.fun) && m.length === 0);
   if (!highstate && m.length === 0) throw new UserError(`${call.fun} needs the SLS to apply, e.g. cairn salt ${call.fun} webserver`);
   return highstate ? render.renderHighstate(so) : render.renderSls(m, so);
 }
@@ -214,13 +216,13 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   const call = parseCall(fun, args);
   const conf = loadConfig(opts);
   const so = saltOptions(opts, call, conf);
-  settings = outputSettings(opts, conf);
+  settings = { ...outputSettings(opts, conf), quiet: opts.out === 'quiet' };
   const out = opts.out;
   switch (fun) {
     case 'state.show_top': {
       const top = render.showTop(so);
       if (top.errors.length > 0) return failCompile(top.errors, top.diagnostics, out, opts);
-      print(formatData(top.top, out, settings));
+      print(formatData(top.top, out, settings, true));
       return 0;
     }
     case 'state.single':
@@ -240,9 +242,10 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     case 'state.show_sls':
     case 'state.show_lowstate':
     case 'state.show_low_sls':
+    case 'state.show_states':
       break;
     default:
-      throw new UserError(`unknown function ${JSON.stringify(fun)} (known: state.apply, state.sls, state.highstate, state.test, state.show_highstate, state.show_lowstate, state.show_sls, state.show_low_sls, state.show_top, state.single, state.low)`);
+      throw new UserError(`unknown function ${JSON.stringify(fun)} (known: state.apply, state.sls, state.highstate, state.test, state.show_highstate, state.show_lowstate, state.show_sls, state.show_low_sls, state.show_top, state.show_states, state.single, state.low)`);
   }
   const rendered = renderFor(call, opts, so);
   if (rendered.errors.length > 0) return failCompile(rendered.errors, rendered.diagnostics, out, opts);
@@ -251,15 +254,20 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     return exitCode(2, opts);
   }
   if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
-    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out, settings));
+    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out, settings, true));
     return 0;
   }
-  const showing = fun === 'state.show_lowstate' || fun === 'state.show_low_sls';
+  const showing = fun === 'state.show_lowstate' || fun === 'state.show_low_sls' || fun === 'state.show_states';
   const compiled = compile(rendered.high, {
     requisiteIn: fun !== 'state.show_low_sls',
     ...(showing ? {} : { knownFunction, checkRequisites: true }),
   });
   if (compiled.errors.length > 0) return failCompile(compiled.errors, compiled.diagnostics, out, opts);
+  if (fun === 'state.show_states') {
+    // The SLS of the compiled low chunks, in execution order, each once.
+    print(formatData([...new Set(compiled.chunks.map((c) => c.__sls__))], out, settings));
+    return 0;
+  }
   if (showing) {
     print(formatData(compiled.chunks.map(showChunk), out, settings));
     return 0;

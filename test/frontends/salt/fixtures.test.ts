@@ -42,7 +42,7 @@ test('order: names get order + i/10000, first is 0, last is cap + 1000000', () =
 test('order: show_lowstate keys come in Salt order', () => {
   const r = cairn(['salt', 'state.show_lowstate', '--high-data', join(FIX, 'order/high.json'), '--out', 'json']);
   const first = JSON.parse(r.stdout).local[0];
-  assert.deepEqual(Object.keys(first), ['__env__', '__id__', '__sls__', 'state', 'fun', 'name', 'order']);
+  assert.deepEqual(Object.keys(first), ['state', 'name', '__sls__', '__env__', '__id__', 'order', 'fun']);
 });
 
 test('requisites: require, require_in, require_any, sls targets, onchanges, onfail', () => {

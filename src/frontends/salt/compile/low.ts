@@ -179,9 +179,8 @@ export function compileHighData(high: High): Chunk[] {
   return orderChunks(chunks);
 }
 
-/** A chunk with its keys in the order `state.show_lowstate` prints them. */
+/** A chunk as Salt prints it: its keys are already in Salt's order (state, name, __sls__, __env__, __id__, the
+ *  arguments as declared, with `order` where it was injected and requisites extend added after it, then fun). */
 export function showChunk(c: Chunk): Record<string, unknown> {
-  const out: Record<string, unknown> = { __env__: c.__env__, __id__: c.__id__, __sls__: c.__sls__, state: c.state, fun: c.fun, name: c.name, order: c.order };
-  for (const [k, v] of Object.entries(c)) if (!(k in out)) out[k] = v;
-  return out;
+  return { ...c };
 }

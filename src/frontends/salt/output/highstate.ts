@@ -44,7 +44,7 @@ function terseLine(tag: string, ret: Ret, changed: boolean): string {
   let result = changed ? 'Changed' : 'Clean';
   if (ret.result === false) result = 'Failed';
   else if (ret.result === null) result = 'Differs';
-  let line = ` Name: ${comps[2] ?? ''} - Function: ${comps[0] ?? ''}.${comps[comps.length - 1] ?? ''} - Result: ${result}`;
+  let line = `  Name: ${comps[2] ?? ''} - Function: ${comps[0] ?? ''}.${comps[comps.length - 1] ?? ''} - Result: ${result}`;
   if ('start_time' in ret) line += ` - Started: ${pyStr(ret.start_time)} - Duration: ${durationText(ret.duration)} ms`;
   return line;
 }

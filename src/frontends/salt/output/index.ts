@@ -58,12 +58,14 @@ export function formatRun(local: Record<string, unknown> | string[], out: Output
 }
 
 /** For show_* functions: salt-call prints their data with the nested outputter when asked for highstate. */
-export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings): string {
+/** `ordered`: the data is one of Salt's ordered dicts (high data, the top), which nested prints unsorted. */
+export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings, ordered = false): string {
+  if (out === 'quiet') return '';
   if (out === 'yaml') return formatYaml(local);
   if (out === 'json') return formatJson(local);
-  return formatNestedLocal(local);
+  return formatNestedLocal(local, ordered);
 }
 
-function formatNestedLocal(local: unknown): string {
-  return `local:\n${nested(local, 4)}`;
+function formatNestedLocal(local: unknown, ordered = false): string {
+  return `local:\n${nested(local, 4, ordered)}`;
 }
