@@ -7,6 +7,7 @@
 
 import { createRequire } from 'node:module';
 import type { Node, ScalarTag, Tags } from 'yaml';
+import { libyamlMessage } from './libyaml-errors.js';
 import { fastLoad } from './yaml-fast.js';
 
 type YamlLib = typeof import('yaml');
@@ -237,7 +238,7 @@ export function loadSlow(text: string): YamlLoad {
     const { line } = lineCol(text, offset);
     const problem = problemText(err.code, err.message);
     // Salt loads with libyaml (CSafeLoader): a scanner error carries its problem only (no buffer, no context).
-    const scanner = LIBYAML_SCANNER[err.code];
+    const scanner = LIBYAML_SCANNER[err.code] ?? libyamlMessage(text, err.code, err.message, offset);
     if (scanner) return { ok: false, failure: { saltMessage: scanner, message: problem, offset } };
     return { ok: false, failure: { saltMessage: `${problem}; line ${line}\n\n${saltContext(text, line)}`, message: problem, offset } };
   }
