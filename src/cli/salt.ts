@@ -7,7 +7,7 @@ import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.
 import { ConfigError, type MinionConfig, readMinionConfig } from '../frontends/salt/config.js';
 import { formatData, formatRun, type OutputFormat, type OutputSettings } from '../frontends/salt/output/index.js';
 import * as render from '../frontends/salt/render/index.js';
-import { runChunks } from '../frontends/salt/run/index.js';
+import { runChunks, runSucceeded } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
 import type { HighData, RenderResult, SaltOptions } from '../frontends/salt/types.js';
 import { LocalHost } from '../host/local.js';
@@ -139,6 +139,13 @@ function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderRes
   return highstate ? render.renderHighstate(so) : render.renderSls(m, so);
 }
 
+/** `exclude=` on the command line: a JSON/YAML list of `{sls: x}` / `{id: y}`, or comma-separated SLS names. */
+function excludeArg(v: string): Array<{ sls: string } | { id: string }> {
+  const parsed = cliValue(v);
+  const list = Array.isArray(parsed) ? parsed : String(parsed).split(',').map((x) => x.trim()).filter(Boolean);
+  return list.map((e) => (typeof e === 'object' && e !== null ? (e as { sls: string } | { id: string }) : { sls: String(e) }));
+}
+
 /** What Salt's call_highstate returns when the top file gives it nothing to run. */
 export function noStatesResult(why: 'none' | 'empty'): Record<string, unknown> {
   const comment = why === 'none' ? 'No Top file or master_tops data matches found. Please see master log for details.' : 'No states found for this minion';
@@ -206,7 +213,7 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
         const ret = Object.values(run.running)[0] as Record<string, unknown>;
         return { results: run.results, exitCode: ret.result === false ? 1 : 0, print: () => print(formatData(ret, opts.out, settings)) };
       }
-      const failed = Object.values(run.running).some((r) => r.result === false) || Object.keys(run.running).length === 0;
+      const failed = !runSucceeded(run.running, chunks);
       return { results: run.results, exitCode: exitCode(failed ? 2 : 0, opts), print: () => print(formatRun(run.running, opts.out, settings)) };
     },
   );
@@ -248,6 +255,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
       throw new UserError(`unknown function ${JSON.stringify(fun)} (known: state.apply, state.sls, state.highstate, state.test, state.show_highstate, state.show_lowstate, state.show_sls, state.show_low_sls, state.show_top, state.show_states, state.single, state.low)`);
   }
   const rendered = renderFor(call, opts, so);
+  if (call.kwargs.exclude !== undefined) rendered.high.exclude.push(...excludeArg(call.kwargs.exclude));
   if (rendered.errors.length > 0) return failCompile(rendered.errors, rendered.diagnostics, out, opts);
   if (rendered.noStates && !fun.startsWith('state.show_')) {
     print(formatRun(noStatesResult(rendered.noStates), out, settings));

@@ -18,12 +18,14 @@ export type Chunk = Record<string, unknown> & {
 };
 
 /** Salt's verify_high: structure errors, requisite shapes and the two-state requisite cycles it can see. */
-export function verifyHigh(high: High): string[] {
+export function verifyHigh(high: High, idTypes: Record<string, string> = {}): string[] {
   const errors: string[] = [];
   const reqs = new Map<string, Map<string, string>>();
   for (const [id, body] of high) {
     if (id.startsWith('__')) continue;
     const sls = pyStr(body.__sls__);
+    const idType = Object.hasOwn(idTypes, id) ? idTypes[id] : undefined;
+    if (idType) errors.push(`ID '${id}' in SLS '${sls}' is not formed as a string, but is a ${idType}. It may need to be quoted.`);
     for (const state of Object.keys(body)) {
       if (!isModuleKey(state)) continue;
       const run = body[state];

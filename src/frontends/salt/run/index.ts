@@ -75,3 +75,33 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
   const results = Object.entries(running).map(([tag, r]) => nodeResult(tag, r as Ret, opts.test));
   return { running, results };
 }
+
+/**
+ * Salt's check_result for the exit code: false when any state failed, unless the failure was handled by an
+ * onfail state that sets `onfail_stop: False` and succeeded. An empty run is a failure too.
+ */
+export function runSucceeded(running: Record<string, SaltResult>, chunks: readonly Chunk[]): boolean {
+  const tags = Object.keys(running);
+  if (tags.length === 0) return false;
+  for (const tag of tags) {
+    const r = running[tag] as Record<string, unknown>;
+    if (r.result !== false) continue;
+    const [state, id] = tag.split('_|-');
+    const handlers = chunks.filter((c) => {
+      if (c.__id__ === id || c.onfail_stop !== false || !Array.isArray(c.onfail)) return false;
+      return c.onfail.some((req) => req && typeof req === 'object' && Object.entries(req as Record<string, unknown>).some(([m, v]) => v === id && m === state));
+    });
+    let handled: boolean | undefined;
+    for (const h of handlers) {
+      for (const [t, hr] of Object.entries(running)) {
+        const [hs, hid] = t.split('_|-');
+        if (hs !== h.state || hid !== h.__id__) continue;
+        const res = (hr as Record<string, unknown>).result;
+        if (res === true || res === false) handled = res;
+        if (res === false) break;
+      }
+    }
+    if (handled !== true) return false;
+  }
+  return true;
+}
