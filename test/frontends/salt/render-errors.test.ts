@@ -57,16 +57,20 @@ test('Jinja errors: an undefined variable and a syntax error, with the template 
   assert.match(s.errors[0] ?? '', /^Rendering SLS 'base:s' failed: Jinja syntax error: .*; line 2/);
 });
 
-test('renderers are chosen by the shebang; py, gpg and yaml|jinja are refused by name', () => {
+test('renderers are chosen by the shebang; py runs under python3; gpg and yaml|jinja are refused by name', () => {
   const t = tree({
     'salt/y.sls': '#!yaml\na:\n  test.nop:\n    - name: "{{ not_rendered }}"\n',
-    'salt/p.sls': '#!py\ndef run():\n  return {}\n',
+    'salt/p.sls': "#!py\ndef run():\n  return {'fromPy': {'test.nop': [{'comment': __sls__ + ' ' + __env__}]}}\n",
+    'salt/pbad.sls': '#!py\ndef run():\n  raise ValueError("nope")\n',
     'salt/g.sls': '#!jinja|yaml|gpg\na: {}\n',
     'salt/r.sls': '#!yaml|jinja\na: {}\n',
     'salt/j.sls': '#!jinja|json\n{"a": {"test.nop": []}}\n',
   });
   assert.deepEqual(renderSls(['y'], t.opts).high.states.a?.test, [{ name: '{{ not_rendered }}' }, 'nop', { order: 10000 }]);
-  assert.deepEqual(renderSls(['p'], t.opts).errors, ["Rendering SLS 'base:p' failed: The renderer 'py' of SLS base:p (py) is not supported; use jinja|yaml, yaml or json"]);
+  assert.deepEqual(renderSls(['p'], t.opts).high.states.fromPy?.test, [{ comment: 'p base' }, 'nop', { order: 10000 }]);
+  const bad = renderSls(['pbad'], t.opts);
+  assert.match(bad.errors[0] ?? '', /^Rendering SLS 'base:pbad' failed: Traceback[\s\S]*ValueError: nope$/);
+  assert.match(bad.diagnostics[0]?.message ?? '', /ValueError: nope/);
   assert.match(renderSls(['g'], t.opts).errors[0] ?? '', /The renderer 'gpg' of SLS base:g/);
   assert.match(renderSls(['r'], t.opts).errors[0] ?? '', /Jinja renders text, so it must come before yaml or json/);
   assert.deepEqual(renderSls(['j'], t.opts).high.states.a?.test, ['nop', { order: 10000 }]);
