@@ -474,14 +474,14 @@ export class SaltState {
           const lval = pyStr(lvalRaw);
           const refs = [...crefs.values()];
           if (!refs.some((r) => inCref(lkey, lval, r.cref))) {
-            errors[`listen_|-${lkey}_|-${lval}_|-listen`] = { comment: `Referenced state ${lkey}: ${lval} does not exist`, name: `listen_${lkey}:${lval}`, result: false, changes: {} };
+            errors[listenTag(lkey, lval)] = { comment: `Referenced state ${lkey}: ${lval} does not exist`, name: `listen_${lkey}:${lval}`, result: false, changes: {} };
             continue;
           }
           for (const r of refs.filter((x) => inCref(lkey, lval, x.cref))) {
             const to = running[tagOf(r.chunk)];
             if (!to || !isChanged(to)) continue;
             if (!refs.some((x) => inCref(key[0], key[1], x.cref))) {
-              errors[`listen_|-${key[0]}_|-${key[1]}_|-listen`] = { comment: `Referenced state ${key[0]}: ${key[1]} does not exist`, name: `listen_${key[0]}:${key[1]}`, result: false, changes: {} };
+              errors[listenTag(key[0], key[1])] = { comment: `Referenced state ${key[0]}: ${key[1]} does not exist`, name: `listen_${key[0]}:${key[1]}`, result: false, changes: {} };
               continue;
             }
             for (const x of refs.filter((y) => inCref(key[0], key[1], y.cref))) {
@@ -512,6 +512,11 @@ export class SaltState {
     const running = await this.callChunks();
     return this.callListen(this.chunks, running);
   }
+}
+
+/** Salt's _l_tag: the tag of a listen error. */
+function listenTag(state: string, id: string): string {
+  return tagOf({ state: 'Listen_Error', __id__: `listen_${id}`, name: `listen_${state}`, fun: 'Listen_Error' });
 }
 
 function pyType(v: unknown): string {
