@@ -129,7 +129,9 @@ export function normalizeText(stdout, root) {
     .replace(/(\bpid:\n +)\d+/g, (_m, key) => `${key}0`)
     .replace(/('pid': )\d+/g, (_m, key) => `${key}0`)
     .replace(/(\bduration:\n +)[\d.]+/g, '$1@DUR@')
-    .replace(/(\bstart_time:\n +)\d\d:\d\d:\d\d\.\d+/g, '$1@TIME@');
+    .replace(/(\bstart_time:\n +)\d\d:\d\d:\d\d\.\d+/g, '$1@TIME@')
+    .replace(/('duration': )[\d.]+/g, '$1@DUR@')
+    .replace(/('start_time': )'\d\d:\d\d:\d\d\.\d+'/g, '$1@TIME@');
 }
 
 export function runCase(caseDir, command) {

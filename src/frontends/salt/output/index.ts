@@ -1,7 +1,8 @@
 /** salt-call's outputters: highstate text, json (`json.dumps(indent=4)`) and yaml, all under the `local` key. */
 import { formatHighstate } from './highstate.js';
 import { nested } from './nested.js';
-import { pyFloat } from './pyvalue.js';
+import { pformat, pyRepr, txtOutput } from './pprint.js';
+import { PyFloat, pyFloat } from './pyvalue.js';
 import { dumpYaml } from './pyyaml.js';
 
 export { formatHighstate } from './highstate.js';
@@ -59,8 +60,20 @@ export function formatRun(local: Record<string, unknown> | string[], out: Output
 
 /** For show_* functions: salt-call prints their data with the nested outputter when asked for highstate. */
 /** `ordered`: the data is one of Salt's ordered dicts (high data, the top), which nested prints unsorted. */
+/** Durations are Python floats: wrapped so that repr prints `1.0`, not `1`. */
+function withFloats(v: unknown, key?: string): unknown {
+  if (typeof v === 'number' && key !== undefined && FLOAT_KEYS.has(key)) return new PyFloat(v);
+  if (Array.isArray(v)) return v.map((x) => withFloats(x));
+  if (v && typeof v === 'object' && !(v instanceof PyFloat)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withFloats(x, k)]));
+  return v;
+}
+
 export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings, ordered = false): string {
   if (out === 'quiet') return '';
+  if (out === 'pprint') return pformat({ local: withFloats(local) });
+  if (out === 'raw') return pyRepr({ local: withFloats(local) });
+  // txt ends each line with a newline, and salt-call strips the outputter's text before printing.
+  if (out === 'txt') return txtOutput({ local: withFloats(local) }).replace(/\s+$/, '');
   if (out === 'yaml') return formatYaml(local);
   if (out === 'json') return formatJson(local);
   return formatNestedLocal(local, ordered);
