@@ -229,7 +229,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     case 'state.show_top': {
       const top = render.showTop(so);
       if (top.errors.length > 0) return failCompile(top.errors, top.diagnostics, out, opts);
-      print(formatData(top.top, out, settings, true));
+      print(formatData(top.top, out, settings, 'top'));
       return 0;
     }
     case 'state.single':
@@ -262,7 +262,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     return exitCode(2, opts);
   }
   if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
-    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out, settings, true));
+    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out, settings, 'high'));
     return 0;
   }
   const showing = fun === 'state.show_lowstate' || fun === 'state.show_low_sls' || fun === 'state.show_states';

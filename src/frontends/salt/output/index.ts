@@ -1,7 +1,7 @@
 /** salt-call's outputters: highstate text, json (`json.dumps(indent=4)`) and yaml, all under the `local` key. */
 import { formatHighstate } from './highstate.js';
 import { nested } from './nested.js';
-import { pformat, pyRepr, txtOutput } from './pprint.js';
+import { orderedHigh, orderedTop, pformat, pyRepr, txtOutput } from './pprint.js';
 import { PyFloat, pyFloat } from './pyvalue.js';
 import { dumpYaml } from './pyyaml.js';
 
@@ -64,19 +64,21 @@ export function formatRun(local: Record<string, unknown> | string[], out: Output
 function withFloats(v: unknown, key?: string): unknown {
   if (typeof v === 'number' && key !== undefined && FLOAT_KEYS.has(key)) return new PyFloat(v);
   if (Array.isArray(v)) return v.map((x) => withFloats(x));
-  if (v && typeof v === 'object' && !(v instanceof PyFloat)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withFloats(x, k)]));
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withFloats(x, k)]));
   return v;
 }
 
-export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings, ordered = false): string {
+/** `ordered`: Salt holds the data in its ordered dict types ('high' data, the 'top'); the Python outputters show them. */
+export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings, ordered: false | 'high' | 'top' = false): string {
   if (out === 'quiet') return '';
+  if (ordered && (out === 'pprint' || out === 'raw' || out === 'txt')) local = ordered === 'high' ? orderedHigh(local) : orderedTop(local);
   if (out === 'pprint') return pformat({ local: withFloats(local) });
   if (out === 'raw') return pyRepr({ local: withFloats(local) });
   // txt ends each line with a newline, and salt-call strips the outputter's text before printing.
   if (out === 'txt') return txtOutput({ local: withFloats(local) }).replace(/\s+$/, '');
   if (out === 'yaml') return formatYaml(local);
   if (out === 'json') return formatJson(local);
-  return formatNestedLocal(local, ordered);
+  return formatNestedLocal(local, ordered !== false);
 }
 
 function formatNestedLocal(local: unknown, ordered = false): string {

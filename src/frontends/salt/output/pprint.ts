@@ -4,8 +4,26 @@
  */
 import { PyFloat, pyFloat } from './pyvalue.js';
 
+/** Salt's OrderedDict (high data read from YAML): repr `OrderedDict([(k, v), ...])`, never sorted. */
+export class PyOrderedDict {
+  constructor(readonly entries: Array<[string, unknown]>) {}
+}
+
+/** Salt's DefaultOrderedDict (state.show_top): its repr names the factory class. */
+export class PyDefaultOrderedDict {
+  constructor(readonly entries: Array<[string, unknown]>) {}
+}
+
+class PyTuple {
+  constructor(readonly items: unknown[]) {}
+}
+
 function isMapping(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat) && !(v instanceof PyOrderedDict) && !(v instanceof PyDefaultOrderedDict) && !(v instanceof PyTuple);
+}
+
+function pairs(entries: Array<[string, unknown]>): PyTuple[] {
+  return entries.map(([k, v]) => new PyTuple([k, v]));
 }
 
 function strRepr(s: string): string {
@@ -36,6 +54,12 @@ export function pyRepr(v: unknown, sort = false): string {
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : pyFloat(v);
   if (typeof v === 'string') return strRepr(v);
   if (Array.isArray(v)) return `[${v.map((x) => pyRepr(x, sort)).join(', ')}]`;
+  if (v instanceof PyTuple) return v.items.length === 1 ? `(${pyRepr(v.items[0], sort)},)` : `(${v.items.map((x) => pyRepr(x, sort)).join(', ')})`;
+  if (v instanceof PyOrderedDict) return v.entries.length === 0 ? 'OrderedDict()' : `OrderedDict(${pyRepr(pairs(v.entries), sort)})`;
+  if (v instanceof PyDefaultOrderedDict) {
+    const inner = v.entries.length === 0 ? 'DefaultOrderedDict()' : `DefaultOrderedDict(${pyRepr(pairs(v.entries), sort)})`;
+    return `DefaultOrderedDict(<class 'salt.utils.odict.OrderedDict'>, ${inner})`;
+  }
   if (isMapping(v)) {
     const entries = sort ? sortedEntries(v) : Object.entries(v);
     return `{${entries.map(([k, x]) => `${strRepr(k)}: ${pyRepr(x, sort)}`).join(', ')}}`;
@@ -54,6 +78,13 @@ class Printer {
       if (isMapping(obj) && Object.keys(obj).length > 0) return this.dict(obj, indent, allowance, level + 1);
       if (Array.isArray(obj) && obj.length > 0) return this.list(obj, indent, allowance, level + 1);
       if (typeof obj === 'string' && obj.length > 0) return this.str(obj, indent, allowance, level + 1);
+      if (obj instanceof PyTuple && obj.items.length > 0) return this.tuple(obj, indent, allowance, level + 1);
+      if (obj instanceof PyOrderedDict && obj.entries.length > 0) {
+        this.out += 'OrderedDict(';
+        this.format(pairs(obj.entries), indent + 12, allowance + 1, level + 1);
+        this.out += ')';
+        return;
+      }
     }
     this.out += rep;
   }
@@ -72,15 +103,26 @@ class Printer {
     this.out += '}';
   }
 
-  private list(obj: unknown[], indent: number, allowance: number, level: number): void {
-    this.out += '[';
+  private items(obj: unknown[], indent: number, allowance: number, level: number): void {
     const inner = indent + 1;
     obj.forEach((v, i) => {
       const last = i === obj.length - 1;
       if (i > 0) this.out += `,\n${' '.repeat(inner)}`;
-      this.format(v, inner, last ? allowance + 1 : 1, level);
+      this.format(v, inner, last ? allowance : 1, level);
     });
+  }
+
+  private list(obj: unknown[], indent: number, allowance: number, level: number): void {
+    this.out += '[';
+    this.items(obj, indent, allowance + 1, level);
     this.out += ']';
+  }
+
+  private tuple(obj: PyTuple, indent: number, allowance: number, level: number): void {
+    const end = obj.items.length === 1 ? ',)' : ')';
+    this.out += '(';
+    this.items(obj.items, indent, allowance + end.length, level);
+    this.out += end;
   }
 
   /** pprint's _pprint_str: a long string split at whitespace into adjacent literals. */
@@ -138,4 +180,37 @@ export function txtOutput(data: Record<string, unknown>): string {
     else ret += `${key}: ${pyRepr(value)}\n`;
   }
   return ret;
+}
+
+/** Salt's high data as Python holds it: every mapping read from YAML an OrderedDict, the injected order a dict. */
+export function orderedHigh(high: unknown): unknown {
+  const od = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(od);
+    if (isMapping(v)) return new PyOrderedDict(Object.entries(v).map(([k, x]) => [k, od(x)]));
+    return v;
+  };
+  if (!isMapping(high)) return high;
+  return new PyOrderedDict(
+    Object.entries(high).map(([id, body]) => {
+      if (!isMapping(body)) return [id, od(body)];
+      return [
+        id,
+        new PyOrderedDict(
+          Object.entries(body).map(([k, v]) => {
+            if (!Array.isArray(v)) return [k, v];
+            let afterFun = false;
+            return [k, v.map((arg) => {
+              if (typeof arg === 'string') afterFun = true;
+              if (afterFun && isMapping(arg) && Object.keys(arg).length === 1 && 'order' in arg) return arg;
+              return od(arg);
+            })];
+          }),
+        ),
+      ];
+    }),
+  );
+}
+
+export function orderedTop(top: unknown): unknown {
+  return isMapping(top) ? new PyDefaultOrderedDict(Object.entries(top)) : top;
 }

@@ -151,13 +151,22 @@ export function saltTags(source: string): string {
   });
 }
 
+function lastTokenLine(source: string): number | undefined {
+  const end = Math.max(source.lastIndexOf('%}'), source.lastIndexOf('}}'), source.lastIndexOf('#}'));
+  if (end < 0) return undefined;
+  return source.slice(0, end).split('\n').length;
+}
+
 function templateFailure(e: unknown, source: string, file: string): TemplateFailure {
   if (e instanceof LoaderRefusal) {
     return { saltMessage: `Jinja error: ${e.diagnostic.message}`, diagnostic: error(SALT_PATH_ESCAPE, e.diagnostic.message, { span: { file, line: 1, col: 1 } }) };
   }
   if (DiagnosticError.is(e)) {
     const d = e.diagnostics[0] ?? error(SALT_JINJA, e.message);
-    const line = d.span && d.span.file === file ? d.span.line : undefined;
+    let line = d.span && d.span.file === file ? d.span.line : undefined;
+    // Jinja2 reports an unexpected end of template at the line where the template's last token starts: the
+    // text after the last tag starts on that tag's line.
+    if (line !== undefined && d.message.startsWith('Unexpected end of template')) line = lastTokenLine(source) ?? line;
     const prefix = d.code === 'JINJA001' ? 'Jinja syntax error: ' : d.code === 'JINJA002' ? 'Jinja variable ' : 'Jinja error: ';
     const saltMessage = line ? `${prefix}${d.message}; line ${line}\n\n${saltContext(source, line)}` : `${prefix}${d.message}`;
     const span = d.span ?? { file, line: 1, col: 1 };
