@@ -47,6 +47,8 @@ export interface HighData {
   files: Record<string, string>;
   /** Salt's top-level key order including where `__extend__` / `__exclude__` sit (for show_highstate). */
   keyOrder?: string[];
+  /** IDs that were not strings in the SLS (an int, bool, …): their Python type name. */
+  idTypes?: Record<string, string>;
 }
 
 export interface SaltOptions {

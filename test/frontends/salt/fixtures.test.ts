@@ -42,7 +42,7 @@ test('order: names get order + i/10000, first is 0, last is cap + 1000000', () =
 test('order: show_lowstate keys come in Salt order', () => {
   const r = cairn(['salt', 'state.show_lowstate', '--high-data', join(FIX, 'order/high.json'), '--out', 'json']);
   const first = JSON.parse(r.stdout).local[0];
-  assert.deepEqual(Object.keys(first), ['__env__', '__id__', '__sls__', 'state', 'fun', 'name', 'order']);
+  assert.deepEqual(Object.keys(first), ['state', 'name', '__sls__', '__env__', '__id__', 'order', 'fun']);
 });
 
 test('requisites: require, require_in, require_any, sls targets, onchanges, onfail', () => {
@@ -64,7 +64,7 @@ test('watch: cmd.wait and test mod_watch fire with a __run_num__ gap; a guard sk
 test('result records carry Salt keys in raw order', () => {
   const { local } = runJson('watch');
   const r = local['test_|-conf_|-conf_|-succeed_with_changes'] as Record<string, unknown>;
-  assert.deepEqual(Object.keys(r), ['changes', 'comment', 'name', 'result', '__sls__', '__run_num__', 'start_time', 'duration', '__id__']);
+  assert.deepEqual(Object.keys(r), ['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', 'start_time', 'duration', '__id__']);
   assert.match(String(r.start_time), /^\d\d:\d\d:\d\d\.\d{6}$/);
   assert.equal(typeof r.duration, 'number');
 });
@@ -75,7 +75,7 @@ test('prereq: the prereq state runs first only when its target would change, els
   assertSubset(local, expected('prereq'));
   const num = (tag: string) => Number(local[tag]?.__run_num__);
   assert.ok(num('test_|-stop_|-stop_|-succeed_with_changes') < num('test_|-deploy_|-deploy_|-succeed_with_changes'));
-  assert.deepEqual(Object.keys(local['test_|-stop_quiet_|-stop_quiet_|-succeed_with_changes'] ?? {}), ['changes', 'result', 'duration', 'start_time', 'comment', '__run_num__', '__sls__']);
+  assert.deepEqual(Object.keys(local['test_|-stop_quiet_|-stop_quiet_|-succeed_with_changes'] ?? {}), ['changes', 'result', 'duration', 'start_time', 'comment', '__run_num__', '__sls__', '__id__', 'name']);
 });
 
 test('listen: a mod_watch result per listener whose target changed, at the end, __id__ listener_<id>', () => {

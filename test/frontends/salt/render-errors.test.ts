@@ -13,39 +13,38 @@ test('YAML is read as Salt reads it: 1.1 booleans, leading-zero ints decimal, ti
   assert.deepEqual(r.data, { a: true, b: false, c: 'y', d: 644, e: '1e3', f: '2024-01-02', g: 31, h: 1.5, i: null, j: '0644', k: '08' });
 });
 
-test('a repeated key is "found conflicting ID", with both positions and PyYAML\'s snippets', () => {
+test('a repeated key is "found conflicting ID", with both positions (libyaml marks carry no snippet)', () => {
   const t = tree({ 'salt/dup.sls': 'a:\n  test.nop: []\nb:\n  test.nop: []\na:\n  test.nop: []\n' });
   const r = renderSls(['dup'], t.opts);
   assert.deepEqual(r.errors, [
-    'Rendering SLS \'base:dup\' failed: while constructing a mapping\n  in "<unicode string>", line 1, column 1:\n    a:\n    ^\nfound conflicting ID \'a\'\n  in "<unicode string>", line 5, column 1:\n    a:\n    ^',
+    'Rendering SLS \'base:dup\' failed: while constructing a mapping\n  in "<unicode string>", line 1, column 1\nfound conflicting ID \'a\'\n  in "<unicode string>", line 5, column 1',
   ]);
   assert.deepEqual(r.diagnostics[0]?.span, { file: join(t.dir, 'salt/dup.sls'), line: 5, col: 1 });
 });
 
-test('a YAML syntax error gives Salt\'s message with context, and the source line after Jinja', () => {
+test('a YAML scanner error is libyaml\'s problem alone in Salt\'s message; the diagnostic has the source line after Jinja', () => {
   const t = tree({ 'salt/bad.sls': '{% set x = 1 %}\nok:\n  test.nop: []\nbroken:\n  test.nop: x: y\n' });
   const r = renderSls(['bad'], t.opts);
   assert.equal(r.errors.length, 1);
-  assert.match(r.errors[0] ?? '', /^Rendering SLS 'base:bad' failed: mapping values are not allowed here; line 5\n\n---\n/);
-  assert.match(r.errors[0] ?? '', / {2}test\.nop: x: y {4}<======================\n---$/);
+  assert.equal(r.errors[0], "Rendering SLS 'base:bad' failed: mapping values are not allowed in this context");
   assert.equal(r.diagnostics[0]?.code, 'SALTR001');
   assert.equal(r.diagnostics[0]?.span?.line, 5);
 });
 
 test('the error context is get_context\'s: five lines either side, [...] where cut', () => {
   const body = Array.from({ length: 12 }, (_, i) => `k${i + 1}: v`);
-  body[6] = 'k7: a: b';
+  body[6] = 'k7: {{ nope }}';
   const t = tree({ 'salt/ctx.sls': `${body.join('\n')}\n` });
   const err = renderSls(['ctx'], t.opts).errors[0] ?? '';
   assert.equal(
     err,
-    "Rendering SLS 'base:ctx' failed: mapping values are not allowed here; line 7\n\n---\n[...]\nk2: v\nk3: v\nk4: v\nk5: v\nk6: v\nk7: a: b    <======================\nk8: v\nk9: v\nk10: v\nk11: v\nk12: v\n---",
+    "Rendering SLS 'base:ctx' failed: Jinja variable 'nope' is undefined; line 7\n\n---\n[...]\nk2: v\nk3: v\nk4: v\nk5: v\nk6: v\nk7: {{ nope }}    <======================\nk8: v\nk9: v\nk10: v\nk11: v\nk12: v\n---",
   );
 });
 
-test('a tab is an "Illegal tab character"', () => {
+test('a tab in the indentation is libyaml\'s "found character that cannot start any token"', () => {
   const t = tree({ 'salt/tab.sls': 'a:\n\ttest.nop: []\n' });
-  assert.match(renderSls(['tab'], t.opts).errors[0] ?? '', /^Rendering SLS 'base:tab' failed: Illegal tab character; line 2/);
+  assert.equal(renderSls(['tab'], t.opts).errors[0], "Rendering SLS 'base:tab' failed: found character that cannot start any token");
 });
 
 test('Jinja errors: an undefined variable and a syntax error, with the template line', () => {
@@ -58,16 +57,20 @@ test('Jinja errors: an undefined variable and a syntax error, with the template 
   assert.match(s.errors[0] ?? '', /^Rendering SLS 'base:s' failed: Jinja syntax error: .*; line 2/);
 });
 
-test('renderers are chosen by the shebang; py, gpg and yaml|jinja are refused by name', () => {
+test('renderers are chosen by the shebang; py runs under python3; gpg and yaml|jinja are refused by name', () => {
   const t = tree({
     'salt/y.sls': '#!yaml\na:\n  test.nop:\n    - name: "{{ not_rendered }}"\n',
-    'salt/p.sls': '#!py\ndef run():\n  return {}\n',
+    'salt/p.sls': "#!py\ndef run():\n  return {'fromPy': {'test.nop': [{'comment': __sls__ + ' ' + __env__}]}}\n",
+    'salt/pbad.sls': '#!py\ndef run():\n  raise ValueError("nope")\n',
     'salt/g.sls': '#!jinja|yaml|gpg\na: {}\n',
     'salt/r.sls': '#!yaml|jinja\na: {}\n',
     'salt/j.sls': '#!jinja|json\n{"a": {"test.nop": []}}\n',
   });
   assert.deepEqual(renderSls(['y'], t.opts).high.states.a?.test, [{ name: '{{ not_rendered }}' }, 'nop', { order: 10000 }]);
-  assert.deepEqual(renderSls(['p'], t.opts).errors, ["Rendering SLS 'base:p' failed: The renderer 'py' of SLS base:p (py) is not supported; use jinja|yaml, yaml or json"]);
+  assert.deepEqual(renderSls(['p'], t.opts).high.states.fromPy?.test, [{ comment: 'p base' }, 'nop', { order: 10000 }]);
+  const bad = renderSls(['pbad'], t.opts);
+  assert.match(bad.errors[0] ?? '', /^Rendering SLS 'base:pbad' failed: Traceback[\s\S]*ValueError: nope$/);
+  assert.match(bad.diagnostics[0]?.message ?? '', /ValueError: nope/);
   assert.match(renderSls(['g'], t.opts).errors[0] ?? '', /The renderer 'gpg' of SLS base:g/);
   assert.match(renderSls(['r'], t.opts).errors[0] ?? '', /Jinja renders text, so it must come before yaml or json/);
   assert.deepEqual(renderSls(['j'], t.opts).high.states.a?.test, ['nop', { order: 10000 }]);

@@ -16,10 +16,10 @@ test('show_top: env → SLS list', () => {
   assert.deepEqual(show(['state.show_top']), { base: ['common', 'app'] });
 });
 
-test('show_highstate / show_sls: __env__, __sls__, then the module with args, fun, order', () => {
+test('show_highstate / show_sls: the module with args, fun, order, then __sls__, __env__ (as Salt 3006 prints them)', () => {
   const high = show(['state.show_highstate']);
   assert.deepEqual(Object.keys(high), ['motd', 'app_ready']);
-  assert.deepEqual(Object.keys(high.motd), ['__env__', '__sls__', 'file']);
+  assert.deepEqual(Object.keys(high.motd), ['file', '__sls__', '__env__']);
   assert.deepEqual(high.motd.file, [{ name: '/tmp/cairn-show-motd' }, { contents: 'hi' }, { require_in: [{ test: 'app_ready' }] }, 'managed', { order: 10000 }]);
   assert.deepEqual(high.app_ready.test, [{ names: ['one', 'two'] }, 'succeed_without_changes', { order: 10001 }]);
   const sls = show(['state.show_sls', 'app']);
@@ -29,7 +29,7 @@ test('show_highstate / show_sls: __env__, __sls__, then the module with args, fu
 test('show_lowstate resolves require_in and names; show_low_sls leaves require_in alone', () => {
   const low = show(['state.show_lowstate']);
   assert.equal(low.length, 3);
-  assert.deepEqual(Object.keys(low[1]), ['__env__', '__id__', '__sls__', 'state', 'fun', 'name', 'order', 'require']);
+  assert.deepEqual(Object.keys(low[1]), ['state', 'name', '__sls__', '__env__', '__id__', 'order', 'require', 'fun']);
   assert.deepEqual(low.map((c: { name: string; order: number }) => [c.name, c.order]), [
     ['/tmp/cairn-show-motd', 10000],
     ['one', 10001.0001],

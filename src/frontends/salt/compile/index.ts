@@ -46,7 +46,7 @@ function spanDiag(data: HighData, id: string, code: Code, message: string): Diag
 export function reconcile(data: HighData, requisites: boolean): { high: High; errors: string[] } {
   const high = toHigh(data);
   const errors = reconcileExtend(high, data.extend);
-  errors.push(...verifyHigh(high));
+  errors.push(...verifyHigh(high, data.idTypes));
   if (errors.length > 0) return { high, errors };
   if (requisites) errors.push(...requisiteIn(high));
   applyExclude(high, data.exclude);

@@ -19,6 +19,13 @@ function strip(s: string): string {
   return s.replace(/^\s+|\s+$/g, '');
 }
 
+/** The `_id` state outputs show the ID where the name would be. */
+function idTag(tag: string): string {
+  const comps = tag.split('_|-');
+  if (comps.length >= 3) comps[2] = comps[1] as string;
+  return comps.join('_|-');
+}
+
 function stateBlock(tag: string, ret: Ret): string[] {
   const comps = tag.split('_|-');
   const [state, id, name, fun] = [comps[0] ?? '', comps[1] ?? '', comps[2] ?? '', comps[comps.length - 1] ?? ''];
@@ -31,7 +38,25 @@ function stateBlock(tag: string, ret: Ret): string[] {
   return lines;
 }
 
-export function formatHighstate(data: Record<string, unknown> | string[], host = 'local'): string {
+/** Salt's _format_terse: one line per state. */
+function terseLine(tag: string, ret: Ret, changed: boolean): string {
+  const comps = tag.split('_|-');
+  let result = changed ? 'Changed' : 'Clean';
+  if (ret.result === false) result = 'Failed';
+  else if (ret.result === null) result = 'Differs';
+  let line = `  Name: ${comps[2] ?? ''} - Function: ${comps[0] ?? ''}.${comps[comps.length - 1] ?? ''} - Result: ${result}`;
+  if ('start_time' in ret) line += ` - Started: ${pyStr(ret.start_time)} - Duration: ${durationText(ret.duration)} ms`;
+  return line;
+}
+
+export interface HighstateSettings {
+  readonly stateOutput?: string;
+  readonly stateVerbose?: boolean;
+}
+
+export function formatHighstate(data: Record<string, unknown> | string[], host = 'local', settings: HighstateSettings = {}): string {
+  const mode = (settings.stateOutput ?? 'full').toLowerCase();
+  const verbose = settings.stateVerbose ?? true;
   const out: string[] = [`${host}:`];
   if (Array.isArray(data)) {
     out.push('    Data failed to compile:');
@@ -50,8 +75,15 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     else if (ret.result === false) failed++;
     else none++;
     if (typeof ret.duration === 'number') total += ret.duration;
-    if (formatChanges(ret.changes).changed) changed++;
-    out.push(...stateBlock(tag, ret));
+    const schanged = formatChanges(ret.changes).changed;
+    if (schanged) changed++;
+    if (!verbose && ret.result && !schanged) continue;
+    const shownTag = mode.endsWith('_id') ? idTag(tag) : tag;
+    if (mode.startsWith('terse') || (mode.startsWith('mixed') && ret.result !== false) || (mode.startsWith('changes') && ret.result && !schanged)) {
+      out.push(terseLine(shownTag, ret, schanged));
+      continue;
+    }
+    out.push(...stateBlock(shownTag, ret));
   }
   // Salt counts only the results it saw (True, False, None), so an empty run has no digits to fit.
   const counts = [ok, failed, none].filter((c) => c > 0);

@@ -1,12 +1,20 @@
 /** salt-call's outputters: highstate text, json (`json.dumps(indent=4)`) and yaml, all under the `local` key. */
 import { formatHighstate } from './highstate.js';
 import { nested } from './nested.js';
-import { pyFloat } from './pyvalue.js';
 import { dumpYaml } from '../../../lang/python/yaml-emit.js';
+import { orderedHigh, orderedTop, pformat, pyRepr, txtOutput } from './pprint.js';
+import { PyFloat, pyFloat } from './pyvalue.js';
 
 export { formatHighstate } from './highstate.js';
 
-export type OutputFormat = 'highstate' | 'json' | 'yaml';
+export type OutputFormat = 'highstate' | 'json' | 'yaml' | 'nested' | 'pprint' | 'txt' | 'quiet' | 'raw';
+
+/** How the highstate outputter prints (salt-call's --state-output, --state-verbose, colour). */
+export interface OutputSettings {
+  readonly stateOutput: string;
+  readonly stateVerbose: boolean;
+  readonly color: boolean;
+}
 
 /** Keys whose numbers Python holds as floats. */
 const FLOAT_KEYS = new Set(['duration']);
@@ -45,19 +53,34 @@ export function formatYaml(local: unknown): string {
 }
 
 /** For a state run (dict of results) or a compile error (list of strings). */
-export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat): string {
-  if (out === 'json') return formatJson(local);
-  if (out === 'yaml') return formatYaml(local);
-  return formatHighstate(local);
+export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat, settings?: OutputSettings): string {
+  if (out !== 'highstate') return formatData(local, out, settings);
+  return formatHighstate(local, 'local', settings ?? {});
 }
 
 /** For show_* functions: salt-call prints their data with the nested outputter when asked for highstate. */
-export function formatData(local: unknown, out: OutputFormat): string {
-  if (out === 'yaml') return formatYaml(local);
-  if (out === 'json') return formatJson(local);
-  return formatNestedLocal(local);
+/** `ordered`: the data is one of Salt's ordered dicts (high data, the top), which nested prints unsorted. */
+/** Durations are Python floats: wrapped so that repr prints `1.0`, not `1`. */
+function withFloats(v: unknown, key?: string): unknown {
+  if (typeof v === 'number' && key !== undefined && FLOAT_KEYS.has(key)) return new PyFloat(v);
+  if (Array.isArray(v)) return v.map((x) => withFloats(x));
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withFloats(x, k)]));
+  return v;
 }
 
-function formatNestedLocal(local: unknown): string {
-  return `local:\n${nested(local, 4)}`;
+/** `ordered`: Salt holds the data in its ordered dict types ('high' data, the 'top'); the Python outputters show them. */
+export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings, ordered: false | 'high' | 'top' = false): string {
+  if (out === 'quiet') return '';
+  if (ordered && (out === 'pprint' || out === 'raw' || out === 'txt')) local = ordered === 'high' ? orderedHigh(local) : orderedTop(local);
+  if (out === 'pprint') return pformat({ local: withFloats(local) });
+  if (out === 'raw') return pyRepr({ local: withFloats(local) });
+  // txt ends each line with a newline, and salt-call strips the outputter's text before printing.
+  if (out === 'txt') return txtOutput({ local: withFloats(local) }).replace(/\s+$/, '');
+  if (out === 'yaml') return formatYaml(local);
+  if (out === 'json') return formatJson(local);
+  return formatNestedLocal(local, ordered !== false);
+}
+
+function formatNestedLocal(local: unknown, ordered = false): string {
+  return `local:\n${nested(local, 4, ordered)}`;
 }

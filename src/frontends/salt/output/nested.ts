@@ -9,7 +9,7 @@ function line(indent: number, msg: string, prefix = '', suffix = ''): string {
   return `${' '.repeat(indent)}${prefix}${msg}${suffix}`;
 }
 
-function display(value: unknown, indent: number, prefix: string, out: string[]): void {
+function display(value: unknown, indent: number, prefix: string, out: string[], ordered = false): void {
   if (typeof value === 'string') {
     // Python's splitlines: an empty string prints nothing.
     const lines = value.split(/\r\n|\r|\n/);
@@ -19,20 +19,21 @@ function display(value: unknown, indent: number, prefix: string, out: string[]):
     for (const item of value) {
       if (Array.isArray(item) || isMapping(item)) {
         out.push(line(indent, '|_'));
-        display(item, indent + 2, isMapping(item) ? '' : '- ', out);
-      } else display(item, indent, '- ', out);
+        display(item, indent + 2, isMapping(item) ? '' : '- ', out, ordered);
+      } else display(item, indent, '- ', out, ordered);
     }
   } else if (isMapping(value)) {
     if (indent) out.push(line(indent, '----------'));
-    for (const key of Object.keys(value).sort()) {
+    // Salt keeps the order of its ordered dicts (high data, the top) and sorts plain dicts.
+    for (const key of ordered ? Object.keys(value) : Object.keys(value).sort()) {
       out.push(line(indent, key, prefix, ':'));
-      display(value[key], indent + 4, '', out);
+      display(value[key], indent + 4, '', out, ordered);
     }
   } else out.push(line(indent, pyStr(value), prefix));
 }
 
-export function nested(value: unknown, indent: number): string {
+export function nested(value: unknown, indent: number, ordered = false): string {
   const out: string[] = [];
-  display(value, indent, '', out);
+  display(value, indent, '', out, ordered);
   return out.join('\n');
 }

@@ -61,8 +61,10 @@ export function execModules(ctx: ExecContext): Record<string, PyCallable> {
   const { pillar, grains, opts } = ctx;
   const getFrom = (data: Record<string, unknown>) => (key: unknown, dflt: unknown, _merge: unknown, delimiter: unknown) =>
     lookup(data, str(key), dflt, str(delimiter));
-  const cmdParams: Param[] = [['cmd'], ['cwd', null], ['stdin', null], ['runas', null], ['shell', '/bin/sh'], ['env', null], ['python_shell', true]];
-  const cmd = (...a: unknown[]) => runShell(str(a[0]), cmdOptions(a[1], a[5], a[4]));
+  // Salt's execution module runs without a shell unless python_shell=True (cmd.shell's default).
+  const cmdParams: Param[] = [['cmd'], ['cwd', null], ['stdin', null], ['runas', null], ['shell', '/bin/sh'], ['env', null], ['python_shell', null]];
+  const shellParams: Param[] = cmdParams.map((p) => (p[0] === 'python_shell' ? ['python_shell', true] : p));
+  const cmd = (...a: unknown[]) => runShell(str(a[0]), { ...cmdOptions(a[1], a[5], a[4]), pythonShell: a[6] === true });
   const fileKind = (p: unknown): 'file' | 'dir' | undefined => {
     try {
       const st = statSync(str(p));
@@ -95,7 +97,7 @@ export function execModules(ctx: ExecContext): Record<string, PyCallable> {
       const r = cmd(...a);
       return [r.stdout, r.stderr].filter((s) => s !== '').join('\n');
     }),
-    'cmd.shell': fn('cmd.shell', cmdParams, (...a) => {
+    'cmd.shell': fn('cmd.shell', shellParams, (...a) => {
       const r = cmd(...a);
       return [r.stdout, r.stderr].filter((s) => s !== '').join('\n');
     }),

@@ -24,6 +24,8 @@ const EXTEND = '__extend__';
 const EXCLUDE = '__exclude__';
 
 export class HighRenderer {
+  /** IDs written as a YAML int, float, bool or null: Python type names, for verify_high. */
+  private readonly idTypes: Record<string, string> = {};
   readonly errors: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
   private readonly mods = new Set<string>();
@@ -103,6 +105,7 @@ export class HighRenderer {
       return state;
     }
     const keyPos = new Map(out.value.keys.map((k) => [k.key, at(k.line, k.col)]));
+    for (const k of out.value.keys) if (k.nonString) this.idTypes[k.key] = k.nonString;
     const order = out.value.keys.length === Object.keys(data).length ? out.value.keys.map((k) => k.key) : Object.keys(data);
     for (const k of order) state.set(k, data[k]);
     const posOf = (k: string): Span => keyPos.get(k) ?? at(1, 1);
@@ -309,7 +312,7 @@ export class HighRenderer {
       else if (k === EXCLUDE) exclude = v as ExcludeEntry[];
       else states[k] = v as IdDecl;
     }
-    return { states, extend, exclude, spans: this.spans, files: this.files, keyOrder };
+    return { states, extend, exclude, spans: this.spans, files: this.files, keyOrder, ...(Object.keys(this.idTypes).length > 0 ? { idTypes: this.idTypes } : {}) };
   }
 }
 

@@ -12,7 +12,8 @@ import { Environment } from '../../../lang/jinja/index.js';
 import { SALT_JINJA, SALT_PATH_ESCAPE } from './codes.js';
 import { execModules } from './exec-modules.js';
 import type { FileRoots } from './file-roots.js';
-import { SALT_FILTERS } from './salt-filters.js';
+import { SALT_FILTERS, SALT_PY_FILTERS } from './salt-filters.js';
+import { loadSaltYaml } from './yaml-load.js';
 import { saltContext } from './yaml-load.js';
 
 export interface TemplateFailure {
@@ -66,9 +67,30 @@ export class JinjaSession {
   constructor(private readonly roots: FileRoots, readonly data: SessionData) {
     this.env = new Environment({
       loader: (name) => this.load(name),
+      // Salt 3006 renders with StrictUndefined: printing an undefined variable is an error.
+      undefined: 'strict',
       filters: SALT_FILTERS,
-      globals: { salt: execModules(data), grains: data.grains, pillar: data.pillar, opts: data.opts },
+      pyFilters: SALT_PY_FILTERS,
+      globals: {
+        salt: execModules(data),
+        grains: data.grains,
+        pillar: data.pillar,
+        opts: data.opts,
+        [IMPORT_FN]: (name: unknown, kind: unknown) => this.importData(String(name), String(kind)),
+      },
     });
+  }
+
+  /** Salt's import_yaml / import_json / import_text: a template file from the roots, loaded as data. */
+  private importData(name: string, kind: string): unknown {
+    const text = this.load(name);
+    if (text === undefined) throw new Error(`Template '${name}' not found`);
+    const rendered = this.env.render(text, { saltenv: this.saltenv }, name);
+    if (kind === 'text') return rendered;
+    if (kind === 'json') return JSON.parse(rendered);
+    const r = loadSaltYaml(rendered);
+    if (!r.ok) throw new Error(r.failure.message);
+    return r.data;
   }
 
   private load(name: string): string | undefined {
@@ -91,7 +113,7 @@ export class JinjaSession {
     this.tpldir = tplfile ? posix.dirname(tplfile) : '.';
     let out: string;
     try {
-      out = this.env.render(source, { saltenv, ...names }, file);
+      out = this.env.render(saltTags(source), { saltenv, ...names }, file);
     } catch (e) {
       throw new TemplateError(templateFailure(e, source, file));
     }
@@ -101,13 +123,50 @@ export class JinjaSession {
   }
 }
 
+const IMPORT_FN = '__cairn_salt_import__';
+
+/**
+ * Salt's serializer tags, written as the plain Jinja they mean (on the same lines, so positions hold):
+ * `{% import_yaml 'f' as x %}` loads a file as data, `{% load_yaml as x %}…{% endload %}` a block.
+ */
+export function saltTags(source: string): string {
+  if (!/\{%-?\s*(?:import|load)_(?:yaml|json|text)\b/.test(source)) return source;
+  const open: Array<{ name: string; kind: string }> = [];
+  return source.replace(/\{%(-?)\s*(?:(import|load)_(yaml|json|text)\b(.*?)|endload)\s*(-?)%\}/gs, (whole, l: string, verb: string | undefined, kind: string | undefined, rest: string | undefined, r: string) => {
+    if (verb === 'import') {
+      const m = /^\s*(.+?)\s+as\s+(\w+)\s*$/s.exec(rest ?? '');
+      if (!m) return whole;
+      return `{%${l} set ${m[2]} = ${IMPORT_FN}(${m[1]}, '${kind}') ${r}%}`;
+    }
+    if (verb === 'load') {
+      const m = /^\s+as\s+(\w+)\s*$/.exec(rest ?? '');
+      if (!m) return whole;
+      open.push({ name: m[1] as string, kind: kind as string });
+      return `{%${l} set ${m[1]} %}`;
+    }
+    const top = open.pop();
+    if (!top) return whole;
+    if (top.kind === 'text') return `{%${l} endset ${r}%}`;
+    return `{%${l} endset %}{% set ${top.name} = ${top.name} | load_${top.kind} ${r}%}`;
+  });
+}
+
+function lastTokenLine(source: string): number | undefined {
+  const end = Math.max(source.lastIndexOf('%}'), source.lastIndexOf('}}'), source.lastIndexOf('#}'));
+  if (end < 0) return undefined;
+  return source.slice(0, end).split('\n').length;
+}
+
 function templateFailure(e: unknown, source: string, file: string): TemplateFailure {
   if (e instanceof LoaderRefusal) {
     return { saltMessage: `Jinja error: ${e.diagnostic.message}`, diagnostic: error(SALT_PATH_ESCAPE, e.diagnostic.message, { span: { file, line: 1, col: 1 } }) };
   }
   if (DiagnosticError.is(e)) {
     const d = e.diagnostics[0] ?? error(SALT_JINJA, e.message);
-    const line = d.span && d.span.file === file ? d.span.line : undefined;
+    let line = d.span && d.span.file === file ? d.span.line : undefined;
+    // Jinja2 reports an unexpected end of template at the line where the template's last token starts: the
+    // text after the last tag starts on that tag's line.
+    if (line !== undefined && d.message.startsWith('Unexpected end of template')) line = lastTokenLine(source) ?? line;
     const prefix = d.code === 'JINJA001' ? 'Jinja syntax error: ' : d.code === 'JINJA002' ? 'Jinja variable ' : 'Jinja error: ';
     const saltMessage = line ? `${prefix}${d.message}; line ${line}\n\n${saltContext(source, line)}` : `${prefix}${d.message}`;
     const span = d.span ?? { file, line: 1, col: 1 };

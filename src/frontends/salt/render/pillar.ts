@@ -44,8 +44,10 @@ export function compilePillar(opts: SaltOptions, grains: Record<string, unknown>
       }
       const out = renderFile(readFileSync(found.path, 'utf8'), found.path, env, slsContext(sls, found.rel), jinja, `pillar SLS ${sls}`);
       if (!out.ok) {
-        p.errors.push(`Rendering SLS '${sls}' failed, render error:\n${out.saltMessage}`);
-        p.diagnostics.push(out.diagnostic);
+        // pillar_safe_render_error (on by default) keeps the render error out of the result; the positioned
+        // diagnostic on stderr carries it.
+        p.errors.push(`Rendering SLS '${sls}' failed. Please see master log for details.`);
+        p.diagnostics.push({ ...out.diagnostic, message: `${out.diagnostic.message} (Salt: ${out.saltMessage.split('\n')[0]})` });
         return {};
       }
       let data = out.value.data;

@@ -1,12 +1,13 @@
 /**
  * The renderer pipeline of one file, chosen by its first line as Salt does (`#!jinja|yaml` when absent):
- * jinja (text → text) then yaml or json (text → data). Renderers cairn does not have (py, pydsl, mako,
+ * jinja (text → text) then yaml or json (text → data), or py (python3 runs the file). Renderers cairn does not have (pydsl, mako,
  * gpg, ...) are refused by name instead of being skipped silently.
  */
 
 import { type Diagnostic, error, LineMap } from '../../../core/diag.js';
 import { SALT_RENDERER, SALT_YAML } from './codes.js';
 import { type JinjaSession, TemplateError } from './jinja-session.js';
+import { renderPy } from './py-renderer.js';
 import { mapRenderedLine } from './source-map.js';
 import { loadSaltYaml, type TopKey } from './yaml-load.js';
 
@@ -22,9 +23,16 @@ const KNOWN = new Set(['jinja', 'yaml', 'json']);
 
 /** The renderer names of a file: its shebang split on '|', or the default pipe. */
 export function pipelineOf(text: string): string[] {
-  if (!text.startsWith('#!')) return ['jinja', 'yaml'];
+  // A first line `#!/...` (an interpreter path) is not a renderer line: Salt uses the default pipe.
+  if (!text.startsWith('#!') || text.startsWith('#!/')) return ['jinja', 'yaml'];
   const first = text.slice(2, text.indexOf('\n') < 0 ? undefined : text.indexOf('\n')).trim();
-  return first.split('|').map((r) => r.trim().split(/\s+/)[0] ?? '').filter((r) => r !== '');
+  const names = first.split('|').map((r) => r.trim().split(/\s+/)[0] ?? '').filter((r) => r !== '');
+  // The old combined names (yaml_jinja, json_mako, ...) are a template renderer then a data renderer.
+  if (names.length === 1) {
+    const m = /^(yaml|json)_(jinja|mako|wempy)$/.exec(names[0] as string);
+    if (m) return [m[2] as string, m[1] as string];
+  }
+  return names;
 }
 
 function lineColOf(text: string, offset: number): { line: number; col: number } {
@@ -39,6 +47,11 @@ function lineColOf(text: string, offset: number): { line: number; col: number } 
 
 export function renderFile(text: string, file: string, saltenv: string, names: Record<string, unknown>, jinja: JinjaSession, what: string): RenderOutcome {
   const pipe = pipelineOf(text);
+  if (pipe.length === 1 && pipe[0] === 'py') {
+    const r = renderPy(text, file, saltenv, names, jinja.data);
+    if (r.ok) return { ok: true, value: { data: r.data ?? {}, keys: [] } };
+    return { ok: false, saltMessage: r.message, diagnostic: error(SALT_RENDERER, `#!py: ${r.message.split('\n').filter((l) => l.trim()).pop() ?? r.message}`, { span: { file, line: 1, col: 1 } }) };
+  }
   const refused = pipe.find((r) => !KNOWN.has(r));
   if (refused !== undefined) {
     const msg = `The renderer '${refused}' of ${what} (${pipe.join('|')}) is not supported; use jinja|yaml, yaml or json`;

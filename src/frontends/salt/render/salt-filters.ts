@@ -1,6 +1,9 @@
 /** Jinja filters Salt adds to its environment (the ones formulas use most); values are plain JS here. */
 
 import { createHash } from 'node:crypto';
+import type { FilterFn } from '../../../lang/jinja/index.js';
+import { Markup, PyTuple } from '../../../lang/jinja/pyvalue.js';
+import { jsonDumps } from '../../../lang/jinja/serialize.js';
 import { loadSaltYaml, yaml } from './yaml-load.js';
 
 const s = (v: unknown): string => (typeof v === 'string' ? v : String(v));
@@ -35,11 +38,11 @@ export const SALT_FILTERS: Record<string, (...args: unknown[]) => unknown> = {
   regex_replace: (v, pattern, repl, kw) => s(v).replace(new RegExp(s(pattern), `g${flags(kw)}`), s(repl).replace(/\\(\d)/g, '$$$1')),
   regex_search: (v, pattern, kw) => {
     const m = new RegExp(s(pattern), flags(kw)).exec(s(v));
-    return m ? m.slice(1) : null;
+    return m ? new PyTuple(m.slice(1).map((g) => g ?? null)) : null;
   },
   regex_match: (v, pattern, kw) => {
     const m = new RegExp(`^(?:${s(pattern)})`, flags(kw)).exec(s(v));
-    return m ? m.slice(1) : null;
+    return m ? new PyTuple(m.slice(1).map((g) => g ?? null)) : null;
   },
   md5: (v) => createHash('md5').update(s(v)).digest('hex'),
   sha256: (v) => createHash('sha256').update(s(v)).digest('hex'),
@@ -49,4 +52,13 @@ export const SALT_FILTERS: Record<string, (...args: unknown[]) => unknown> = {
   sequence: (v) => (Array.isArray(v) ? v : [v]),
   is_list: (v) => Array.isArray(v),
   quote: (v) => `'${s(v).replace(/'/g, `'"'"'`)}'`,
+};
+
+/** Filters working on Python values: Salt's tojson keeps the dict order (no sort_keys) and escapes for HTML. */
+export const SALT_PY_FILTERS: Record<string, FilterFn> = {
+  tojson: (_h, v, args, kwargs) => {
+    const indent = (args[0] ?? kwargs.get('indent') ?? null) as number | null;
+    const text = jsonDumps(v, { sortKeys: false, indent, ensureAscii: true });
+    return new Markup(text.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/'/g, '\\u0027'));
+  },
 };

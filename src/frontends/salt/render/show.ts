@@ -8,7 +8,16 @@ export function showHighstateData(high: HighData): Record<string, unknown> {
   for (const key of order) {
     if (key === '__extend__') out.__extend__ = high.extend;
     else if (key === '__exclude__') out.__exclude__ = high.exclude;
-    else if (Object.hasOwn(high.states, key)) out[key] = high.states[key];
+    else if (Object.hasOwn(high.states, key)) out[key] = saltBodyOrder(high.states[key] as unknown as Record<string, unknown>);
   }
+  return out;
+}
+
+/** Salt's high data keeps the state modules first, then the injected `__sls__` and `__env__`. */
+function saltBodyOrder(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!k.startsWith('__')) out[k] = v;
+  for (const k of ['__sls__', '__env__']) if (k in body) out[k] = body[k];
+  for (const [k, v] of Object.entries(body)) if (!(k in out)) out[k] = v;
   return out;
 }

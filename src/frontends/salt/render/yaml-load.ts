@@ -7,6 +7,7 @@
 
 import { createRequire } from 'node:module';
 import type { Node, ScalarTag, Tags } from 'yaml';
+import { libyamlMessage } from './libyaml-errors.js';
 import { fastLoad } from './yaml-fast.js';
 
 type YamlLib = typeof import('yaml');
@@ -87,6 +88,13 @@ function saltTags(tags: Tags): Tags {
   return [...SALT_TAGS, ...kept, ts];
 }
 
+/** libyaml's wording of the scanner errors Salt reports as they are. */
+const LIBYAML_SCANNER: Record<string, string> = {
+  TAB_AS_INDENT: 'found character that cannot start any token',
+  BLOCK_AS_IMPLICIT_KEY: 'mapping values are not allowed in this context',
+  MULTILINE_IMPLICIT_KEY: 'mapping values are not allowed in this context',
+};
+
 /** PyYAML's wording for the scanner problems people hit most; others keep the library's first line. */
 function problemText(code: string, message: string): string {
   switch (code) {
@@ -135,7 +143,7 @@ function lineCol(text: string, offset: number): { line: number; col: number } {
 
 /** PyYAML's Mark as str() prints it for a string source: the position, then the line with a caret under it
  *  (get_snippet: at most about 36 characters either side of the caret, cut with ' ... '). */
-function markText(text: string, offset: number, at: { line: number; col: number }): string {
+export function markText(text: string, offset: number, at: { line: number; col: number }): string {
   const breaks = '\r\n\u0085\u2028\u2029';
   let head = '';
   let start = offset;
@@ -181,7 +189,8 @@ function findDuplicate(node: Node | null, text: string): YamlFailure | undefined
           const keyAt = lineCol(text, keyOffset);
           const shown = k.value === null ? 'None' : typeof k.value === 'boolean' ? (k.value ? 'True' : 'False') : String(k.value);
           return {
-            saltMessage: `while constructing a mapping\n${markText(text, node.range?.[0] ?? 0, mapAt)}\nfound conflicting ID '${shown}'\n${markText(text, keyOffset, keyAt)}`,
+            // Salt raises this from its own constructor, whose marks carry no snippet.
+            saltMessage: `while constructing a mapping\n  in "<unicode string>", line ${mapAt.line}, column ${mapAt.col}\nfound conflicting ID '${shown}'\n  in "<unicode string>", line ${keyAt.line}, column ${keyAt.col}`,
             message: `found conflicting ID '${shown}' (the same key twice in one mapping)`,
             offset: keyOffset,
           };
@@ -228,6 +237,9 @@ export function loadSlow(text: string): YamlLoad {
     const offset = err.pos[0];
     const { line } = lineCol(text, offset);
     const problem = problemText(err.code, err.message);
+    // Salt loads with libyaml (CSafeLoader): a scanner error carries its problem only (no buffer, no context).
+    const scanner = LIBYAML_SCANNER[err.code] ?? libyamlMessage(text, err.code, err.message, offset);
+    if (scanner) return { ok: false, failure: { saltMessage: scanner, message: problem, offset } };
     return { ok: false, failure: { saltMessage: `${problem}; line ${line}\n\n${saltContext(text, line)}`, message: problem, offset } };
   }
   const dup = findDuplicate(doc.contents as Node | null, text);
