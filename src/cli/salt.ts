@@ -139,6 +139,7 @@ function translateContext(so: SaltOptions): TranslateContext {
   return {
     opts: so,
     pillar: () => (pillar ??= render.loadPillar(so)),
+    grains: () => ({ ...render.grains(), id: so.minionId }),
     renderTemplate: (text, file, extra) => render.renderTemplateFile(text, file, extra, so),
     resolveUrl: (url, saltenv) => {
       const r = render.resolveSaltUrl(url, so, saltenv);

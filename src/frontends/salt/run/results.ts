@@ -91,6 +91,7 @@ export function saltResult(r: NodeResult, info: NodeInfo, tracker: WatchTracker,
       modWatch = true;
     }
   } else if (chunk.state === 'cmd' && r.result === true && r.status === 'ok' && GUARD.test(r.comment)) skipWatch = true;
+  else if (r.result === false && r.outputs?.skip_watch === true) skipWatch = true;
   // test.mod_watch's return stands as it is; cmd's goes through cmd's own wording.
   if (info.impl?.finish && info.fail === undefined && !(modWatch && chunk.state === 'test')) ret = info.impl.finish(chunk, ret, { test });
   let runNum = nums.take();

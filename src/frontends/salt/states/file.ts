@@ -1,6 +1,7 @@
 /** Salt's file.* states on the shared file, directory, absent and symlink kinds. */
 import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
+import { normalizeMode, pySplitLines, pyText, strList, truthy } from './args.js';
 import type { SaltRet, StateImpl, TranslateContext, Translation } from './types.js';
 
 const TEST_NOTE = '\nNote: No changes made, actual changes may\nbe different due to other states.';
@@ -11,31 +12,60 @@ function str(v: unknown): string | undefined {
 
 function attrs(chunk: Chunk, modeKey = 'mode'): Record<string, unknown> {
   const p: Record<string, unknown> = {};
-  const mode = chunk[modeKey] ?? chunk.mode;
-  if (typeof mode === 'number') p.mode = String(mode).padStart(3, '0');
-  else if (typeof mode === 'string') p.mode = mode;
+  const mode = normalizeMode(chunk[modeKey] ?? chunk.mode);
+  if (mode !== undefined) p.mode = mode;
   if (typeof chunk.user === 'string' || typeof chunk.user === 'number') p.owner = chunk.user;
   if (typeof chunk.group === 'string' || typeof chunk.group === 'number') p.group = chunk.group;
   if (chunk.makedirs === true) p.makedirs = true;
   return p;
 }
 
-function pillarPath(pillar: Record<string, unknown>, key: string): unknown {
-  let cur: unknown = pillar;
-  for (const part of key.split(':')) {
+function dataPath(data: Record<string, unknown>, key: string, delimiter: string): unknown {
+  let cur: unknown = data;
+  for (const part of key.split(delimiter)) {
     if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    if (!Object.hasOwn(cur, part)) return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
   return cur;
 }
 
-/** Salt joins list contents with newlines and ends the file with one (contents_newline). */
-function withNewline(text: string, chunk: Chunk): string {
-  return chunk.contents_newline === false || text.endsWith('\n') ? text : `${text}\n`;
+/** The text file.managed writes for contents / contents_pillar / contents_grains, as Salt builds it. */
+function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } | { fail: string } | undefined {
+  const given = ['contents', 'contents_pillar', 'contents_grains'].filter((k) => chunk[k] !== undefined && chunk[k] !== null);
+  if (given.length === 0) return undefined;
+  if (chunk.source !== undefined && chunk.source !== null && truthy(chunk.source)) {
+    return { fail: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'" };
+  }
+  if (given.length > 1) return { fail: "Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted" };
+  const delimiter = typeof chunk.contents_delimiter === 'string' ? chunk.contents_delimiter : ':';
+  let use: unknown;
+  const from = (what: 'Pillar' | 'Grain', data: () => Record<string, unknown>, keys: unknown): unknown => {
+    const list = Array.isArray(keys) ? keys : [keys];
+    const parts: unknown[] = [];
+    for (const k of list) {
+      const v = dataPath(data(), pyText(k), delimiter);
+      if (v === undefined) return { fail: `${what} ${pyText(k)} does not exist` };
+      parts.push(v);
+    }
+    return Array.isArray(keys) ? parts.map(pyText).join('\n') : parts[0];
+  };
+  if (given[0] === 'contents_pillar') use = from('Pillar', ctx.pillar, chunk.contents_pillar);
+  else if (given[0] === 'contents_grains') use = from('Grain', ctx.grains ?? (() => ({})), chunk.contents_grains);
+  else use = chunk.contents;
+  if (use && typeof use === 'object' && !Array.isArray(use) && 'fail' in use) return use as { fail: string };
+  if (chunk.allow_empty !== true && !truthy(use)) {
+    const id = given[0] === 'contents' ? "'contents'" : `${given[0]} ${pyText(chunk[given[0] as string])}`;
+    return { fail: `${id} value would result in empty contents. Set allow_empty to True to allow the managed file to be empty.` };
+  }
+  let text = '';
+  for (const part of strList(use) ?? []) for (const line of pySplitLines(part)) text += `${line.replace(/\n+$/, '').replace(/\r+$/, '')}\n`;
+  if (chunk.contents_newline === false) text = text.replace(/\n+$/, '').replace(/\r+$/, '');
+  return { text };
 }
 
 function sourceText(chunk: Chunk, ctx: TranslateContext): { path: string } | { fail: string } {
-  const sources = Array.isArray(chunk.source) ? chunk.source.map(String) : [String(chunk.source)];
+  const sources = Array.isArray(chunk.source) ? chunk.source.map(pyText) : [pyText(chunk.source)];
   let last = '';
   for (const src of sources) {
     if (src.startsWith('salt://')) {
@@ -46,42 +76,51 @@ function sourceText(chunk: Chunk, ctx: TranslateContext): { path: string } | { f
     else if (src.startsWith('file://')) return { path: src.slice('file://'.length) };
     else last = `Unable to manage file: source ${src} is not a salt:// URL or an absolute path`;
   }
-  return { fail: last || `Source file ${String(chunk.source)} not found` };
+  return { fail: last || `Source file ${pyText(chunk.source)} not found` };
+}
+
+function templateExtra(chunk: Chunk): Record<string, unknown> {
+  const ctxArg = chunk.context;
+  if (ctxArg !== undefined && ctxArg !== null && (typeof ctxArg !== 'object' || Array.isArray(ctxArg))) return { fail: 'Context must be formed as a dict' };
+  const defaults = chunk.defaults;
+  if (truthy(defaults) && (typeof defaults !== 'object' || Array.isArray(defaults))) return { fail: 'Defaults must be formed as a dict' };
+  return { ...((defaults as Record<string, unknown>) ?? {}), ...((ctxArg as Record<string, unknown>) ?? {}) };
 }
 
 function managed(chunk: Chunk, ctx: TranslateContext): Translation {
+  if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path` };
   const params: Record<string, unknown> = { path: chunk.name, ...attrs(chunk) };
-  if (chunk.contents !== undefined && chunk.contents !== null) {
-    const text = Array.isArray(chunk.contents) ? chunk.contents.map(String).join('\n') : String(chunk.contents);
-    params.content = withNewline(text, chunk);
-  } else if (typeof chunk.contents_pillar === 'string') {
-    const v = pillarPath(ctx.pillar(), chunk.contents_pillar);
-    if (v === undefined) return { fail: `Pillar ${chunk.contents_pillar} does not exist` };
-    params.content = withNewline(Array.isArray(v) ? v.map(String).join('\n') : String(v), chunk);
-  } else if (chunk.source !== undefined && chunk.source !== null) {
+  const contents = managedContents(chunk, ctx);
+  if (contents && 'fail' in contents) return contents;
+  const extra = templateExtra(chunk);
+  if ('fail' in extra) return { fail: extra.fail as string };
+  const template = chunk.template;
+  if (contents) {
+    params.content = contents.text;
+    if (template === 'jinja') {
+      try {
+        params.content = ctx.renderTemplate(contents.text, chunk.name, extra);
+      } catch (e) {
+        return { fail: `Unable to manage file: ${(e as Error).message}` };
+      }
+    }
+  } else if (truthy(chunk.source)) {
     const src = sourceText(chunk, ctx);
     if ('fail' in src) return src;
-    if (chunk.template === 'jinja') {
-      const extra: Record<string, unknown> = { ...((chunk.defaults as Record<string, unknown>) ?? {}), ...((chunk.context as Record<string, unknown>) ?? {}) };
+    if (template === 'jinja') {
       try {
         params.content = ctx.renderTemplate(ctx.readText(src.path), src.path, extra);
       } catch (e) {
         return { fail: `Unable to manage file: ${(e as Error).message}` };
       }
-    } else if (chunk.template !== undefined && chunk.template !== null) {
-      return { fail: `Unable to manage file: template ${String(chunk.template)} is not supported (only jinja)` };
+    } else if (truthy(template)) {
+      return { fail: `Unable to manage file: template ${pyText(template)} is not supported (only jinja)` };
     } else params.source = src.path;
   }
-  if (chunk.replace === false && 'content' in params) {
-    // replace: False only creates a missing file; existing content is left alone.
-    try {
-      ctx.readText(chunk.name);
-      delete params.content;
-      delete params.source;
-    } catch {
-      // missing: created with the content
-    }
-  }
+  if (chunk.create === false) params.create = false;
+  // Without content Salt turns replace off: only existence, mode and owner are managed.
+  if (chunk.replace === false && ('content' in params || 'source' in params)) params.replace = false;
+  if (truthy(chunk.check_cmd)) params.check_cmd = pyText(chunk.check_cmd);
   return { type: 'file', params };
 }
 
@@ -91,13 +130,6 @@ function notAbsolute(chunk: Chunk): Translation | undefined {
 
 function bool(v: unknown): boolean {
   return v === true;
-}
-
-/** Salt's _validate_str_list: a string, or a list of strings, as a list. */
-function strList(v: unknown): string[] | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (Array.isArray(v)) return v.map((x) => (typeof x === 'string' ? x : String(x)));
-  return [String(v)];
 }
 
 function seconds(v: unknown): number | undefined {
@@ -232,6 +264,22 @@ function hideDiff(marker: unknown) {
   };
 }
 
+/**
+ * The mode Salt reports for a file it created: a file written from a source or template (or with a mode
+ * given) starts as a private 0600 temporary file and is then set to the mode wanted (0644 from the umask
+ * when none is given); a file from contents without a mode is created with the umask's 0644 directly.
+ */
+function newFileModeChange(chunk: Chunk, changes: Record<string, unknown>): Record<string, unknown> {
+  const given = normalizeMode(chunk.mode);
+  const fromContents = ['contents', 'contents_pillar', 'contents_grains'].some((k) => chunk[k] !== undefined && chunk[k] !== null);
+  const initial = given !== undefined || !fromContents ? '0600' : '0644';
+  const want = given ?? '0644';
+  const out: Record<string, unknown> = { ...changes };
+  delete out.mode;
+  if (want !== initial) out.mode = want;
+  return out;
+}
+
 /** Salt's file.directory and file.symlink return early through _error when they cannot act
  *  (a missing parent without makedirs, ...): nothing was changed, so changes stay empty. */
 function noChangesOnError(_chunk: Chunk, ret: SaltRet): SaltRet {
@@ -255,7 +303,9 @@ export const fileStates: Record<string, StateImpl> = {
   managed: {
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
-      const shown = hideDiff('<show_changes=False>')(chunk, ret);
+      let shown = hideDiff('<show_changes=False>')(chunk, ret);
+      if (shown.result === false && /^Parent directory \S+ of \S+ is not present/.test(shown.comment)) shown = { result: false, comment: 'Parent directory not present', changes: {} };
+      if (!ctx.test && shown.result === true && shown.changes.diff === 'New file') shown = { ...shown, changes: newFileModeChange(chunk, shown.changes) };
       if (ctx.test && shown.result === null && shown.comment.startsWith('The file ')) return { ...shown, comment: `${shown.comment}${TEST_NOTE}` };
       return shown;
     },

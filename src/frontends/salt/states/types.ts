@@ -12,6 +12,8 @@ export interface SaltRet {
 export interface TranslateContext {
   readonly opts: SaltOptions;
   readonly pillar: () => Record<string, unknown>;
+  /** This minion's grains (contents_grains). */
+  readonly grains?: () => Record<string, unknown>;
   readonly renderTemplate: (text: string, file: string, ctxExtra: Record<string, unknown>) => string;
   /** `salt://…` → a path inside the file roots, or an error message. */
   readonly resolveUrl: (url: string, saltenv: string) => string | { error: string };
