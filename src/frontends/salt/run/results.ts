@@ -96,11 +96,10 @@ export function saltResult(r: NodeResult, info: NodeInfo, tracker: WatchTracker,
   if (info.impl?.finish && info.fail === undefined && !(modWatch && chunk.state === 'test')) ret = info.impl.finish(chunk, ret, { test });
   let runNum = nums.take();
   if (modWatch) runNum = nums.take();
+  const core: Record<string, unknown> = { changes: ret.changes, comment: ret.comment, name: chunk.name, result: ret.result };
+  const order = info.impl?.retOrder && !modWatch && !watched ? info.impl.retOrder : undefined;
   return {
-    changes: ret.changes,
-    comment: ret.comment,
-    name: chunk.name,
-    result: ret.result,
+    ...(order ? Object.fromEntries(order.map((k) => [k, core[k]])) : core),
     ...(skipWatch ? { skip_watch: true } : {}),
     __sls__: chunk.__sls__,
     __run_num__: runNum,

@@ -2,7 +2,7 @@
 import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
 import { normalizeMode, pySplitLines, pyText, strList, truthy } from './args.js';
-import type { SaltRet, StateImpl, TranslateContext, Translation } from './types.js';
+import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Translation } from './types.js';
 
 const TEST_NOTE = '\nNote: No changes made, actual changes may\nbe different due to other states.';
 
@@ -119,7 +119,7 @@ function managed(chunk: Chunk, ctx: TranslateContext): Translation {
   }
   if (chunk.create === false) params.create = false;
   // Without content Salt turns replace off: only existence, mode and owner are managed.
-  if (chunk.replace === false && ('content' in params || 'source' in params)) params.replace = false;
+  if (chunk.replace === false || !('content' in params || 'source' in params)) params.replace = false;
   if (truthy(chunk.check_cmd)) params.check_cmd = pyText(chunk.check_cmd);
   return { type: 'file', params };
 }
@@ -269,9 +269,13 @@ function hideDiff(marker: unknown) {
  * given) starts as a private 0600 temporary file and is then set to the mode wanted (0644 from the umask
  * when none is given); a file from contents without a mode is created with the umask's 0644 directly.
  */
+function hasContents(chunk: Chunk): boolean {
+  return ['contents', 'contents_pillar', 'contents_grains'].some((k) => chunk[k] !== undefined && chunk[k] !== null);
+}
+
 function newFileModeChange(chunk: Chunk, changes: Record<string, unknown>): Record<string, unknown> {
   const given = normalizeMode(chunk.mode);
-  const fromContents = ['contents', 'contents_pillar', 'contents_grains'].some((k) => chunk[k] !== undefined && chunk[k] !== null);
+  const fromContents = hasContents(chunk) || !truthy(chunk.source);
   const initial = given !== undefined || !fromContents ? '0600' : '0644';
   const want = given ?? '0644';
   const out: Record<string, unknown> = { ...changes };
@@ -286,7 +290,7 @@ function noChangesOnError(_chunk: Chunk, ret: SaltRet): SaltRet {
   return ret.result === false ? { ...ret, changes: {} } : ret;
 }
 
-export const fileStates: Record<string, StateImpl> = {
+const fileStatesBase: Record<string, StateImpl> = {
   touch: {
     translate: touch,
     finish(chunk, ret, ctx): SaltRet {
@@ -294,7 +298,7 @@ export const fileStates: Record<string, StateImpl> = {
       if (ctx.test && ret.result === null && ret.comment.startsWith('Times set to be updated') && seconds(chunk.atime) === undefined && seconds(chunk.mtime) === undefined) {
         return { result: true, comment: `File ${chunk.name} exists and has the correct times`, changes: { new: chunk.name } };
       }
-      return ret;
+      return noChangesOnError(chunk, ret);
     },
   },
   append: { translate: append },
@@ -305,12 +309,22 @@ export const fileStates: Record<string, StateImpl> = {
     finish(chunk, ret, ctx): SaltRet {
       let shown = hideDiff('<show_changes=False>')(chunk, ret);
       if (shown.result === false && /^Parent directory \S+ of \S+ is not present/.test(shown.comment)) shown = { result: false, comment: 'Parent directory not present', changes: {} };
-      if (!ctx.test && shown.result === true && shown.changes.diff === 'New file') shown = { ...shown, changes: newFileModeChange(chunk, shown.changes) };
+      if (!ctx.test && shown.result === true && shown.changes.diff === 'New file') {
+        const empty = !hasContents(chunk) && !truthy(chunk.source);
+        // With nothing to write, Salt touches the file: an empty file with its own change record.
+        shown = empty
+          ? { result: true, comment: 'Empty file', changes: newFileModeChange(chunk, { new: `file ${chunk.name} created` }) }
+          : { ...shown, changes: newFileModeChange(chunk, shown.changes) };
+      }
       if (ctx.test && shown.result === null && shown.comment.startsWith('The file ')) return { ...shown, comment: `${shown.comment}${TEST_NOTE}` };
       return shown;
     },
   },
-  directory: { translate: directory, finish: noChangesOnError },
+  directory: {
+    translate: directory,
+    // A missing parent without makedirs keeps the change Salt's pre-check found.
+    finish: (chunk, ret) => (ret.comment.startsWith('No directory to create ') ? ret : noChangesOnError(chunk, ret)),
+  },
   absent: {
     translate: (chunk) => ({ type: 'absent', params: { path: chunk.name } }),
   },
@@ -323,6 +337,17 @@ export const fileStates: Record<string, StateImpl> = {
       if (chunk.makedirs === true) params.makedirs = true;
       return { type: 'symlink', params };
     },
-    finish: noChangesOnError,
+    finish(chunk, ret): SaltRet {
+      const out = noChangesOnError(chunk, ret);
+      if (!('forced' in out.changes)) return out;
+      const changes = { ...out.changes };
+      delete changes.forced;
+      return { ...out, changes };
+    },
   },
 };
+
+/** Every file function but managed starts its return dict with the name. */
+export const fileStates: Record<string, StateImpl> = Object.fromEntries(
+  Object.entries(fileStatesBase).map(([fun, impl]) => [fun, fun === 'managed' || impl.retOrder ? impl : { ...impl, retOrder: NCRC }]),
+);

@@ -36,4 +36,10 @@ export interface StateImpl {
   finish?(chunk: Chunk, ret: SaltRet, ctx: FinishContext): SaltRet;
   /** The state has a mod_watch (cmd, test); otherwise Salt treats watch as require. */
   readonly modWatch?: boolean;
+  /** The order of name/changes/result/comment in the function's return dict (Salt's JSON keeps it); default changes, comment, name, result. */
+  readonly retOrder?: readonly RetKey[];
 }
+
+export type RetKey = 'name' | 'changes' | 'result' | 'comment';
+/** `ret = {"name": name, "changes": {}, "result": True, "comment": ""}`, the usual start of a Salt state function. */
+export const NCRC: readonly RetKey[] = ['name', 'changes', 'result', 'comment'];
