@@ -1,6 +1,7 @@
 /** Salt's file.* states on the shared file, directory, absent and symlink kinds. */
 import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
+import { moreFileStates } from './file-more.js';
 import { normalizeMode, pySplitLines, pyText, strList, truthy } from './args.js';
 import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Translation } from './types.js';
 
@@ -183,7 +184,7 @@ function sourceBlocks(chunk: Chunk, ctx: TranslateContext): string[] | { fail: s
   return blocks;
 }
 
-function append(chunk: Chunk, ctx: TranslateContext): Translation {
+function append(chunk: Chunk, ctx: TranslateContext, at: 'end' | 'start' = 'end'): Translation {
   const bad = notAbsolute(chunk);
   if (bad) return bad;
   if ((chunk.source ?? chunk.sources) !== undefined && (chunk.source ?? chunk.sources) !== null) {
@@ -195,7 +196,10 @@ function append(chunk: Chunk, ctx: TranslateContext): Translation {
   if (!text || text.length === 0) return { fail: 'No text found to append. Nothing appended' };
   const params: Record<string, unknown> = { path: chunk.name, text };
   if (bool(chunk.makedirs)) params.makedirs = true;
-  if (chunk.ignore_whitespace === false) params.ignore_whitespace = false;
+  if (at === 'start') {
+    params.at = 'start';
+    if (chunk.header === true) params.header = true;
+  } else if (chunk.ignore_whitespace === false) params.ignore_whitespace = false;
   return { type: 'append', params };
 }
 
@@ -301,7 +305,8 @@ const fileStatesBase: Record<string, StateImpl> = {
       return noChangesOnError(chunk, ret);
     },
   },
-  append: { translate: append },
+  append: { translate: (chunk, ctx) => append(chunk, ctx) },
+  prepend: { translate: (chunk, ctx) => append(chunk, ctx, 'start') },
   replace: { translate: replace, finish: hideDiff(true) },
   line: { translate: line, finish: hideDiff(true) },
   managed: {
@@ -349,5 +354,5 @@ const fileStatesBase: Record<string, StateImpl> = {
 
 /** Every file function but managed starts its return dict with the name. */
 export const fileStates: Record<string, StateImpl> = Object.fromEntries(
-  Object.entries(fileStatesBase).map(([fun, impl]) => [fun, fun === 'managed' || impl.retOrder ? impl : { ...impl, retOrder: NCRC }]),
+  Object.entries({ ...fileStatesBase, ...moreFileStates }).map(([fun, impl]) => [fun, fun === 'managed' || impl.retOrder ? impl : { ...impl, retOrder: NCRC }]),
 );
