@@ -7,6 +7,7 @@ import { isChanged } from '../../../core/model.js';
 import type { Kind } from '../../../resources/index.js';
 import type { NodeInfo } from './graph.js';
 import { tagOf } from './graph.js';
+import { hasGuards, runGuards, stateCheckCmd } from './guards.js';
 
 export interface WatchTracker {
   /** Nodes whose mod_watch ran (apply mode). */
@@ -40,10 +41,21 @@ export function saltKinds(base: ReadonlyMap<string, Kind>, info: ReadonlyMap<str
       async check(ctx, params, node) {
         const i = info.get(node.id);
         if (i?.fail !== undefined) throw new Error(i.fail);
+        if (i && hasGuards(i.chunk)) {
+          const g = await runGuards(ctx.host, i.chunk);
+          if (g.skip) return { inSync: true, comment: g.comment, outputs: { guard_skip: true } };
+        }
         if (i?.chunk.state === 'cmd' && i.chunk.fun === 'wait') return { inSync: true, comment: '' };
         return kind.check(ctx, params, node);
       },
-      apply: (ctx, params, check, node) => kind.apply(ctx, params, check, node),
+      async apply(ctx, params, check, node) {
+        const out = await kind.apply(ctx, params, check, node);
+        const i = info.get(node.id);
+        // state.py's own check_cmd, for functions that do not take one themselves (file.managed does).
+        if (!i || i.chunk.check_cmd === undefined || i.chunk.state === 'file') return out;
+        const verdict = await stateCheckCmd(ctx.host, i.chunk);
+        return { ...out, ok: verdict.ok, comment: verdict.comment, outputs: { ...out.outputs, check_cmd: true } };
+      },
     };
     if (type === 'command' || type === 'test') {
       (wrapped as { watch?: Kind['watch'] }).watch = async (ctx, params, node: GraphNode): Promise<ApplyOutcome> => {
@@ -58,6 +70,13 @@ export function saltKinds(base: ReadonlyMap<string, Kind>, info: ReadonlyMap<str
           // test.mod_watch takes its comment from the state's own `comment` argument when there is one.
           const comment = typeof i.chunk.comment === 'string' ? i.chunk.comment : 'Watch statement fired.';
           return record({ ok: true, comment, changes: { 'Requisites with changes': changedWatches(i, tracker.running) } });
+        }
+        if (hasGuards(i.chunk)) {
+          const g = await runGuards(ctx.host, i.chunk);
+          if (g.skip) {
+            tracker.skipWatch.add(node.id);
+            return record({ ok: true, comment: g.comment });
+          }
         }
         const c = await kind.check(ctx, params, node);
         if (c.inSync) {

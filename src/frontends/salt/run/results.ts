@@ -90,16 +90,36 @@ export function saltResult(r: NodeResult, info: NodeInfo, tracker: WatchTracker,
       ret = { result: watched.ok, comment: watched.comment ?? '', changes: watched.changes ?? {} };
       modWatch = true;
     }
-  } else if (chunk.state === 'cmd' && r.result === true && r.status === 'ok' && GUARD.test(r.comment)) skipWatch = true;
+  } else if (r.outputs?.guard_skip === true) {
+    // state.py's _run_check result: its own key order, and the state function is never called.
+    return {
+      result: true,
+      name: chunk.name,
+      changes: {},
+      comment: r.comment,
+      __sls__: chunk.__sls__,
+      __id__: chunk.__id__,
+      skip_watch: true,
+      __run_num__: nums.take(),
+      start_time: localTime(r.start),
+      duration: r.duration,
+    };
+  }
   else if (r.result === false && r.outputs?.skip_watch === true) skipWatch = true;
   // test.mod_watch's return stands as it is; cmd's goes through cmd's own wording.
   if (info.impl?.finish && info.fail === undefined && !(modWatch && chunk.state === 'test')) ret = info.impl.finish(chunk, ret, { test });
   let runNum = nums.take();
   if (modWatch) runNum = nums.take();
   const core: Record<string, unknown> = { changes: ret.changes, comment: ret.comment, name: chunk.name, result: ret.result };
-  const order = info.impl?.retOrder && !modWatch && !watched ? info.impl.retOrder : undefined;
+  // cmd's mod_watch calls the function again (same dict); test's builds its own.
+  const order = info.impl?.retOrder && !(chunk.state === 'test' && (modWatch || watched)) ? info.impl.retOrder : undefined;
+  const ordered = order ? Object.fromEntries(order.map((k) => [k, core[k]])) : core;
+  if (r.outputs?.check_cmd === true) {
+    // state.py's check_cmd updates the function's return in place: __sls__ and __id__ come before __run_num__.
+    return { ...ordered, __sls__: chunk.__sls__, __id__: chunk.__id__, __run_num__: runNum, start_time: localTime(r.start), duration: r.duration };
+  }
   return {
-    ...(order ? Object.fromEntries(order.map((k) => [k, core[k]])) : core),
+    ...ordered,
     ...(skipWatch ? { skip_watch: true } : {}),
     __sls__: chunk.__sls__,
     __run_num__: runNum,
