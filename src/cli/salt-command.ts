@@ -6,8 +6,16 @@ export interface SaltCliOptions {
   fileRoot: string[];
   pillarRoot: string[];
   id?: string;
-  out: 'highstate' | 'json' | 'yaml';
+  out: 'highstate' | 'json' | 'yaml' | 'nested' | 'pprint' | 'txt' | 'quiet' | 'raw';
   stateDir?: string;
+  local?: boolean;
+  logLevel?: string;
+  retcodePassthrough?: boolean;
+  stateOutput?: string;
+  stateVerbose?: string;
+  configDir?: string;
+  color?: boolean;
+  forceColor?: boolean;
   jobs: number;
   lockTimeout: number;
   highData?: string;
@@ -22,7 +30,15 @@ export function register(program: Command): void {
     .option('--file-root <dir>', 'a file root of the environment (repeatable)', collect, [])
     .option('--pillar-root <dir>', 'a pillar root (repeatable)', collect, [])
     .option('--id <minion_id>', 'minion id used for top file targeting (default: this host name)')
-    .addOption(outOption(['highstate', 'json', 'yaml']))
+    .addOption(outOption(['highstate', 'json', 'yaml', 'nested', 'pprint', 'txt', 'quiet', 'raw']))
+    .option('--local', 'run masterless, as salt-call --local (cairn always does; accepted from habit)')
+    .option('-l, --log-level <level>', 'salt-call log level (accepted; cairn logs nothing on the console)')
+    .option('--retcode-passthrough', 'exit with the return code of the function (2 when a state failed, as salt-call)')
+    .addOption(new Option('--state-output <mode>', 'highstate output: full, terse, mixed, changes (and the _id forms)').choices(['full', 'terse', 'mixed', 'changes', 'full_id', 'terse_id', 'mixed_id', 'changes_id', 'filter']))
+    .option('--state-verbose <bool>', 'highstate output: False hides states that succeeded without changes')
+    .option('-c, --config-dir <dir>', 'minion config directory (reads its minion file and minion.d/*.conf)')
+    .option('--no-color', 'no colours in the highstate output')
+    .option('--force-color', 'colours in the highstate output even when not on a terminal')
     .addOption(stateDirOption())
     .option(
       '--jobs <n>',

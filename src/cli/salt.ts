@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag.js';
-import { type Chunk, type ChunkFailure, compile, showChunk } from '../frontends/salt/compile/index.js';
-import { formatData, formatRun, type OutputFormat } from '../frontends/salt/output/index.js';
+import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.js';
+import { ConfigError, type MinionConfig, readMinionConfig } from '../frontends/salt/config.js';
+import { formatData, formatRun, type OutputFormat, type OutputSettings } from '../frontends/salt/output/index.js';
 import * as render from '../frontends/salt/render/index.js';
 import { runChunks } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
@@ -49,14 +50,29 @@ function cliValue(v: string): unknown {
   return v;
 }
 
-function saltOptions(opts: SaltCliOptions, call: Call): SaltOptions {
+function loadConfig(opts: SaltCliOptions): MinionConfig {
+  if (!opts.configDir) return {};
+  try {
+    return readMinionConfig(resolve(opts.configDir));
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UserError(e.message);
+    throw e;
+  }
+}
+
+function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig): SaltOptions {
+  const envRoots = opts.fileRoot.length > 0 ? undefined : conf.fileRoots;
+  const pillarRoots = opts.pillarRoot.length > 0 ? opts.pillarRoot : (conf.pillarRoots?.[call.kwargs.pillarenv ?? conf.pillarenv ?? 'base'] ?? conf.pillarRoots?.base ?? []);
   const o: SaltOptions = {
-    fileRoots: opts.fileRoot.map((d) => resolve(d)),
-    pillarRoots: opts.pillarRoot.map((d) => resolve(d)),
-    minionId: opts.id ?? hostname(),
-    test: truthy(call.kwargs.test) || call.fun === 'state.test',
+    fileRoots: opts.fileRoot.length > 0 ? opts.fileRoot.map((d) => resolve(d)) : (envRoots?.base ?? []),
+    pillarRoots: pillarRoots.map((d) => resolve(d)),
+    minionId: opts.id ?? conf.id ?? hostname(),
+    test: call.kwargs.test !== undefined ? truthy(call.kwargs.test) : call.fun === 'state.test' || conf.test === true,
   };
-  if (call.kwargs.saltenv) o.saltenv = call.kwargs.saltenv;
+  if (envRoots) o.envRoots = Object.fromEntries(Object.entries(envRoots).map(([e, ds]) => [e, ds.map((d) => resolve(d))]));
+  if (call.fun === 'state.test') o.test = true;
+  const saltenv = call.kwargs.saltenv ?? conf.saltenv;
+  if (saltenv) o.saltenv = saltenv;
   if (call.kwargs.pillar !== undefined) {
     let p: unknown;
     try {
@@ -79,11 +95,28 @@ function print(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-/** Salt's error list on stdout, the positioned diagnostics on stderr, exit 1. */
-function failCompile(errors: readonly string[], diagnostics: readonly Diagnostic[], out: OutputFormat): number {
-  print(formatRun([...errors], out));
+/** salt-call's exit: the function's retcode with --retcode-passthrough, else 1 for any non-zero retcode. */
+function exitCode(retcode: number, opts: SaltCliOptions): number {
+  if (opts.retcodePassthrough) return retcode;
+  return retcode === 0 ? 0 : 1;
+}
+
+function outputSettings(opts: SaltCliOptions, conf: MinionConfig): OutputSettings {
+  const verbose = opts.stateVerbose ?? (conf.stateVerbose === undefined ? undefined : String(conf.stateVerbose));
+  return {
+    stateOutput: opts.stateOutput ?? conf.stateOutput ?? 'full',
+    stateVerbose: verbose === undefined ? true : truthy(verbose),
+    color: opts.forceColor === true || (opts.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true),
+  };
+}
+
+let settings: OutputSettings = { stateOutput: 'full', stateVerbose: true, color: false };
+
+/** Salt's error list on stdout, the positioned diagnostics on stderr, retcode 1 (a compile error). */
+function failCompile(errors: readonly string[], diagnostics: readonly Diagnostic[], out: OutputFormat, opts?: SaltCliOptions): number {
+  print(formatRun([...errors], out, settings));
   if (diagnostics.length > 0) printDiagnostics(diagnostics);
-  return 1;
+  return opts ? exitCode(1, opts) : 1;
 }
 
 function readHighData(file: string): RenderResult {
@@ -131,7 +164,7 @@ function singleChunk(call: Call): Chunk {
   if (typeof low.state !== 'string' || typeof low.fun !== 'string' || typeof low.name !== 'string') {
     throw new UserError(`${call.fun}: the state needs "state", "fun" and "name"`);
   }
-  return { __id__: low.name, __sls__: null, __env__: 'base', order: 10000, ...low } as unknown as Chunk;
+  return (call.fun === 'state.low' ? low : { ...low, __id__: low.name }) as unknown as Chunk;
 }
 
 function translateContext(so: SaltOptions): TranslateContext {
@@ -150,39 +183,45 @@ function translateContext(so: SaltOptions): TranslateContext {
   };
 }
 
-async function runStates(chunks: Chunk[], call: Call, opts: SaltCliOptions, so: SaltOptions, spans: HighData['spans'], failures?: ReadonlyMap<Chunk, ChunkFailure>): Promise<number> {
+async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions, conf: MinionConfig, fun = 'state.apply'): Promise<number> {
   const test = so.test === true;
   const mode = test ? 'check' : 'apply';
   return withRunStore(
     { stateDir: opts.stateDir, lockTimeout: opts.lockTimeout },
     { mode, source: opts.highData ? [opts.highData] : so.fileRoots, frontEnd: 'salt' },
     async (progress) => {
+      let done = 0;
       const run = await runChunks(chunks, {
         test,
-        failhard: truthy(call.kwargs.failhard),
-        jobs: opts.jobs,
+        // failhard comes from the state or the minion config; salt-call ignores a failhard= argument.
+        failhard: conf.failhard === true,
         ctx: { host: new LocalHost(), baseDir: process.cwd() },
         translate: translateContext(so),
-        spanOf: (id) => spans[id],
-        ...(failures ? { failures } : {}),
-        onStart: progress.onStart,
-        onResult: progress.onResult,
+        onResult: (r) => progress.onResult?.(r, ++done, chunks.length),
+        single: fun === 'state.single' || fun === 'state.low',
       });
-      const failed = Object.values(run.running).some((r) => r.result === false);
-      return { results: run.results, exitCode: failed ? 1 : 0, print: () => print(formatRun(run.running, opts.out)) };
+      if (fun === 'state.low') {
+        // state.low returns the state's own return; salt-call exits 1 when its result is False.
+        const ret = Object.values(run.running)[0] as Record<string, unknown>;
+        return { results: run.results, exitCode: ret.result === false ? 1 : 0, print: () => print(formatData(ret, opts.out, settings)) };
+      }
+      const failed = Object.values(run.running).some((r) => r.result === false) || Object.keys(run.running).length === 0;
+      return { results: run.results, exitCode: exitCode(failed ? 2 : 0, opts), print: () => print(formatRun(run.running, opts.out, settings)) };
     },
   );
 }
 
 export async function runSaltCommand(fun: string, args: readonly string[], opts: SaltCliOptions): Promise<number> {
   const call = parseCall(fun, args);
-  const so = saltOptions(opts, call);
+  const conf = loadConfig(opts);
+  const so = saltOptions(opts, call, conf);
+  settings = outputSettings(opts, conf);
   const out = opts.out;
   switch (fun) {
     case 'state.show_top': {
       const top = render.showTop(so);
-      if (top.errors.length > 0) return failCompile(top.errors, top.diagnostics, out);
-      print(formatData(top.top, out));
+      if (top.errors.length > 0) return failCompile(top.errors, top.diagnostics, out, opts);
+      print(formatData(top.top, out, settings));
       return 0;
     }
     case 'state.single':
@@ -190,9 +229,9 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
       const chunk = singleChunk(call);
       if (!knownFunction(chunk.state, chunk.fun)) {
         const full = `${chunk.state}.${chunk.fun}`;
-        return failCompile([`Specified state '${full}' was unavailable.`], [], out);
+        return failCompile([`Specified state '${full}' was not found`], [], out, opts);
       }
-      return runStates([chunk], call, opts, so, {});
+      return runStates([chunk], opts, so, conf, fun);
     }
     case 'state.apply':
     case 'state.sls':
@@ -207,13 +246,13 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
       throw new UserError(`unknown function ${JSON.stringify(fun)} (known: state.apply, state.sls, state.highstate, state.test, state.show_highstate, state.show_lowstate, state.show_sls, state.show_low_sls, state.show_top, state.single, state.low)`);
   }
   const rendered = renderFor(call, opts, so);
-  if (rendered.errors.length > 0) return failCompile(rendered.errors, rendered.diagnostics, out);
+  if (rendered.errors.length > 0) return failCompile(rendered.errors, rendered.diagnostics, out, opts);
   if (rendered.noStates && !fun.startsWith('state.show_')) {
-    print(formatRun(noStatesResult(rendered.noStates), out));
-    return 1;
+    print(formatRun(noStatesResult(rendered.noStates), out, settings));
+    return exitCode(2, opts);
   }
   if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
-    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out));
+    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out, settings));
     return 0;
   }
   const showing = fun === 'state.show_lowstate' || fun === 'state.show_low_sls';
@@ -221,17 +260,17 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     requisiteIn: fun !== 'state.show_low_sls',
     ...(showing ? {} : { knownFunction, checkRequisites: true }),
   });
-  if (compiled.errors.length > 0) return failCompile(compiled.errors, compiled.diagnostics, out);
+  if (compiled.errors.length > 0) return failCompile(compiled.errors, compiled.diagnostics, out, opts);
   if (showing) {
-    print(formatData(compiled.chunks.map(showChunk), out));
+    print(formatData(compiled.chunks.map(showChunk), out, settings));
     return 0;
   }
   // Lost requisites and unknown state functions fail their own state only (Salt 3006); say where they are.
   for (const w of compiled.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
   try {
-    return await runStates(compiled.chunks, call, opts, so, rendered.high.spans, compiled.failures);
+    return await runStates(compiled.chunks, opts, so, conf);
   } catch (e) {
-    if (DiagnosticError.is(e)) return failCompile(e.diagnostics.map((d) => d.message), e.diagnostics, out);
+    if (DiagnosticError.is(e)) return failCompile(e.diagnostics.map((d) => d.message), e.diagnostics, out, opts);
     throw e;
   }
 }

@@ -18,6 +18,7 @@ import type { Kind } from './kind.js';
 import { kind as pkg } from './package/index.js';
 import { kind as rename } from './rename/index.js';
 import { kind as replace } from './replace/index.js';
+import { kind as service } from './service/index.js';
 import { kind as symlink } from './symlink/index.js';
 import { kind as task } from './task/index.js';
 import { kind as testKind } from './test/index.js';
@@ -27,5 +28,5 @@ import { kind as unit } from './unit/index.js';
 import { kind as user } from './user/index.js';
 import { kind as wait } from './wait/index.js';
 
-export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment].map((k) => [k.type, k]));
+export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service].map((k) => [k.type, k]));
 export type { Kind };

@@ -3,6 +3,7 @@
  * per entry of `names`, then the order flags resolved (`first`, `last`, negative orders, the names
  * increments) and the list sorted by (order, state + name + fun).
  */
+import { pyStr } from '../pytext.js';
 import { type Arg, argsOf, type Body, type High, isModuleKey } from './high.js';
 
 /** A low chunk: `state`, `fun`, `name`, `__id__`, `__sls__`, `__env__`, `order` and every argument. */
@@ -16,10 +17,13 @@ export type Chunk = Record<string, unknown> & {
   order: number;
 };
 
+/** Salt's verify_high: structure errors, requisite shapes and the two-state requisite cycles it can see. */
 export function verifyHigh(high: High): string[] {
   const errors: string[] = [];
+  const reqs = new Map<string, Map<string, string>>();
   for (const [id, body] of high) {
-    const sls = String(body.__sls__);
+    if (id.startsWith('__')) continue;
+    const sls = pyStr(body.__sls__);
     for (const state of Object.keys(body)) {
       if (!isModuleKey(state)) continue;
       const run = body[state];
@@ -44,15 +48,49 @@ export function verifyHigh(high: High): string[] {
           }
           continue;
         }
-        if (typeof arg !== 'object' || arg === null) continue;
-        const key = Object.keys(arg)[0];
+        if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) continue;
+        const keys = Object.keys(arg);
+        const key = keys[0];
+        if (key === undefined) continue;
         if (key === 'names' && !Array.isArray(arg[key])) errors.push(`The 'names' argument in state '${id}' in SLS '${sls}' needs to be formed as a list`);
-        if (key !== undefined && ['require', 'watch', 'prereq', 'onchanges'].includes(key) && !Array.isArray(arg[key])) {
-          errors.push(`The ${key} statement in state '${id}' in SLS '${sls}' needs to be formed as a list`);
+        if (['require', 'watch', 'prereq', 'onchanges'].includes(key)) {
+          if (!Array.isArray(arg[key])) {
+            errors.push(`The ${key} statement in state '${id}' in SLS '${sls}' needs to be formed as a list`);
+          } else {
+            const mine = new Map<string, string>([['state', state]]);
+            reqs.set(id, mine);
+            for (let req of arg[key] as unknown[]) {
+              if (typeof req === 'string') req = { id: req };
+              if (typeof req !== 'object' || req === null || Array.isArray(req)) {
+                errors.push(`Requisite declaration ${pyStr(req)} in SLS ${sls} is not formed as a single key dictionary`);
+                continue;
+              }
+              const reqKey = Object.keys(req)[0] ?? '';
+              const reqVal = (req as Record<string, unknown>)[reqKey];
+              if (reqKey.includes('.')) {
+                errors.push(
+                  `Invalid requisite type '${reqKey}' in state '${id}', in SLS '${sls}'. Requisite types must not contain dots, did you mean '${reqKey.slice(0, reqKey.indexOf('.'))}'?`,
+                );
+              }
+              if (typeof reqVal === 'object' && reqVal !== null) {
+                errors.push(`Illegal requisite "${pyStr(reqVal)}", please check your syntax.\n`);
+                continue;
+              }
+              const val = pyStr(reqVal);
+              mine.set(val, reqKey);
+              const other = reqs.get(val);
+              if (other?.has(id) && other.get(id) === state && other.get('state') === mine.get(val)) {
+                errors.push(`A recursive requisite was found, SLS "${sls}" ID "${id}" ID "${val}"`);
+              }
+            }
+          }
+          if (keys.length !== 1) errors.push(`Multiple dictionaries defined in argument of state '${id}' in SLS '${sls}'`);
         }
       }
-      if (fun === 0) errors.push(`No function declared in state '${state}' in SLS '${sls}'`);
-      else if (fun > 1) errors.push(`Too many functions declared in state '${state}' in SLS '${sls}'`);
+      if (fun === 0) {
+        if (state === 'require' || state === 'watch') continue;
+        errors.push(`No function declared in state '${state}' in SLS '${sls}'`);
+      } else if (fun > 1) errors.push(`Too many functions declared in state '${state}' in SLS '${sls}'`);
     }
   }
   return errors;
@@ -106,14 +144,6 @@ function chunksOf(id: string, body: Body): RawChunk[] {
   return out;
 }
 
-/** Python's str() of a chunk field, for the sort key. */
-function pyStr(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (v === true) return 'True';
-  if (v === false) return 'False';
-  if (v === null || v === undefined) return 'None';
-  return String(v);
-}
 
 function isInt(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v);

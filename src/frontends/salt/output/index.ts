@@ -6,7 +6,14 @@ import { dumpYaml } from './pyyaml.js';
 
 export { formatHighstate } from './highstate.js';
 
-export type OutputFormat = 'highstate' | 'json' | 'yaml';
+export type OutputFormat = 'highstate' | 'json' | 'yaml' | 'nested' | 'pprint' | 'txt' | 'quiet' | 'raw';
+
+/** How the highstate outputter prints (salt-call's --state-output, --state-verbose, colour). */
+export interface OutputSettings {
+  readonly stateOutput: string;
+  readonly stateVerbose: boolean;
+  readonly color: boolean;
+}
 
 /** Keys whose numbers Python holds as floats. */
 const FLOAT_KEYS = new Set(['duration']);
@@ -45,14 +52,15 @@ export function formatYaml(local: unknown): string {
 }
 
 /** For a state run (dict of results) or a compile error (list of strings). */
-export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat): string {
+export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat, _settings?: OutputSettings): string {
   if (out === 'json') return formatJson(local);
   if (out === 'yaml') return formatYaml(local);
+  if (out === 'nested') return formatNestedLocal(local);
   return formatHighstate(local);
 }
 
 /** For show_* functions: salt-call prints their data with the nested outputter when asked for highstate. */
-export function formatData(local: unknown, out: OutputFormat): string {
+export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings): string {
   if (out === 'yaml') return formatYaml(local);
   if (out === 'json') return formatJson(local);
   return formatNestedLocal(local);

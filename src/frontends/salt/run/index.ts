@@ -1,35 +1,29 @@
 /**
- * The runtime stage of the Salt front end: low chunks → core graph → one run → Salt's running dict,
- * then the `listen` mod_watch runs Salt does at the end.
+ * The runtime stage of the Salt front end: low chunks → Salt's state runtime (salt-state.ts) → Salt's running
+ * dict, plus the core result records the run store keeps.
  */
-import type { Span } from '../../../core/diag.js';
-import { DiagnosticError } from '../../../core/diag.js';
-import { type GraphNode, isChanged, type NodeResult } from '../../../core/model.js';
-import { checkGraph, preflightGraph, runGraph } from '../../../core/runtime.js';
+import type { NodeResult, NodeStatus } from '../../../core/model.js';
 import type { ResourceContext } from '../../../host/types.js';
 import { type Kind, kinds as sharedKinds } from '../../../resources/index.js';
-import type { Chunk, ChunkFailure } from '../compile/index.js';
-import { refsOf, targets } from '../compile/requisites.js';
+import type { Chunk } from '../compile/index.js';
 import type { TranslateContext } from '../states/index.js';
-import { buildGraph, tagOf } from './graph.js';
-import { newTracker, saltKinds } from './kinds.js';
-import { localTime, RunNumbers, type SaltResult, saltResults } from './results.js';
+import { type Ret, StateCaller } from './caller.js';
+import { SaltState, tagOf } from './salt-state.js';
 
-export type { SaltResult } from './results.js';
-export { executionOrder, tagOf } from './graph.js';
+export { tagOf } from './salt-state.js';
+export type SaltResult = Record<string, unknown>;
 
 export interface SaltRunOptions {
   readonly test: boolean;
   readonly failhard: boolean;
-  readonly jobs: number;
   readonly ctx: ResourceContext;
   readonly translate: TranslateContext;
-  readonly spanOf?: (id: string) => Span | undefined;
-  /** States that fail without being called (compile's lost requisites and unknown functions). */
-  readonly failures?: ReadonlyMap<Chunk, ChunkFailure>;
   readonly kinds?: ReadonlyMap<string, Kind>;
-  readonly onStart?: (node: GraphNode) => void;
-  readonly onResult?: (result: NodeResult, done: number, total: number) => void;
+  /** Accepted for callers of the earlier graph runtime; Salt runs states one at a time, and so does cairn. */
+  readonly jobs?: number;
+  /** state.single / state.low: call the one chunk directly, as State.call does (no requisites). */
+  readonly single?: boolean;
+  readonly onResult?: (result: NodeResult) => void;
 }
 
 export interface SaltRun {
@@ -38,96 +32,46 @@ export interface SaltRun {
   readonly results: NodeResult[];
 }
 
-/** Listeners whose listened-to states changed, as Salt's call_listen finds them. */
-function listeners(chunks: readonly Chunk[], changed: (c: Chunk) => boolean): Chunk[] {
-  const out: Chunk[] = [];
-  const add = (c: Chunk) => {
-    if (!out.includes(c)) out.push(c);
+function statusOf(r: Ret, test: boolean): NodeStatus {
+  if (r.result === false) return 'failed';
+  if (r.__state_ran__ === false) return 'skipped';
+  const changed = r.changes !== null && typeof r.changes === 'object' && Object.keys(r.changes).length > 0;
+  if (r.result === null || (test && changed)) return 'pending';
+  return changed ? 'changed' : 'ok';
+}
+
+/** One core result record per entry of Salt's running dict. */
+export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
+  const parts = tag.split('_|-');
+  const changes = r.changes !== null && typeof r.changes === 'object' && !Array.isArray(r.changes) ? (r.changes as Record<string, unknown>) : {};
+  return {
+    id: tag,
+    name: typeof r.name === 'string' ? r.name : String(parts[2] ?? ''),
+    type: `${parts[0] ?? ''}.${parts[3] ?? ''}`,
+    result: r.result,
+    status: statusOf(r, test),
+    changes,
+    comment: typeof r.comment === 'string' ? r.comment : JSON.stringify(r.comment),
+    start: new Date().toISOString(),
+    duration: typeof r.duration === 'number' ? r.duration : 0,
+    run_num: typeof r.__run_num__ === 'number' ? r.__run_num__ : 0,
   };
-  for (const c of chunks) {
-    for (const ref of refsOf(c, 'listen')) if (targets(ref, chunks).some(changed)) add(c);
-    if (changed(c)) for (const ref of refsOf(c, 'listen_in')) for (const t of targets(ref, chunks)) add(t);
-  }
-  return out;
 }
 
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
-  const base = opts.kinds ?? sharedKinds;
-  const sg = buildGraph(chunks, { ...opts.translate, lowstate: chunks }, { failhard: opts.failhard, test: opts.test, ...(opts.spanOf ? { spanOf: opts.spanOf } : {}), ...(opts.failures ? { failures: opts.failures } : {}) });
-  const tracker = newTracker();
-  const kinds = saltKinds(base, sg.info, tracker);
-  const checked = checkGraph(sg.graph, kinds);
-  if (!checked.index) throw new DiagnosticError(checked.diagnostics);
-  const pre = await preflightGraph(sg.graph, kinds, opts.ctx);
-  if (pre.length > 0) throw new DiagnosticError(pre);
-  const report = await runGraph(sg.graph, checked.index, {
-    mode: opts.test ? 'check' : 'apply',
-    jobs: opts.jobs,
-    kinds,
-    ctx: opts.ctx,
-    label: (node) => `${String(node.meta?.sls)}.${String(node.meta?.id)}`,
-    onStart: opts.onStart,
-    onResult: (r, done, total) => {
-      tracker.running.set(r.id, r);
-      opts.onResult?.(r, done, total);
-    },
+  const caller = new StateCaller({ ctx: opts.ctx, translate: { ...opts.translate, lowstate: chunks }, kinds: opts.kinds ?? sharedKinds });
+  const state = new SaltState(chunks.map((c) => ({ ...c })), {
+    test: opts.test,
+    failhard: opts.failhard,
+    caller,
+    ...(opts.onResult ? { onResult: (tag: string, r: Ret) => opts.onResult?.(nodeResult(tag, r, opts.test)) } : {}),
   });
-  const nums = new RunNumbers();
-  // Several jobs finish in any order; Salt numbers states in its execution order, which the node order is.
-  let finished = report.results;
-  if (opts.jobs > 1) {
-    const rank = new Map(sg.graph.nodes.map((n, i) => [n.id, i]));
-    finished = [...report.results].sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
-  }
-  const running = saltResults(finished, sg, tracker, opts.test, nums);
-  const results = [...report.results];
-  const stopped = report.results.length < sg.graph.nodes.length;
-  if (!stopped) {
-    const changed = (c: Chunk) => {
-      const r = tracker.running.get(tagOf(c));
-      return r !== undefined && isChanged(r);
-    };
-    for (const c of listeners(sg.chunks, changed)) {
-      const low: Chunk = { ...c, fun: 'mod_watch', __id__: `listener_${c.__id__}` };
-      const tag = tagOf(low);
-      if (tag in running) continue;
-      const info = sg.info.get(tagOf(c));
-      const node = sg.graph.nodes.find((n) => n.id === tagOf(c));
-      if (!info || !node) continue;
-      const start = new Date().toISOString();
-      const t0 = performance.now();
-      let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> };
-      if (c.state === 'cmd' && opts.test) ret = { result: null, comment: `Command "${c.name}" would have been executed`, changes: {} };
-      else if (c.state === 'cmd') {
-        const kind = base.get(node.type);
-        const w = kind?.watch ? await kind.watch(opts.ctx, node.params, node) : { ok: true, comment: '' };
-        ret = { result: w.ok, comment: w.comment ?? '', changes: w.changes ?? {} };
-      } else ret = { result: true, comment: typeof c.comment === 'string' ? c.comment : 'Watch statement fired.', changes: { 'Requisites with changes': [] } };
-      const duration = Math.round((performance.now() - t0) * 1000) / 1000;
-      running[tag] = {
-        changes: ret.changes,
-        comment: ret.comment,
-        name: c.name,
-        result: ret.result,
-        __sls__: c.__sls__,
-        __run_num__: nums.take(),
-        start_time: localTime(start),
-        duration,
-        __id__: low.__id__,
-      };
-      results.push({
-        id: tag,
-        name: c.name,
-        type: node.type,
-        result: ret.result,
-        status: ret.result === false ? 'failed' : opts.test ? 'pending' : Object.keys(ret.changes).length > 0 ? 'changed' : 'ok',
-        changes: ret.changes,
-        comment: ret.comment,
-        start,
-        duration,
-        run_num: results.length,
-      });
-    }
-  }
+  let running: Record<string, SaltResult>;
+  if (opts.single && chunks[0]) {
+    const r = await state.callOne({ ...chunks[0] });
+    running = { [tagOf(chunks[0])]: r };
+    opts.onResult?.(nodeResult(tagOf(chunks[0]), r, opts.test));
+  } else running = (await state.run()) as Record<string, SaltResult>;
+  const results = Object.entries(running).map(([tag, r]) => nodeResult(tag, r as Ret, opts.test));
   return { running, results };
 }

@@ -310,6 +310,8 @@ const fileStatesBase: Record<string, StateImpl> = {
   replace: { translate: replace, finish: hideDiff(true) },
   line: { translate: line, finish: hideDiff(true) },
   managed: {
+    // managed's dict starts as changes, comment, name, result.
+    retOrder: ['changes', 'comment', 'name', 'result'],
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
       let shown = hideDiff('<show_changes=False>')(chunk, ret);
@@ -352,7 +354,7 @@ const fileStatesBase: Record<string, StateImpl> = {
   },
 };
 
-/** Every file function but managed starts its return dict with the name. */
+/** Every file function but managed and copy starts its return dict as name, changes, result, comment. */
 export const fileStates: Record<string, StateImpl> = Object.fromEntries(
-  Object.entries({ ...fileStatesBase, ...moreFileStates }).map(([fun, impl]) => [fun, fun === 'managed' || impl.retOrder ? impl : { ...impl, retOrder: NCRC }]),
+  Object.entries({ ...fileStatesBase, ...moreFileStates }).map(([fun, impl]) => [fun, impl.retOrder ? impl : { ...impl, retOrder: NCRC }]),
 );

@@ -26,22 +26,25 @@ function action(fun: string, chunk: Chunk): string {
 
 /** What Salt's test module returns, before requisites or watch step in. */
 function saltReturn(chunk: Chunk, test: boolean): SaltRet {
-  const comment = typeof chunk.comment === 'string' ? chunk.comment : undefined;
+  const comment = 'comment' in chunk ? (chunk.comment as string) : undefined;
   switch (chunk.fun) {
     case 'succeed_with_changes':
       return test
         ? { result: null, comment: "If we weren't testing, this would be successful with changes", changes: PRETEND() }
         : { result: true, comment: comment ?? 'Success!', changes: PRETEND() };
     case 'fail_with_changes':
-      return test ? { result: false, comment: "If we weren't testing, this would be a failure!", changes: PRETEND() } : { result: false, comment: comment ?? 'Failure!', changes: PRETEND() };
+      return test ? { result: null, comment: "If we weren't testing, this would be failed with changes", changes: PRETEND() } : { result: false, comment: comment ?? 'Failure!', changes: PRETEND() };
     case 'fail_without_changes':
       return test ? { result: false, comment: "If we weren't testing, this would be a failure!", changes: {} } : { result: false, comment: comment ?? 'Failure!', changes: {} };
     case 'configurable_test_state': {
       const changes = chunk.changes !== false;
       const result = chunk.result !== false;
-      if (test) return { result: changes ? null : true, comment: comment || 'This is a test', changes: changes ? PRETEND() : {} };
-      return { result, comment: comment ?? '', changes: changes ? PRETEND() : {} };
+      const text = comment ?? '';
+      if (test) return { result: changes ? null : true, comment: text || 'This is a test', changes: changes ? PRETEND() : {} };
+      return { result, comment: text, changes: changes ? PRETEND() : {} };
     }
+    case 'show_notification':
+      return { result: true, comment: chunk.text as string, changes: {} };
     case 'nop':
       return { result: true, comment: 'Success!', changes: {} };
     default:
@@ -59,4 +62,4 @@ export const testState: StateImpl = {
   },
 };
 
-export const TEST_FUNCTIONS = ['succeed_with_changes', 'succeed_without_changes', 'fail_with_changes', 'fail_without_changes', 'nop', 'configurable_test_state'];
+export const TEST_FUNCTIONS = ['succeed_with_changes', 'succeed_without_changes', 'fail_with_changes', 'fail_without_changes', 'nop', 'configurable_test_state', 'show_notification'];

@@ -36,7 +36,7 @@ export interface StateImpl {
   finish?(chunk: Chunk, ret: SaltRet, ctx: FinishContext): SaltRet;
   /** The state has a mod_watch (cmd, test); otherwise Salt treats watch as require. */
   readonly modWatch?: boolean;
-  /** The order of name/changes/result/comment in the function's return dict (Salt's JSON keeps it); default changes, comment, name, result. */
+  /** The order of name/changes/result/comment in the function's return dict (Salt's JSON keeps it); default name, changes, result, comment. */
   readonly retOrder?: readonly RetKey[];
 }
 

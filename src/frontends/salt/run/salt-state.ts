@@ -1,0 +1,522 @@
+/**
+ * Salt's state runtime over low chunks, step for step as salt-call 3006.0 runs them: chunks in order, each
+ * one's requisites evaluated (and run, depth first) before it, prereq's trial run in test mode into a
+ * separate "pre" dict, watch → mod_watch (taking a second run number), failhard, requisite cycles, lost
+ * requisites, then the listen mod_watches. The running dict it builds is what `--out json` prints.
+ */
+import { fnmatch } from '../compile/fnmatch.js';
+import type { Chunk } from '../compile/index.js';
+import { MOD_WATCH_STATES, type Ret, type StateCaller } from './caller.js';
+import { pyRepr, pyStr } from '../pytext.js';
+
+type Low = Chunk & Record<string, unknown>;
+type Running = Record<string, Ret>;
+
+const CHECKED = ['require', 'require_any', 'watch', 'watch_any', 'prereq', 'onfail', 'onfail_any', 'onfail_all', 'onchanges', 'onchanges_any'] as const;
+const CALL_REQUISITES = ['require', 'require_any', 'watch', 'watch_any', 'prereq', 'onfail', 'onfail_any', 'onchanges', 'onchanges_any'] as const;
+/** Requisite keywords a listen mod_watch chunk drops. */
+const STATE_REQUISITE_KEYWORDS = [
+  'onchanges', 'onchanges_any', 'onfail', 'onfail_any', 'onfail_all', 'onfail_stop', 'prereq', 'prerequired', 'watch', 'watch_any', 'require', 'require_any', 'listen',
+];
+
+export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: unknown }): string {
+  return `${pyStr(c.state)}_|-${pyStr(c.__id__)}_|-${pyStr(c.name)}_|-${pyStr(c.fun)}`;
+}
+
+/** Python's datetime.time().isoformat() of now, local time. */
+export function saltTime(d = new Date()): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const us = Math.floor((performance.timeOrigin + performance.now()) * 1000) % 1000;
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}${p(us, 3)}`;
+}
+
+function trimReq(req: unknown): Record<string, unknown> {
+  if (typeof req === 'string') return { id: req };
+  const r = (req ?? {}) as Record<string, unknown>;
+  const first = Object.keys(r)[0];
+  if (first !== undefined && first.includes('.')) return { [first.split('.')[0] as string]: r[first] };
+  return r;
+}
+
+function firstEntry(req: Record<string, unknown>): [string, unknown] {
+  const k = Object.keys(req)[0] ?? '';
+  return [k, req[k]];
+}
+
+function fakeTimes(): { start_time: string; duration: number } {
+  return { start_time: saltTime(), duration: 0 };
+}
+
+function isChanged(r: Ret | undefined): boolean {
+  const c = r?.changes;
+  if (c === null || c === undefined || c === false || c === '' || c === 0) return false;
+  if (typeof c === 'object') return Object.keys(c).length > 0;
+  return true;
+}
+
+export interface SaltStateOptions {
+  readonly test: boolean;
+  readonly failhard: boolean;
+  readonly caller: StateCaller;
+  /** Called after each entry of the running dict is set (progress). */
+  readonly onResult?: (tag: string, ret: Ret) => void;
+}
+
+export class SaltState {
+  running: Running = {};
+  private readonly pre: Running = {};
+  private active = new Set<string>();
+  private runNum = 0;
+
+  constructor(
+    private readonly chunks: Low[],
+    private readonly o: SaltStateOptions,
+  ) {}
+
+  async callChunks(chunks: Low[] = this.chunks): Promise<Running> {
+    let running: Running = {};
+    this.running = running;
+    for (const low of chunks) {
+      if ('__FAILHARD__' in running) {
+        delete running.__FAILHARD__;
+        return running;
+      }
+      const tag = tagOf(low);
+      if (!(tag in running)) {
+        running = await this.callChunk(low, running, chunks);
+        if (this.checkFailhard(low, running)) return running;
+      }
+      this.active = new Set();
+    }
+    return running;
+  }
+
+  private checkFailhard(low: Low, running: Running): boolean {
+    const tag = tagOf(low);
+    if (this.o.test) return false;
+    const failhard = 'failhard' in low ? low.failhard : this.o.failhard;
+    if (failhard && tag in running) {
+      const r = running[tag] as Ret;
+      if (r.result === null) return false;
+      return !r.result;
+    }
+    return false;
+  }
+
+  private hasModWatch(state: string): boolean {
+    return MOD_WATCH_STATES.has(state);
+  }
+
+  /** Salt turns watch into require for a state without mod_watch (in the chunk itself). */
+  private watchToRequire(low: Low): void {
+    for (const [w, r] of [['watch', 'require'], ['watch_any', 'require_any']] as const) {
+      if (!(w in low) || this.hasModWatch(low.state)) continue;
+      const moved = low[w];
+      delete low[w];
+      if (r in low && Array.isArray(low[r])) (low[r] as unknown[]).push(...(Array.isArray(moved) ? moved : []));
+      else low[r] = moved;
+    }
+  }
+
+  private matching(req: Record<string, unknown>, chunks: Low[]): Low[] {
+    const [key, val] = firstEntry(req);
+    const out: Low[] = [];
+    if (val === null || val === undefined) return out;
+    for (const chunk of chunks) {
+      if (key === 'sls') {
+        if (fnmatch(pyStr(chunk.__sls__), pyStr(val))) out.push(chunk);
+        continue;
+      }
+      const v = pyStr(val);
+      if (fnmatch(pyStr(chunk.name), v) || fnmatch(pyStr(chunk.__id__), v)) {
+        if (key === 'id' || chunk.state === key) out.push(chunk);
+      }
+    }
+    return out;
+  }
+
+  private checkRequisite(low: Low, running: Running, chunks: Low[], pre: boolean): { status: string; reqs: Record<string, Low[]> } {
+    this.watchToRequire(low);
+    const present = CHECKED.some((r) => r in low) || 'prerequired' in low;
+    if (!present) return { status: 'met', reqs: {} };
+    const reqs: Record<string, Low[]> = {};
+    for (const r of CHECKED) reqs[r] = [];
+    if (pre) reqs.prerequired = [];
+    for (const rState of Object.keys(reqs)) {
+      const list = low[rState];
+      if (list === undefined || list === null) continue;
+      for (const raw of Array.isArray(list) ? list : []) {
+        const req = trimReq(raw);
+        const [, val] = firstEntry(req);
+        if (val === null || val === undefined) continue;
+        const found = this.matching(req, chunks);
+        if (found.length === 0) return { status: 'unmet', reqs: {} };
+        (reqs[rState] as Low[]).push(...found);
+      }
+    }
+    const funStats = new Set<string>();
+    for (const [rState, reqChunks] of Object.entries(reqs)) {
+      const stats = new Set<string>();
+      const runDict = rState.startsWith('prereq') && !rState.startsWith('prerequired') ? this.pre : running;
+      for (const chunk of reqChunks) {
+        const tag = tagOf(chunk);
+        const r = runDict[tag];
+        if (r === undefined) {
+          stats.add('unmet');
+          continue;
+        }
+        if (rState.startsWith('onfail')) {
+          if (r.result === true) {
+            stats.add('onfail');
+            continue;
+          }
+        } else if (r.result === false) {
+          stats.add('fail');
+          continue;
+        }
+        if (rState.startsWith('onchanges')) {
+          stats.add(isChanged(r) ? 'onchangesmet' : 'onchanges');
+          continue;
+        }
+        if (rState.startsWith('watch') && isChanged(r)) {
+          stats.add('change');
+          continue;
+        }
+        if (rState.startsWith('prereq') && r.result === null && !rState.startsWith('prerequired')) stats.add('premet');
+        if (rState.startsWith('prereq') && r.result !== null) {
+          if (!rState.startsWith('prerequired')) stats.add('pre');
+        } else if (r.__state_ran__ !== false) stats.add('met');
+      }
+      if (rState.endsWith('_any') || rState === 'onfail') {
+        if (stats.has('met') || stats.has('change')) stats.delete('fail');
+        if (stats.has('onchangesmet')) {
+          stats.delete('onchanges');
+          stats.delete('fail');
+        }
+        if (stats.has('onfail') && stats.has('met')) stats.delete('onfail');
+      }
+      if (rState.endsWith('_all') && stats.has('onfail')) stats.delete('met');
+      for (const s of stats) funStats.add(s);
+    }
+    let status: string;
+    if (funStats.has('unmet')) status = 'unmet';
+    else if (funStats.has('fail')) status = 'fail';
+    else if (funStats.has('pre')) status = funStats.has('premet') ? 'met' : 'pre';
+    else if (funStats.has('onfail') && !funStats.has('onchangesmet')) status = 'onfail';
+    else if (funStats.has('onchanges') && !funStats.has('onchangesmet')) status = 'onchanges';
+    else if (funStats.has('change')) status = 'change';
+    else if (funStats.has('onfail')) status = 'onfail';
+    else status = 'met';
+    return { status, reqs };
+  }
+
+  private keysOf(low: Low): Record<string, unknown> {
+    return { __sls__: low.__sls__ ?? null, __id__: low.__id__ ?? null, name: low.name ?? null };
+  }
+
+  private record(running: Running, tag: string, ret: Ret): void {
+    running[tag] = ret;
+    this.o.onResult?.(tag, ret);
+  }
+
+  private async callChunk(low: Low, running: Running, chunks: Low[], depth = 0): Promise<Running> {
+    const tag = tagOf(low);
+    if (!low.prerequired) this.active.add(tag);
+    const requisites: string[] = [...CALL_REQUISITES];
+    let status: string;
+    let reqs: Record<string, Low[]>;
+    if (!low.__prereq__) {
+      requisites.push('prerequired');
+      ({ status, reqs } = this.checkRequisite(low, running, chunks, true));
+    } else ({ status, reqs } = this.checkRequisite(low, running, chunks, false));
+
+    if (status === 'unmet') {
+      const lost: Record<string, Record<string, unknown>[]> = {};
+      const toRun: Low[] = [];
+      let lastChunk: Low | undefined;
+      for (const requisite of requisites) {
+        lost[requisite] = [];
+        if (!(requisite in low)) continue;
+        const list = low[requisite];
+        for (const raw of Array.isArray(list) ? list : []) {
+          const req = trimReq(raw);
+          const [key, val] = firstEntry(req);
+          let found = false;
+          for (const chunk of chunks) {
+            lastChunk = chunk;
+            if (val === null || val === undefined) continue;
+            if (key === 'sls') {
+              if (fnmatch(pyStr(chunk.__sls__), pyStr(val))) {
+                if (requisite === 'prereq') chunk.__prereq__ = true;
+                toRun.push(chunk);
+                found = true;
+              }
+              continue;
+            }
+            if (fnmatch(pyStr(chunk.name), pyStr(val)) || fnmatch(pyStr(chunk.__id__), pyStr(val))) {
+              if (key === 'id' || chunk.state === key) {
+                if (requisite === 'prereq') chunk.__prereq__ = true;
+                else if (requisite === 'prerequired') chunk.__prerequired__ = true;
+                toRun.push(chunk);
+                found = true;
+              }
+            }
+          }
+          if (!found) (lost[requisite] as Record<string, unknown>[]).push(req);
+        }
+      }
+      if (Object.values(lost).some((l) => l.length > 0)) {
+        let comment = 'The following requisites were not found:\n';
+        for (const [requisite, lreqs] of Object.entries(lost)) {
+          if (lreqs.length === 0) continue;
+          comment += `${' '.repeat(19)}${requisite}:\n`;
+          for (const lreq of lreqs) {
+            const [k, v] = firstEntry(lreq);
+            comment += `${' '.repeat(23)}${k}: ${pyStr(v)}\n`;
+          }
+        }
+        const runDict = low.__prereq__ ? this.pre : running;
+        const ret: Ret = { changes: {}, result: false, ...fakeTimes(), comment, __run_num__: this.runNum++, ...this.keysOf(low) };
+        if (runDict === running) this.record(running, tag, ret);
+        else runDict[tag] = ret;
+        return running;
+      }
+      for (const chunk of toRun) {
+        lastChunk = chunk;
+        const ctag = tagOf(chunk);
+        if (ctag in running) continue;
+        if (this.active.has(ctag)) {
+          if (chunk.__prerequired__) {
+            if (!(tag in this.pre)) {
+              low.__prereq__ = true;
+              this.pre[ctag] = await this.call(low, chunks, running);
+            }
+            return running;
+          }
+          this.record(running, tag, { changes: {}, result: false, comment: 'Recursive requisite found', __run_num__: this.runNum, ...this.keysOf(low) });
+          this.runNum++;
+          return running;
+        }
+        running = await this.callChunk(chunk, running, chunks);
+        if (this.checkFailhard(chunk, running)) {
+          running.__FAILHARD__ = true as unknown as Ret;
+          return running;
+        }
+      }
+      if (low.__prereq__) {
+        const again = this.checkRequisite(low, running, chunks, false);
+        const ret = await this.call(low, chunks, running);
+        this.pre[tag] = ret;
+        if (!isChanged(ret) && again.status === 'change') {
+          ret.changes = { watch: 'watch' };
+          ret.result = null;
+        }
+      } else {
+        depth += 1;
+        if (depth >= 20) {
+          this.record(running, tag, { changes: {}, result: false, comment: 'Recursive requisite found', __run_num__: this.runNum, ...this.keysOf(low) });
+        } else running = await this.callChunk(low, running, chunks, depth);
+      }
+      if (lastChunk && this.checkFailhard(lastChunk, running)) {
+        running.__FAILHARD__ = true as unknown as Ret;
+        return running;
+      }
+    } else if (status === 'met') {
+      if (low.__prereq__) this.pre[tag] = await this.call(low, chunks, running);
+      else this.record(running, tag, await this.call(low, chunks, running));
+    } else if (status === 'fail') {
+      if (tag in this.pre) {
+        const ret = this.pre[tag] as Ret;
+        if (isChanged(ret)) ret.changes = {};
+        ret.__run_num__ = this.runNum;
+        Object.assign(ret, this.keysOf(low));
+        this.record(running, tag, ret);
+      } else {
+        const failed: string[] = [];
+        for (const reqLows of Object.values(reqs)) {
+          for (const reqLow of reqLows) {
+            const rtag = tagOf(reqLow);
+            const r = this.pre[rtag] ?? running[rtag];
+            if (r === undefined) continue;
+            if (r.result === false) {
+              const key = `${pyStr(reqLow.__sls__)}.${pyStr(reqLow.__id__)}`;
+              if (!failed.includes(key)) failed.push(key);
+            }
+          }
+        }
+        const ret: Ret = { changes: {}, result: false, ...fakeTimes(), comment: `One or more requisite failed: ${failed.join(', ')}`, __run_num__: this.runNum, ...this.keysOf(low) };
+        this.record(running, tag, ret);
+        this.pre[tag] = ret;
+      }
+      this.runNum++;
+    } else if (status === 'change' && !low.__prereq__) {
+      let ret = await this.call(low, chunks, running);
+      if (!isChanged(ret) && !ret.skip_watch) {
+        const watchLow: Low = { ...low, sfun: low.fun, fun: 'mod_watch', __reqs__: reqs };
+        ret = await this.call(watchLow, chunks, running);
+      }
+      this.record(running, tag, ret);
+    } else if (status === 'pre') {
+      const ret: Ret = { changes: {}, result: true, ...fakeTimes(), comment: 'No changes detected', __run_num__: this.runNum, ...this.keysOf(low) };
+      this.record(running, tag, ret);
+      this.pre[tag] = ret;
+      this.runNum++;
+    } else if (status === 'onfail' || status === 'onchanges') {
+      const comment = status === 'onfail' ? 'State was not run because onfail req did not change' : 'State was not run because none of the onchanges reqs changed';
+      this.record(running, tag, { changes: {}, result: true, ...fakeTimes(), comment, __state_ran__: false, __run_num__: this.runNum, ...this.keysOf(low) });
+      this.runNum++;
+    } else if (low.__prereq__) this.pre[tag] = await this.call(low, chunks, running);
+    else this.record(running, tag, await this.call(low, chunks, running));
+    return running;
+  }
+
+  /** Salt's verify_data for one chunk: the errors that make State.call fail it without running. */
+  private verifyData(low: Low): string[] {
+    const errors: string[] = [];
+    if (low.name && typeof low.name !== 'string') {
+      errors.push(`ID '${pyStr(low.name)}' ${'__sls__' in low ? `in SLS '${pyStr(low.__sls__)}' ` : ''}is not formed as a string, but is a ${pyType(low.name)}`);
+    }
+    const full = `${low.state}.${low.fun}`;
+    if (!this.o.caller.exists(low.state, low.fun)) {
+      if ('__sls__' in low) {
+        errors.push(`State '${full}' was not found in SLS '${pyStr(low.__sls__)}'`);
+        errors.push(`Reason: '${full}' is not available.`);
+      } else errors.push(`Specified state '${full}' was not found`);
+    }
+    let reqdec = '';
+    if ('require' in low) reqdec = 'require';
+    if ('watch' in low) {
+      this.watchToRequire(low);
+      reqdec = 'watch' in low ? 'watch' : 'require';
+    }
+    if (reqdec) {
+      const list = low[reqdec];
+      for (const req of Array.isArray(list) ? list : []) {
+        if (typeof req !== 'object' || req === null) continue;
+        const [first, val] = firstEntry(req as Record<string, unknown>);
+        if (low.state === first && (fnmatch(pyStr(low.name), pyStr(val)) || fnmatch(pyStr(low.__id__), pyStr(val)))) {
+          errors.push(`Recursive require detected in SLS ${pyStr(low.__sls__)} for require ${pyRepr(req)} in ID ${pyStr(low.__id__)}`);
+        }
+      }
+    }
+    return errors;
+  }
+
+  /** Salt's State.call: verify, the unless/onlyif/creates checks, the function, check_cmd, the run keys. */
+  private async call(low: Low, _chunks: Low[], running: Running): Promise<Ret> {
+    const startWall = new Date();
+    const t0 = performance.now();
+    const errors = this.verifyData(low);
+    if (errors.length > 0) {
+      return { result: false, name: low.name, changes: {}, comment: errors.map((e) => `${e}\n`).join(''), __run_num__: this.runNum++ };
+    }
+    const test = this.o.test || low.__prereq__ === true;
+    let ret: Ret = { result: false, name: low.name, changes: {}, comment: undefined };
+    delete ret.comment;
+    if ('unless' in low || 'onlyif' in low || 'creates' in low) {
+      const check = await this.o.caller.runCheck(low);
+      Object.assign(ret, check);
+      if (Array.isArray(ret.comment)) ret.comment = (ret.comment as string[]).join('\n');
+    }
+    if (!('result' in ret) || ret.result === false) {
+      if (low.fun === 'mod_watch') {
+        const watched = (low.__reqs__ as Record<string, Low[]> | undefined)?.watch ?? [];
+        const changed = watched.filter((c) => isChanged(running[tagOf(c)])).map((c) => `${c.state}: ${pyStr(c.__id__)}`);
+        ret = await this.o.caller.modWatch(low, test, changed);
+      } else ret = await this.o.caller.invoke(low, test);
+      if (!low.__prereq__ && low.parallel) ret.__parallel__ = true;
+      if ('check_cmd' in low && low.state !== 'file') Object.assign(ret, await this.o.caller.runCheckCmd(low));
+    }
+    if (low.__prereq__) {
+      low.__prereq__ = false;
+      return ret;
+    }
+    ret.__sls__ = low.__sls__ ?? null;
+    ret.__run_num__ = this.runNum++;
+    ret.start_time = saltTime(startWall);
+    ret.duration = Math.round((performance.now() - t0) * 1000) / 1000;
+    ret.__id__ = low.__id__;
+    return ret;
+  }
+
+  /** Salt's call_listen: a mod_watch chunk for every listener whose listened-to state changed. */
+  async callListen(chunks: Low[], running: Running): Promise<Running> {
+    const listeners: Array<{ key: [string, string, string]; val: unknown[] }> = [];
+    const crefs = new Map<string, { cref: [string, string, string]; chunk: Low }>();
+    for (const chunk of chunks) {
+      const cref: [string, string, string] = [chunk.state, pyStr(chunk.__id__), pyStr(chunk.name)];
+      crefs.set(JSON.stringify(cref), { cref, chunk });
+      if ('listen' in chunk) listeners.push({ key: cref, val: Array.isArray(chunk.listen) ? chunk.listen : [] });
+      if ('listen_in' in chunk) {
+        for (const lIn of Array.isArray(chunk.listen_in) ? chunk.listen_in : []) {
+          if (!lIn || typeof lIn !== 'object') continue;
+          for (const [k, v] of Object.entries(lIn as Record<string, unknown>)) listeners.push({ key: [k, pyStr(v), 'lookup'], val: [{ [chunk.state]: chunk.__id__ }] });
+        }
+      }
+    }
+    const inCref = (state: string, v: string, cref: [string, string, string]) => state === cref[0] && cref.includes(v);
+    const watchers: Low[] = [];
+    const errors: Running = {};
+    for (const { key, val } of listeners) {
+      for (let listenTo of val) {
+        if (!listenTo || typeof listenTo !== 'object') {
+          let found = false;
+          for (const chunk of chunks) {
+            if (chunk.__id__ === listenTo || chunk.name === listenTo) {
+              listenTo = { [chunk.state]: chunk.__id__ };
+              found = true;
+            }
+          }
+          if (!found) continue;
+        }
+        for (const [lkey, lvalRaw] of Object.entries(listenTo as Record<string, unknown>)) {
+          const lval = pyStr(lvalRaw);
+          const refs = [...crefs.values()];
+          if (!refs.some((r) => inCref(lkey, lval, r.cref))) {
+            errors[`listen_|-${lkey}_|-${lval}_|-listen`] = { comment: `Referenced state ${lkey}: ${lval} does not exist`, name: `listen_${lkey}:${lval}`, result: false, changes: {} };
+            continue;
+          }
+          for (const r of refs.filter((x) => inCref(lkey, lval, x.cref))) {
+            const to = running[tagOf(r.chunk)];
+            if (!to || !isChanged(to)) continue;
+            if (!refs.some((x) => inCref(key[0], key[1], x.cref))) {
+              errors[`listen_|-${key[0]}_|-${key[1]}_|-listen`] = { comment: `Referenced state ${key[0]}: ${key[1]} does not exist`, name: `listen_${key[0]}:${key[1]}`, result: false, changes: {} };
+              continue;
+            }
+            for (const x of refs.filter((y) => inCref(key[0], key[1], y.cref))) {
+              const w: Low = { ...x.chunk, sfun: x.chunk.fun, fun: 'mod_watch', __id__: `listener_${pyStr(x.chunk.__id__)}` };
+              for (const req of STATE_REQUISITE_KEYWORDS) delete w[req];
+              watchers.push(w);
+            }
+          }
+        }
+      }
+    }
+    const ret = await this.callChunks(watchers);
+    Object.assign(running, ret);
+    for (const [tag, err] of Object.entries(errors)) {
+      err.__run_num__ = this.runNum++;
+      running[tag] = err;
+    }
+    this.running = running;
+    return running;
+  }
+
+  /** state.single / state.low: State.call on one chunk, no requisites, no listen. */
+  async callOne(low: Low): Promise<Ret> {
+    return this.call(low, [low], this.running);
+  }
+
+  async run(): Promise<Running> {
+    const running = await this.callChunks();
+    return this.callListen(this.chunks, running);
+  }
+}
+
+function pyType(v: unknown): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return 'list';
+  if (v && typeof v === 'object') return 'dict';
+  return 'str';
+}
