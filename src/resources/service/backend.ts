@@ -69,5 +69,19 @@ function systemd(host: Host): ServiceBackend {
 }
 
 export async function backendFor(host: Host): Promise<ServiceBackend> {
-  return (await host.stat('/run/systemd/system'))?.type === 'directory' ? systemd(host) : sysv(host);
+  return (await booted(host)) ? systemd(host) : sysv(host);
+}
+
+async function booted(host: Host): Promise<boolean> {
+  return (await host.stat('/run/systemd/system'))?.type === 'directory';
+}
+
+/**
+ * systemd installed but not the running init (a container, a chroot): Salt's "offline" mode, where
+ * service.running and service.dead do nothing and say so.
+ */
+export async function systemdOffline(host: Host): Promise<boolean> {
+  if (await booted(host)) return false;
+  const r = await host.exec(['sh', '-c', 'command -v systemctl'], { readOnly: true });
+  return r.code === 0 && r.stdout.trim().length > 0;
 }

@@ -1,13 +1,15 @@
 /**
  * `service`: a system service running or stopped, enabled or disabled at boot, restarted or reloaded when a
  * watched resource changed (Salt's service.running / dead / enabled / disabled and their mod_watch). The
- * comments are Salt 3006's; the backend (systemctl or SysV init scripts) is chosen from the machine.
+ * comments are Salt 3006's; the backend (systemctl or SysV init scripts) is chosen from the machine. Where
+ * systemd is installed but not running, running/dead do nothing (Salt's offline mode) while enable,
+ * disable and the watch actions go through the init scripts.
  */
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
 import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
-import { backendFor, type ServiceBackend } from './backend.js';
+import { backendFor, type ServiceBackend, systemdOffline } from './backend.js';
 
 const TYPE = 'service';
 
@@ -99,7 +101,10 @@ function plan(p: ServiceParams, f: Facts): { inSync: boolean; comment: string } 
   return { inSync: false, comment: wantRunning ? `Service ${name} is set to start` : `Service ${name} is set to be killed` };
 }
 
+const OFFLINE = 'Running in OFFLINE mode. Nothing to do';
+
 async function check(ctx: ResourceContext, p: ServiceParams): Promise<CheckOutcome> {
+  if ((p.state === 'running' || p.state === 'dead') && (await systemdOffline(ctx.host))) return { inSync: true, comment: OFFLINE };
   const b = await backendFor(ctx.host);
   const f = await facts(b, p.name);
   const { inSync, comment } = plan(p, f);
