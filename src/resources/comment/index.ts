@@ -89,6 +89,7 @@ async function check(ctx: ResourceContext, p: CommentParams): Promise<CheckOutco
 }
 
 async function apply(ctx: ResourceContext, p: CommentParams, checked: CheckOutcome): Promise<ApplyOutcome> {
+  if (checked.inSync) return { ok: true, changes: {}, comment: checked.comment ?? '' };
   const { target, old, next } = checked.state as CommentState;
   const st = await ctx.host.stat(target);
   if (next !== old) {

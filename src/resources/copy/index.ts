@@ -64,6 +64,7 @@ async function copyTree(host: Host, from: string, to: string): Promise<void> {
 }
 
 async function apply(ctx: ResourceContext, p: CopyParams, checked: CheckOutcome): Promise<ApplyOutcome> {
+  if (checked.inSync) return { ok: true, changes: {}, comment: checked.comment ?? '' };
   const { host } = ctx;
   const state = checked.state as CopyState;
   const dest = state.dest;

@@ -70,6 +70,7 @@ async function link(ctx: ResourceContext, p: HardlinkParams): Promise<string | u
 }
 
 async function apply(ctx: ResourceContext, p: HardlinkParams, checked: CheckOutcome): Promise<ApplyOutcome> {
+  if (checked.inSync) return { ok: true, changes: {}, comment: checked.comment ?? '' };
   const found = checked.state as Found;
   const outputs = { path: p.path };
   const changes: Record<string, unknown> = {};

@@ -30,7 +30,8 @@ async function check(ctx: ResourceContext, p: RenameParams): Promise<CheckOutcom
   return { inSync: false, changes: { [p.path]: p.source }, comment: `File "${p.source}" is set to be moved to "${p.path}"`, outputs };
 }
 
-async function apply(ctx: ResourceContext, p: RenameParams): Promise<ApplyOutcome> {
+async function apply(ctx: ResourceContext, p: RenameParams, checked: CheckOutcome): Promise<ApplyOutcome> {
+  if (checked.inSync) return { ok: true, changes: {}, comment: checked.comment ?? '' };
   const { host } = ctx;
   if (await host.lstat(p.path)) await host.remove(p.path, { recursive: true });
   const failure = await ensureParent(host, p.path, p.makedirs, `The target directory ${posix.dirname(p.path)} is not present`);
@@ -44,5 +45,5 @@ export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, renameSchema, params, node),
   check: (ctx, params) => check(ctx, parse(params)),
-  apply: (ctx, params) => apply(ctx, parse(params)),
+  apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

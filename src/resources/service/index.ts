@@ -112,6 +112,7 @@ async function check(ctx: ResourceContext, p: ServiceParams): Promise<CheckOutco
 }
 
 async function apply(ctx: ResourceContext, p: ServiceParams, checked: CheckOutcome): Promise<ApplyOutcome> {
+  if (checked.inSync) return { ok: true, changes: {}, comment: checked.comment ?? '' };
   const b = await backendFor(ctx.host);
   const f = (checked.state as Facts | undefined) ?? (await facts(b, p.name));
   const { name } = p;
