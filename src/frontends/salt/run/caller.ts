@@ -180,26 +180,30 @@ export class StateCaller {
     const chunk = { ...low };
     for (const g of GUARD_KEYS) delete chunk[g];
     const t = impl.translate(chunk, { ...this.o.translate });
-    if ('fail' in t) return { name: low.name, result: false, changes: {}, comment: t.fail };
-    const kind = this.o.kinds.get(t.type);
-    if (!kind) return { name: low.name, result: false, changes: {}, comment: `no resource kind ${t.type}` };
-    const node: GraphNode = { id: `${low.state}_|-${low.__id__}_|-${pyStr(low.name)}_|-${low.fun}`, type: t.type, name: pyStr(low.name), params: t.params };
     let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> };
     let skipWatch = false;
-    try {
-      const problems = kind.validate(t.params, node);
-      if (problems.length > 0) return { name: low.name, result: false, changes: {}, comment: problems.map((d) => d.message).join('\n') };
-      const check: CheckOutcome = await kind.check(this.o.ctx, t.params, node);
-      if (check.inSync) ret = { result: true, comment: check.comment ?? '', changes: {} };
-      else if (test) ret = { result: null, comment: check.comment ?? '', changes: check.changes ?? {} };
-      else {
-        const applied: ApplyOutcome = await kind.apply(this.o.ctx, t.params, check, node);
-        skipWatch = applied.outputs?.skip_watch === true;
-        const changes = applied.changes ?? check.changes ?? {};
-        ret = applied.ok ? { result: true, comment: applied.comment ?? check.comment ?? '', changes } : { result: false, comment: applied.comment ?? 'apply failed', changes };
+    const kind = 'fail' in t ? undefined : this.o.kinds.get(t.type);
+    if ('fail' in t) ret = { result: false, comment: t.fail, changes: {} };
+    else if (!kind) ret = { result: false, comment: `no resource kind ${t.type}`, changes: {} };
+    else {
+      const node: GraphNode = { id: `${low.state}_|-${low.__id__}_|-${pyStr(low.name)}_|-${low.fun}`, type: t.type, name: pyStr(low.name), params: t.params };
+      try {
+        const problems = kind.validate(t.params, node);
+        if (problems.length > 0) ret = { result: false, comment: problems.map((d) => d.message).join('\n'), changes: {} };
+        else {
+          const check: CheckOutcome = await kind.check(this.o.ctx, t.params, node);
+          if (check.inSync) ret = { result: true, comment: check.comment ?? '', changes: {} };
+          else if (test) ret = { result: null, comment: check.comment ?? '', changes: check.changes ?? {} };
+          else {
+            const applied: ApplyOutcome = await kind.apply(this.o.ctx, t.params, check, node);
+            skipWatch = applied.outputs?.skip_watch === true;
+            const changes = applied.changes ?? check.changes ?? {};
+            ret = applied.ok ? { result: true, comment: applied.comment ?? check.comment ?? '', changes } : { result: false, comment: applied.comment ?? 'apply failed', changes };
+          }
+        }
+      } catch (e) {
+        ret = { result: false, comment: messageOf(e), changes: {} };
       }
-    } catch (e) {
-      ret = { result: false, comment: messageOf(e), changes: {} };
     }
     if (impl.finish) ret = impl.finish(chunk, ret, { test });
     // Each function builds its return dict in its own key order (Salt's JSON keeps it).

@@ -1,6 +1,6 @@
 /**
- * Salt's argument coercions, shared by the state functions: Python's str() of YAML data (a dict argument
- * becomes `{'a': 1}` as Salt writes it, never `[object Object]`), normalize_mode, _validate_str_list and
+ * Salt's argument coercions, shared by the state functions: Python's str() of SLS data (a mapping argument
+ * becomes `OrderedDict([('a', 1)])` as Salt writes it, never `[object Object]`), normalize_mode, _validate_str_list and
  * the truthiness Python gives a value.
  */
 import { strRepr } from '../../../lang/jinja/pyvalue.js';
@@ -19,7 +19,11 @@ export function pyText(v: unknown): string {
   if (typeof v === 'number') return String(v);
   if (Array.isArray(v)) return `[${v.map(repr).join(', ')}]`;
   if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object') return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${strRepr(k)}: ${repr(x)}`).join(', ')}}`;
+  // Salt's YAML loader makes every mapping of an SLS an OrderedDict.
+  if (typeof v === 'object') {
+    const items = Object.entries(v as Record<string, unknown>).map(([k, x]) => `(${strRepr(k)}, ${repr(x)})`);
+    return items.length > 0 ? `OrderedDict([${items.join(', ')}])` : 'OrderedDict()';
+  }
   return String(v);
 }
 

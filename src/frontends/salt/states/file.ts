@@ -55,7 +55,7 @@ function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } 
   else if (given[0] === 'contents_grains') use = from('Grain', ctx.grains ?? (() => ({})), chunk.contents_grains);
   else use = chunk.contents;
   if (use && typeof use === 'object' && !Array.isArray(use) && 'fail' in use) return use as { fail: string };
-  if (chunk.allow_empty !== true && !truthy(use)) {
+  if (chunk.allow_empty === false && !truthy(use)) {
     const id = given[0] === 'contents' ? "'contents'" : `${given[0]} ${pyText(chunk[given[0] as string])}`;
     return { fail: `${id} value would result in empty contents. Set allow_empty to True to allow the managed file to be empty.` };
   }
@@ -356,5 +356,19 @@ const fileStatesBase: Record<string, StateImpl> = {
 
 /** Every file function but managed and copy starts its return dict as name, changes, result, comment. */
 export const fileStates: Record<string, StateImpl> = Object.fromEntries(
-  Object.entries({ ...fileStatesBase, ...moreFileStates }).map(([fun, impl]) => [fun, impl.retOrder ? impl : { ...impl, retOrder: NCRC }]),
+  Object.entries({ ...fileStatesBase, ...moreFileStates }).map(([fun, impl]) => [fun, withOwnerWording({ ...impl, retOrder: impl.retOrder ?? NCRC })]),
 );
+
+/** Salt's _check_user wording for an owner or group the machine does not have (the user one ends in a space). */
+function withOwnerWording(impl: StateImpl): StateImpl {
+  const finish = impl.finish;
+  return {
+    ...impl,
+    finish(chunk, ret, ctx): SaltRet {
+      const out = finish ? finish(chunk, ret, ctx) : ret;
+      const m = /^(User|Group) (.+) is not available \(not in \/etc\/(?:passwd|group)\)$/.exec(out.comment);
+      if (!m || out.result !== false) return out;
+      return { result: false, changes: {}, comment: m[1] === 'User' ? `User ${m[2]} is not available ` : `Group ${m[2]} is not available` };
+    },
+  };
+}
