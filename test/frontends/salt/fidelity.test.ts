@@ -57,7 +57,7 @@ test('first apply: every state function worded as Salt 3006 words it, with the w
   });
   const l = local(r.stdout);
   assert.equal(l['cmd_|-guarded_|-echo no_|-run']?.skip_watch, true);
-  assert.deepEqual(Object.keys(l['test_|-ok_|-ok_|-succeed_with_changes'] ?? {}), ['changes', 'comment', 'name', 'result', '__sls__', '__run_num__', 'start_time', 'duration', '__id__']);
+  assert.deepEqual(Object.keys(l['test_|-ok_|-ok_|-succeed_with_changes'] ?? {}), ['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', 'start_time', 'duration', '__id__']);
   // JSON as json.dumps(indent=4) prints it.
   assert.match(r.stdout, /^\{\n {4}"local": \{\n {8}"file_\|-web_dir_\|-/);
 });

@@ -64,7 +64,7 @@ test('watch: cmd.wait and test mod_watch fire with a __run_num__ gap; a guard sk
 test('result records carry Salt keys in raw order', () => {
   const { local } = runJson('watch');
   const r = local['test_|-conf_|-conf_|-succeed_with_changes'] as Record<string, unknown>;
-  assert.deepEqual(Object.keys(r), ['changes', 'comment', 'name', 'result', '__sls__', '__run_num__', 'start_time', 'duration', '__id__']);
+  assert.deepEqual(Object.keys(r), ['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', 'start_time', 'duration', '__id__']);
   assert.match(String(r.start_time), /^\d\d:\d\d:\d\d\.\d{6}$/);
   assert.equal(typeof r.duration, 'number');
 });
