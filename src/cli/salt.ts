@@ -167,10 +167,11 @@ function singleChunk(call: Call): Chunk {
   return (call.fun === 'state.low' ? low : { ...low, __id__: low.name }) as unknown as Chunk;
 }
 
-function translateContext(so: SaltOptions): TranslateContext {
+function translateContext(so: SaltOptions, conf: MinionConfig = {}): TranslateContext {
   let pillar: Record<string, unknown> | undefined;
   return {
     opts: so,
+    config: (key) => conf.options?.[key],
     pillar: () => (pillar ??= render.loadPillar(so)),
     grains: () => ({ ...render.grains(), id: so.minionId }),
     renderTemplate: (text, file, extra) => render.renderTemplateFile(text, file, extra, so),
@@ -196,7 +197,7 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
         // failhard comes from the state or the minion config; salt-call ignores a failhard= argument.
         failhard: conf.failhard === true,
         ctx: { host: new LocalHost(), baseDir: process.cwd() },
-        translate: translateContext(so),
+        translate: translateContext(so, conf),
         onResult: (r) => progress.onResult?.(r, ++done, chunks.length),
         single: fun === 'state.single' || fun === 'state.low',
       });

@@ -13,6 +13,7 @@ import { kind as fetch } from './fetch/index.js';
 import { kind as file } from './file/index.js';
 import { kind as group } from './group/index.js';
 import { kind as hardlink } from './hardlink/index.js';
+import { kind as hosts } from './hosts/index.js';
 import { kind as line } from './line/index.js';
 import type { Kind } from './kind.js';
 import { kind as pkg } from './package/index.js';
@@ -28,5 +29,5 @@ import { kind as unit } from './unit/index.js';
 import { kind as user } from './user/index.js';
 import { kind as wait } from './wait/index.js';
 
-export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service].map((k) => [k.type, k]));
+export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service, hosts].map((k) => [k.type, k]));
 export type { Kind };

@@ -2,6 +2,7 @@
 import { groupStates, pkgStates, userStates } from './accounts.js';
 import { cmdStates } from './cmd.js';
 import { fileStates } from './file.js';
+import { hostStates } from './host.js';
 import { serviceStates } from './service.js';
 import { TEST_FUNCTIONS, testState } from './test.js';
 import type { StateImpl } from './types.js';
@@ -13,6 +14,7 @@ const modules: Record<string, Record<string, StateImpl>> = {
   user: userStates,
   group: groupStates,
   service: serviceStates,
+  host: hostStates,
   test: Object.fromEntries(TEST_FUNCTIONS.map((f) => [f, testState])),
 };
 

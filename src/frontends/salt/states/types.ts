@@ -12,6 +12,8 @@ export interface SaltRet {
 export interface TranslateContext {
   readonly opts: SaltOptions;
   readonly pillar: () => Record<string, unknown>;
+  /** A minion config option (config.option), e.g. `hosts.file`. */
+  readonly config?: (key: string) => unknown;
   /** This minion's grains (contents_grains). */
   readonly grains?: () => Record<string, unknown>;
   readonly renderTemplate: (text: string, file: string, ctxExtra: Record<string, unknown>) => string;
