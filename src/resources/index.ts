@@ -7,6 +7,7 @@ import { kind as cleandir } from './cleandir/index.js';
 import { kind as command } from './command/index.js';
 import { kind as comment } from './comment/index.js';
 import { kind as copy } from './copy/index.js';
+import { kind as cron } from './cron/index.js';
 import { kind as directory } from './directory/index.js';
 import { kind as exists } from './exists/index.js';
 import { kind as fetch } from './fetch/index.js';
@@ -29,5 +30,5 @@ import { kind as unit } from './unit/index.js';
 import { kind as user } from './user/index.js';
 import { kind as wait } from './wait/index.js';
 
-export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service, hosts].map((k) => [k.type, k]));
+export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service, hosts, cron].map((k) => [k.type, k]));
 export type { Kind };

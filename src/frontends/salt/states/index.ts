@@ -1,6 +1,7 @@
 /** Every Salt state function cairn implements, by `state.fun`. */
 import { groupStates, pkgStates, userStates } from './accounts.js';
 import { cmdStates } from './cmd.js';
+import { cronStates } from './cron.js';
 import { fileStates } from './file.js';
 import { hostStates } from './host.js';
 import { serviceStates } from './service.js';
@@ -15,6 +16,7 @@ const modules: Record<string, Record<string, StateImpl>> = {
   group: groupStates,
   service: serviceStates,
   host: hostStates,
+  cron: cronStates,
   test: Object.fromEntries(TEST_FUNCTIONS.map((f) => [f, testState])),
 };
 
