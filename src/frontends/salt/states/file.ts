@@ -252,9 +252,34 @@ function keepFiles(chunk: Chunk, ctx: TranslateContext): string[] {
   return keep;
 }
 
+const RECURSE_TYPES = ['user', 'group', 'mode', 'ignore_files', 'ignore_dirs', 'silent'];
+
+/** Salt's _get_recurse_set and the recursion it asks for, as the directory kind's `recurse` param. */
+function recursion(chunk: Chunk): Record<string, unknown> | { fail: string } | undefined {
+  if (!truthy(chunk.recurse)) return undefined;
+  const set = (Array.isArray(chunk.recurse) ? chunk.recurse : [chunk.recurse]).map(pyText);
+  const bad = set.filter((t) => !RECURSE_TYPES.includes(t));
+  if (bad.length > 0) return { fail: `Types for "recurse" limited to ${RECURSE_TYPES.map((t) => `"${t}"`).join(', ')}.` };
+  const r: Record<string, unknown> = {};
+  if (set.includes('mode')) {
+    const fm = normalizeMode(chunk.file_mode);
+    const dm = normalizeMode(chunk.dir_mode ?? chunk.mode);
+    if (fm !== undefined) r.file_mode = fm;
+    if (dm !== undefined) r.dir_mode = dm;
+  }
+  // Without a user (group) to set, Salt fails an existing directory; cairn leaves ownership alone.
+  if (set.includes('user') && chunk.user !== undefined && chunk.user !== null) r.owner = chunk.user;
+  if (set.includes('group') && chunk.group !== undefined && chunk.group !== null) r.group = chunk.group;
+  if (set.includes('ignore_files')) r.files = false;
+  if (set.includes('ignore_dirs')) r.dirs = false;
+  return r;
+}
+
 function directory(chunk: Chunk, ctx: TranslateContext): Translation {
   const params: Record<string, unknown> = { path: chunk.name, ...attrs(chunk, 'dir_mode') };
-  if (chunk.clean !== true) return { type: 'directory', params };
+  const rec = recursion(chunk);
+  if (rec && 'fail' in rec) return { fail: pyText(rec.fail) };
+  if (chunk.clean !== true) return { type: 'directory', params: { ...params, ...(rec ? { recurse: rec } : {}) } };
   params.keep = keepFiles(chunk, ctx);
   if (typeof chunk.exclude_pat === 'string') params.exclude_pat = chunk.exclude_pat;
   return { type: 'cleandir', params };
@@ -330,7 +355,14 @@ const fileStatesBase: Record<string, StateImpl> = {
   directory: {
     translate: directory,
     // A missing parent without makedirs keeps the change Salt's pre-check found.
-    finish: (chunk, ret) => (ret.comment.startsWith('No directory to create ') ? ret : noChangesOnError(chunk, ret)),
+    finish(chunk, ret, ctx): SaltRet {
+      if (ret.comment.startsWith('No directory to create ')) return ret;
+      const out = noChangesOnError(chunk, ret);
+      // Salt records the pre-check's {name: {...}} before the keys check_perms sets.
+      const keys = ['user', 'group', 'mode'].filter((k) => k in out.changes);
+      if (ctx.test || out.result !== true || keys.length === 0 || chunk.name in out.changes || truthy(chunk.recurse)) return out;
+      return { ...out, changes: { [chunk.name]: Object.fromEntries(keys.map((k) => [k, out.changes[k]])), ...out.changes } };
+    },
   },
   absent: {
     translate: (chunk) => ({ type: 'absent', params: { path: chunk.name } }),
