@@ -1,6 +1,7 @@
-/** Salt's file.exists, missing, copy, rename, hardlink, prepend, comment and uncomment on their shared kinds. */
+/** Salt's file.exists, missing, copy, rename, hardlink, comment, uncomment and serialize on their shared kinds. */
 import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
+import { dumpYaml } from '../output/pyyaml.js';
 import { normalizeMode, pyText, truthy } from './args.js';
 import type { SaltRet, StateImpl, Translation } from './types.js';
 
@@ -104,7 +105,65 @@ function commentState(uncomment: boolean): StateImpl {
   };
 }
 
+/** Python's json.dumps(indent=2, separators=(",", ": "), sort_keys=True), ASCII only. */
+function pyJson(v: unknown, indent = ''): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((x) => inner + pyJson(x, inner)).join(',\n')}\n${indent}]`;
+  if (v && typeof v === 'object') {
+    const keys = Object.keys(v).sort();
+    return keys.length === 0 ? '{}' : `{\n${keys.map((k) => `${inner}${pyJson(k)}: ${pyJson((v as Record<string, unknown>)[k], inner)}`).join(',\n')}\n${indent}}`;
+  }
+  if (typeof v === 'string') return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return v === undefined ? 'null' : JSON.stringify(v);
+}
+
+const serialize: StateImpl = {
+  translate(chunk, ctx) {
+    const bad = must(chunk, 'serialize');
+    if (bad) return bad;
+    if (chunk.serializer !== undefined && chunk.formatter !== undefined) return { fail: 'Only one of serializer and formatter are allowed' };
+    const format = pyText(chunk.serializer ?? chunk.formatter ?? 'yaml').toLowerCase();
+    if (truthy(chunk.dataset) && truthy(chunk.dataset_pillar)) return { fail: "Only one of 'dataset' and 'dataset_pillar' is permitted" };
+    let data = chunk.dataset;
+    if (truthy(chunk.dataset_pillar)) {
+      data = pyText(chunk.dataset_pillar).split(':').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>)[k] : undefined), ctx.pillar());
+      if (data === undefined) data = '';
+    }
+    if (data === undefined || data === null) return { fail: "Neither 'dataset' nor 'dataset_pillar' was defined" };
+    let content: string;
+    if (format === 'json') content = `${pyJson(data)}\n`;
+    else if (format === 'yaml') content = dumpYaml(data);
+    else return { fail: `The ${format} serializer could not be found. It either does not exist or its prerequisites are not installed.` };
+    if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path` };
+    const params: Record<string, unknown> = { path: chunk.name, content };
+    owner(chunk, params);
+    if (chunk.makedirs === true) params.makedirs = true;
+    if (chunk.create === false) params.create = false;
+    return { type: 'file', params };
+  },
+  finish(chunk, ret, ctx): SaltRet {
+    if (ret.result === false && /^Parent directory \S+ of \S+ is not present/.test(ret.comment)) return { result: false, comment: 'Parent directory not present', changes: {} };
+    if (ctx.test && ret.result === null) {
+      const changes = chunk.show_changes === false && 'diff' in ret.changes ? { ...ret.changes, diff: '<show_changes=False>' } : ret.changes;
+      return { result: null, comment: `Dataset will be serialized and stored into ${chunk.name}`, changes };
+    }
+    if (ctx.test && ret.result === true && ret.comment.startsWith('File ')) return { ...ret, comment: `The file ${chunk.name} is in the correct state` };
+    if (!ctx.test && ret.result === true && ret.changes.diff === 'New file') {
+      // manage_file touches the new file first: a mode shows up only when one is given and it is not 0600.
+      const changes = { ...ret.changes };
+      delete changes.mode;
+      const mode = normalizeMode(chunk.mode);
+      if (mode !== undefined && mode !== '0600') changes.mode = mode;
+      return { ...ret, changes };
+    }
+    if (!ctx.test && chunk.show_changes === false && typeof ret.changes.diff === 'string') return { ...ret, changes: { ...ret.changes, diff: '<show_changes=False>' } };
+    return ret;
+  },
+  retOrder: ['changes', 'comment', 'name', 'result'],
+};
+
 export const moreFileStates: Record<string, StateImpl> = {
+  serialize,
   exists: pathCheck(true),
   missing: pathCheck(false),
   copy,
