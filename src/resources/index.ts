@@ -1,6 +1,7 @@
 /** Every resource kind, by type name. */
 import { kind as absent } from './absent/index.js';
 import { kind as append } from './append/index.js';
+import { kind as blockreplace } from './blockreplace/index.js';
 import { kind as chmod } from './chmod/index.js';
 import { kind as chown } from './chown/index.js';
 import { kind as cleandir } from './cleandir/index.js';
@@ -30,5 +31,5 @@ import { kind as unit } from './unit/index.js';
 import { kind as user } from './user/index.js';
 import { kind as wait } from './wait/index.js';
 
-export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service, hosts, cron].map((k) => [k.type, k]));
+export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service, hosts, cron, blockreplace].map((k) => [k.type, k]));
 export type { Kind };

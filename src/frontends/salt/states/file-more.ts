@@ -162,7 +162,28 @@ const serialize: StateImpl = {
   retOrder: ['changes', 'comment', 'name', 'result'],
 };
 
+const blockreplace: StateImpl = {
+  translate(chunk) {
+    const bad = must(chunk, 'blockreplace');
+    if (bad) return bad;
+    if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path` };
+    const params: Record<string, unknown> = { path: chunk.name };
+    for (const k of ['marker_start', 'marker_end', 'content', 'insert_before_match', 'insert_after_match'] as const) if (chunk[k] !== undefined && chunk[k] !== null) params[k] = pyText(chunk[k]);
+    for (const k of ['append_if_not_found', 'prepend_if_not_found'] as const) if (chunk[k] === true) params[k] = true;
+    if (typeof chunk.append_newline === 'boolean') params.append_newline = chunk.append_newline;
+    if (chunk.backup !== undefined) params.backup = chunk.backup === false || chunk.backup === null ? '' : pyText(chunk.backup);
+    return { type: 'blockreplace', params };
+  },
+  finish(chunk, ret, ctx): SaltRet {
+    if (ret.result === false && /: file not found$/.test(ret.comment)) return { result: false, comment: `${chunk.name}: file not found`, changes: {} };
+    if (ret.result === false) return { ...ret, changes: {} };
+    if (chunk.show_changes === false && 'diff' in ret.changes) return { ...ret, changes: { diff: true } };
+    return ctx.test && ret.result === null ? { ...ret, comment: 'Changes would be made' } : ret;
+  },
+};
+
 export const moreFileStates: Record<string, StateImpl> = {
+  blockreplace,
   serialize,
   exists: pathCheck(true),
   missing: pathCheck(false),
