@@ -183,7 +183,10 @@ export class StateCaller {
     let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> };
     let skipWatch = false;
     const kind = 'fail' in t ? undefined : this.o.kinds.get(t.type);
-    if ('fail' in t) ret = { result: false, comment: t.fail, changes: {} };
+    if ('fail' in t) {
+      ret = { result: false, comment: t.fail, changes: {} };
+      if (t.arg !== undefined) this.o.translate.warn?.(low, t.arg, t.fail);
+    }
     else if (!kind) ret = { result: false, comment: `no resource kind ${t.type}`, changes: {} };
     else {
       const node: GraphNode = { id: `${low.state}_|-${low.__id__}_|-${pyStr(low.name)}_|-${low.fun}`, type: t.type, name: pyStr(low.name), params: t.params };

@@ -15,9 +15,9 @@ function envOf(v: unknown): Record<string, string> | undefined {
 }
 
 function command(chunk: Chunk, ctx: TranslateContext, cmd: string): Translation {
-  if (chunk.env !== undefined && chunk.env !== null && typeof chunk.env !== 'object') return { fail: "Invalidly-formatted 'env' parameter. See documentation." };
+  if (chunk.env !== undefined && chunk.env !== null && typeof chunk.env !== 'object') return { fail: "Invalidly-formatted 'env' parameter. See documentation.", arg: 'env' };
   if (chunk.runas !== undefined && chunk.runas !== null && !ctx.isRoot) {
-    return { fail: `User ${pyText(chunk.runas)} is not available: runas needs cairn to run as root` };
+    return { fail: `User ${pyText(chunk.runas)} is not available: runas needs cairn to run as root`, arg: 'runas' };
   }
   const params: Record<string, unknown> = { cmd };
   if (typeof chunk.cwd === 'string') params.cwd = chunk.cwd;

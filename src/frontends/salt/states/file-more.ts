@@ -10,7 +10,7 @@ function must(chunk: Chunk, fun: string): Translation | undefined {
 }
 
 function absolute(chunk: Chunk): Translation | undefined {
-  return isAbsolute(chunk.name) ? undefined : { fail: `Specified file ${chunk.name} is not an absolute path` };
+  return isAbsolute(chunk.name) ? undefined : { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
 }
 
 function pathCheck(present: boolean): StateImpl {
@@ -36,7 +36,7 @@ const copy: StateImpl = {
     const bad = must(chunk, 'copy') ?? absolute(chunk);
     if (bad) return bad;
     const source = pyText(chunk.source);
-    if (!isAbsolute(source)) return { fail: `Source file "${source}" is not present` };
+    if (!isAbsolute(source)) return { fail: `Source file "${source}" is not present`, arg: 'source' };
     const params: Record<string, unknown> = { path: chunk.name, source };
     for (const k of ['force', 'makedirs', 'subdir'] as const) if (chunk[k] === true) params[k] = true;
     if (chunk.preserve !== true) owner(chunk, params);
@@ -90,8 +90,8 @@ function commentState(uncomment: boolean): StateImpl {
     translate(chunk) {
       const bad = must(chunk, fun);
       if (bad) return bad;
-      if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path` };
-      if (chunk.regex === undefined || chunk.regex === null) return { fail: `Missing parameter regex for state file.${fun}` };
+      if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
+      if (chunk.regex === undefined || chunk.regex === null) return { fail: `Missing parameter regex for state file.${fun}`, arg: 'regex' };
       const params: Record<string, unknown> = { path: chunk.name, regex: pyText(chunk.regex), uncomment };
       if (chunk.char !== undefined && chunk.char !== null) params.char = pyText(chunk.char);
       if (chunk.backup !== undefined) params.backup = truthy(chunk.backup) ? pyText(chunk.backup) : '';
@@ -121,20 +121,20 @@ const serialize: StateImpl = {
   translate(chunk, ctx) {
     const bad = must(chunk, 'serialize');
     if (bad) return bad;
-    if (chunk.serializer !== undefined && chunk.formatter !== undefined) return { fail: 'Only one of serializer and formatter are allowed' };
+    if (chunk.serializer !== undefined && chunk.formatter !== undefined) return { fail: 'Only one of serializer and formatter are allowed', arg: 'serializer' };
     const format = pyText(chunk.serializer ?? chunk.formatter ?? 'yaml').toLowerCase();
-    if (truthy(chunk.dataset) && truthy(chunk.dataset_pillar)) return { fail: "Only one of 'dataset' and 'dataset_pillar' is permitted" };
+    if (truthy(chunk.dataset) && truthy(chunk.dataset_pillar)) return { fail: "Only one of 'dataset' and 'dataset_pillar' is permitted", arg: 'dataset' };
     let data = chunk.dataset;
     if (truthy(chunk.dataset_pillar)) {
       data = pyText(chunk.dataset_pillar).split(':').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>)[k] : undefined), ctx.pillar());
       if (data === undefined) data = '';
     }
-    if (data === undefined || data === null) return { fail: "Neither 'dataset' nor 'dataset_pillar' was defined" };
+    if (data === undefined || data === null) return { fail: "Neither 'dataset' nor 'dataset_pillar' was defined", arg: 'dataset' };
     let content: string;
     if (format === 'json') content = `${pyJson(data)}\n`;
     else if (format === 'yaml') content = dumpYaml(data);
-    else return { fail: `The ${format} serializer could not be found. It either does not exist or its prerequisites are not installed.` };
-    if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path` };
+    else return { fail: `The ${format} serializer could not be found. It either does not exist or its prerequisites are not installed.`, arg: 'serializer' };
+    if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
     const params: Record<string, unknown> = { path: chunk.name, content };
     owner(chunk, params);
     if (chunk.makedirs === true) params.makedirs = true;
@@ -166,7 +166,7 @@ const blockreplace: StateImpl = {
   translate(chunk) {
     const bad = must(chunk, 'blockreplace');
     if (bad) return bad;
-    if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path` };
+    if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
     const params: Record<string, unknown> = { path: chunk.name };
     for (const k of ['marker_start', 'marker_end', 'content', 'insert_before_match', 'insert_after_match'] as const) if (chunk[k] !== undefined && chunk[k] !== null) params[k] = pyText(chunk[k]);
     for (const k of ['append_if_not_found', 'prepend_if_not_found'] as const) if (chunk[k] === true) params[k] = true;

@@ -32,13 +32,13 @@ function dataPath(data: Record<string, unknown>, key: string, delimiter: string)
 }
 
 /** The text file.managed writes for contents / contents_pillar / contents_grains, as Salt builds it. */
-function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } | { fail: string } | undefined {
+function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } | { fail: string; arg?: string } | undefined {
   const given = ['contents', 'contents_pillar', 'contents_grains'].filter((k) => chunk[k] !== undefined && chunk[k] !== null);
   if (given.length === 0) return undefined;
   if (chunk.source !== undefined && chunk.source !== null && truthy(chunk.source)) {
-    return { fail: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'" };
+    return { fail: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'", arg: 'source' };
   }
-  if (given.length > 1) return { fail: "Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted" };
+  if (given.length > 1) return { fail: "Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted", arg: 'contents' };
   const delimiter = typeof chunk.contents_delimiter === 'string' ? chunk.contents_delimiter : ':';
   let use: unknown;
   const from = (what: 'Pillar' | 'Grain', data: () => Record<string, unknown>, keys: unknown): unknown => {
@@ -46,7 +46,7 @@ function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } 
     const parts: unknown[] = [];
     for (const k of list) {
       const v = dataPath(data(), pyText(k), delimiter);
-      if (v === undefined) return { fail: `${what} ${pyText(k)} does not exist` };
+      if (v === undefined) return { fail: `${what} ${pyText(k)} does not exist`, arg: what === 'Pillar' ? 'contents_pillar' : 'contents_grains' };
       parts.push(v);
     }
     return Array.isArray(keys) ? parts.map(pyText).join('\n') : parts[0];
@@ -57,7 +57,7 @@ function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } 
   if (use && typeof use === 'object' && !Array.isArray(use) && 'fail' in use) return use as { fail: string };
   if (chunk.allow_empty === false && !truthy(use)) {
     const id = given[0] === 'contents' ? "'contents'" : `${given[0]} ${pyText(chunk[given[0] as string])}`;
-    return { fail: `${id} value would result in empty contents. Set allow_empty to True to allow the managed file to be empty.` };
+    return { fail: `${id} value would result in empty contents. Set allow_empty to True to allow the managed file to be empty.`, arg: given[0] as string };
   }
   let text = '';
   for (const part of strList(use) ?? []) for (const line of pySplitLines(part)) text += `${line.replace(/\n+$/, '').replace(/\r+$/, '')}\n`;
@@ -82,19 +82,19 @@ function sourceText(chunk: Chunk, ctx: TranslateContext): { path: string } | { f
 
 function templateExtra(chunk: Chunk): Record<string, unknown> {
   const ctxArg = chunk.context;
-  if (ctxArg !== undefined && ctxArg !== null && (typeof ctxArg !== 'object' || Array.isArray(ctxArg))) return { fail: 'Context must be formed as a dict' };
+  if (ctxArg !== undefined && ctxArg !== null && (typeof ctxArg !== 'object' || Array.isArray(ctxArg))) return { fail: 'Context must be formed as a dict', arg: 'context' };
   const defaults = chunk.defaults;
-  if (truthy(defaults) && (typeof defaults !== 'object' || Array.isArray(defaults))) return { fail: 'Defaults must be formed as a dict' };
+  if (truthy(defaults) && (typeof defaults !== 'object' || Array.isArray(defaults))) return { fail: 'Defaults must be formed as a dict', arg: 'defaults' };
   return { ...((defaults as Record<string, unknown>) ?? {}), ...((ctxArg as Record<string, unknown>) ?? {}) };
 }
 
 function managed(chunk: Chunk, ctx: TranslateContext): Translation {
-  if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path` };
+  if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
   const params: Record<string, unknown> = { path: chunk.name, ...attrs(chunk) };
   const contents = managedContents(chunk, ctx);
   if (contents && 'fail' in contents) return contents;
   const extra = templateExtra(chunk);
-  if ('fail' in extra) return { fail: extra.fail as string };
+  if ('fail' in extra) return { fail: extra.fail as string, arg: extra.arg as string };
   const template = chunk.template;
   if (contents) {
     params.content = contents.text;
@@ -115,7 +115,7 @@ function managed(chunk: Chunk, ctx: TranslateContext): Translation {
         return { fail: `Unable to manage file: ${(e as Error).message}` };
       }
     } else if (truthy(template)) {
-      return { fail: `Unable to manage file: template ${pyText(template)} is not supported (only jinja)` };
+      return { fail: `Unable to manage file: template ${pyText(template)} is not supported (only jinja)`, arg: 'template' };
     } else params.source = src.path;
   }
   if (chunk.create === false) params.create = false;
@@ -126,7 +126,7 @@ function managed(chunk: Chunk, ctx: TranslateContext): Translation {
 }
 
 function notAbsolute(chunk: Chunk): Translation | undefined {
-  return isAbsolute(chunk.name) ? undefined : { fail: `Specified file ${chunk.name} is not an absolute path` };
+  return isAbsolute(chunk.name) ? undefined : { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
 }
 
 function bool(v: unknown): boolean {
@@ -154,7 +154,7 @@ function touch(chunk: Chunk): Translation {
 }
 
 /** file.append's `source` / `sources`: each file's text (rendered with Jinja unless `template` says otherwise) is one block. */
-function sourceBlocks(chunk: Chunk, ctx: TranslateContext): string[] | { fail: string } {
+function sourceBlocks(chunk: Chunk, ctx: TranslateContext): string[] | { fail: string; arg?: string } {
   const list = strList(chunk.sources ?? chunk.source) ?? [];
   const blocks: string[] = [];
   for (const src of list) {
@@ -178,7 +178,7 @@ function sourceBlocks(chunk: Chunk, ctx: TranslateContext): string[] | { fail: s
       } catch (e) {
         return { fail: (e as Error).message };
       }
-    } else if (template !== null && template !== false && template !== '') return { fail: `Unable to render ${src}: template ${String(template)} is not supported (only jinja)` };
+    } else if (template !== null && template !== false && template !== '') return { fail: `Unable to render ${src}: template ${String(template)} is not supported (only jinja)`, arg: 'template' };
     blocks.push(text);
   }
   return blocks;
@@ -193,7 +193,7 @@ function append(chunk: Chunk, ctx: TranslateContext, at: 'end' | 'start' = 'end'
     chunk = { ...chunk, text: blocks };
   }
   const text = strList(chunk.text);
-  if (!text || text.length === 0) return { fail: 'No text found to append. Nothing appended' };
+  if (!text || text.length === 0) return { fail: 'No text found to append. Nothing appended', arg: 'text' };
   const params: Record<string, unknown> = { path: chunk.name, text };
   if (bool(chunk.makedirs)) params.makedirs = true;
   if (at === 'start') {
@@ -206,8 +206,8 @@ function append(chunk: Chunk, ctx: TranslateContext, at: 'end' | 'start' = 'end'
 function replace(chunk: Chunk): Translation {
   const bad = notAbsolute(chunk);
   if (bad) return bad;
-  if (chunk.pattern === undefined || chunk.pattern === null) return { fail: "Missing parameter pattern for state file.replace" };
-  if (chunk.repl === undefined || chunk.repl === null) return { fail: "Missing parameter repl for state file.replace" };
+  if (chunk.pattern === undefined || chunk.pattern === null) return { fail: "Missing parameter pattern for state file.replace", arg: 'pattern' };
+  if (chunk.repl === undefined || chunk.repl === null) return { fail: "Missing parameter repl for state file.replace", arg: 'repl' };
   const params: Record<string, unknown> = { path: chunk.name, pattern: String(chunk.pattern), repl: String(chunk.repl) };
   const count = Number(chunk.count ?? 0);
   if (Number.isInteger(count) && count > 0) params.count = count;
@@ -216,7 +216,7 @@ function replace(chunk: Chunk): Translation {
   if (typeof chunk.not_found_content === 'string' || typeof chunk.not_found_content === 'number') params.not_found_content = String(chunk.not_found_content);
   if (chunk.backup === false || chunk.backup === '' || chunk.backup === null) params.backup = false;
   else if (typeof chunk.backup === 'string') params.backup = chunk.backup;
-  if (params.append_if_not_found && params.prepend_if_not_found) return { fail: 'Only one of append and prepend_if_not_found is permitted' };
+  if (params.append_if_not_found && params.prepend_if_not_found) return { fail: 'Only one of append and prepend_if_not_found is permitted', arg: 'append_if_not_found' };
   return { type: 'replace', params };
 }
 
@@ -224,9 +224,9 @@ function line(chunk: Chunk): Translation {
   const bad = notAbsolute(chunk);
   if (bad) return bad;
   const mode = typeof chunk.mode === 'string' ? chunk.mode.toLowerCase() : undefined;
-  if (!mode) return { fail: 'Mode was not defined. How to process the file?' };
-  if (mode !== 'delete' && (chunk.content === undefined || chunk.content === null)) return { fail: "Content can only be empty if mode is ['delete']" };
-  if (!['ensure', 'replace', 'delete', 'insert'].includes(mode)) return { fail: `Unknown mode: "${mode}"` };
+  if (!mode) return { fail: 'Mode was not defined. How to process the file?', arg: 'mode' };
+  if (mode !== 'delete' && (chunk.content === undefined || chunk.content === null)) return { fail: "Content can only be empty if mode is ['delete']", arg: 'content' };
+  if (!['ensure', 'replace', 'delete', 'insert'].includes(mode)) return { fail: `Unknown mode: "${mode}"`, arg: 'mode' };
   const params: Record<string, unknown> = { path: chunk.name, mode };
   for (const k of ['content', 'match', 'before', 'after'] as const) {
     const val = chunk[k];
@@ -259,7 +259,7 @@ function recursion(chunk: Chunk): Record<string, unknown> | { fail: string } | u
   if (!truthy(chunk.recurse)) return undefined;
   const set = (Array.isArray(chunk.recurse) ? chunk.recurse : [chunk.recurse]).map(pyText);
   const bad = set.filter((t) => !RECURSE_TYPES.includes(t));
-  if (bad.length > 0) return { fail: `Types for "recurse" limited to ${RECURSE_TYPES.map((t) => `"${t}"`).join(', ')}.` };
+  if (bad.length > 0) return { fail: `Types for "recurse" limited to ${RECURSE_TYPES.map((t) => `"${t}"`).join(', ')}.`, arg: 'recurse' };
   const r: Record<string, unknown> = {};
   if (set.includes('mode')) {
     const fm = normalizeMode(chunk.file_mode);
@@ -370,7 +370,7 @@ const fileStatesBase: Record<string, StateImpl> = {
   symlink: {
     translate(chunk) {
       const target = str(chunk.target);
-      if (!target) return { fail: 'Missing parameter target for state file.symlink' };
+      if (!target) return { fail: 'Missing parameter target for state file.symlink', arg: 'target' };
       const params: Record<string, unknown> = { path: chunk.name, target };
       if (chunk.force === true) params.force = true;
       if (chunk.makedirs === true) params.makedirs = true;

@@ -5,7 +5,7 @@ import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Transla
 
 function hostState(state: 'present' | 'absent') {
   return (chunk: Chunk, ctx: TranslateContext): Translation => {
-    if (chunk.ip === undefined || chunk.ip === null) return { fail: `Missing parameter ip for state host.${state}` };
+    if (chunk.ip === undefined || chunk.ip === null) return { fail: `Missing parameter ip for state host.${state}`, arg: 'ip' };
     const ip = (Array.isArray(chunk.ip) ? chunk.ip : [chunk.ip]).map(pyText);
     const file = ctx.config?.('hosts.file');
     const params: Record<string, unknown> = { name: pyText(chunk.name), ip, state, ...(typeof file === 'string' ? { path: file } : {}) };

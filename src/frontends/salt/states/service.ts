@@ -16,7 +16,7 @@ function isTrue(v: unknown): boolean | undefined {
 function service(state: 'running' | 'dead' | 'enabled' | 'disabled') {
   return (chunk: Chunk): Translation => {
     if ('enabled' in chunk && (state === 'running' || state === 'dead')) {
-      return { fail: `Service ${pyText(chunk.name)} uses non-existent option "enabled".  Perhaps "enable" option was intended?` };
+      return { fail: `Service ${pyText(chunk.name)} uses non-existent option "enabled".  Perhaps "enable" option was intended?`, arg: 'enabled' };
     }
     const params: Record<string, unknown> = { name: pyText(chunk.name), state };
     const enable = state === 'running' || state === 'dead' ? isTrue(chunk.enable) : undefined;

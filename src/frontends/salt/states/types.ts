@@ -12,6 +12,8 @@ export interface SaltRet {
 export interface TranslateContext {
   readonly opts: SaltOptions;
   readonly pillar: () => Record<string, unknown>;
+  /** Reports a refused argument (the state fails with `message`); the CLI points at the argument's line. */
+  readonly warn?: (chunk: Chunk, arg: string, message: string) => void;
   /** A minion config option (config.option), e.g. `hosts.file`. */
   readonly config?: (key: string) => unknown;
   /** This minion's grains (contents_grains). */
@@ -26,7 +28,7 @@ export interface TranslateContext {
 }
 
 /** A node's resource: shared kind type plus params; `fail` makes the state fail with that comment. */
-export type Translation = { type: string; params: Record<string, unknown> } | { fail: string };
+export type Translation = { type: string; params: Record<string, unknown> } | { fail: string; arg?: string };
 
 export interface FinishContext {
   readonly test: boolean;
