@@ -348,7 +348,14 @@ const fileStatesBase: Record<string, StateImpl> = {
           ? { result: true, comment: 'Empty file', changes: newFileModeChange(chunk, { new: `file ${chunk.name} created` }) }
           : { ...shown, changes: newFileModeChange(chunk, shown.changes) };
       }
-      if (ctx.test && shown.result === null && shown.comment.startsWith('The file ')) return { ...shown, comment: `${shown.comment}${TEST_NOTE}` };
+      if (ctx.test && shown.result === true && shown.comment === `File ${chunk.name} is in the correct state`) return { ...shown, comment: `The file ${chunk.name} is in the correct state` };
+      if (ctx.test && shown.result === null && shown.comment.startsWith('The file ')) {
+        // check_file_meta lists owner, group, then mode after the content change.
+        const attrs = ['user', 'group', 'mode'].filter((k) => k in shown.changes);
+        const rest = Object.entries(shown.changes).filter(([k]) => !attrs.includes(k));
+        const changes = Object.fromEntries([...rest, ...attrs.map((k) => [k, shown.changes[k]])]);
+        return { ...shown, changes, comment: `${shown.comment}${TEST_NOTE}` };
+      }
       return shown;
     },
   },
