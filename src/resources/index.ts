@@ -16,6 +16,7 @@ import { kind as file } from './file/index.js';
 import { kind as group } from './group/index.js';
 import { kind as hardlink } from './hardlink/index.js';
 import { kind as hosts } from './hosts/index.js';
+import { kind as keyvalue } from './keyvalue/index.js';
 import { kind as line } from './line/index.js';
 import type { Kind } from './kind.js';
 import { kind as pkg } from './package/index.js';
@@ -31,5 +32,5 @@ import { kind as unit } from './unit/index.js';
 import { kind as user } from './user/index.js';
 import { kind as wait } from './wait/index.js';
 
-export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service, hosts, cron, blockreplace].map((k) => [k.type, k]));
+export const kinds: ReadonlyMap<string, Kind> = new Map([file, directory, symlink, absent, command, pkg, user, group, testKind, task, touch, append, replace, line, cleandir, fetch, unarchive, wait, chown, chmod, unit, exists, copy, rename, hardlink, comment, service, hosts, cron, blockreplace, keyvalue].map((k) => [k.type, k]));
 export type { Kind };

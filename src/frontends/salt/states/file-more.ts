@@ -182,7 +182,44 @@ const blockreplace: StateImpl = {
   },
 };
 
+/** Python's type name of a YAML value, for keyvalue's diff of a non-string value. */
+function pyType(v: unknown): string | undefined {
+  if (typeof v === 'string') return undefined;
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (v === null) return 'NoneType';
+  return Array.isArray(v) ? 'list' : 'OrderedDict';
+}
+
+const keyvalue: StateImpl = {
+  translate(chunk) {
+    const bad = must(chunk, 'keyvalue');
+    if (bad) return bad;
+    let kv: Record<string, unknown>;
+    if (chunk.key !== undefined && chunk.key !== null && chunk.value !== undefined && chunk.value !== null) {
+      if (chunk.key_values && typeof chunk.key_values === 'object' && !Array.isArray(chunk.key_values)) return { fail: 'file.keyvalue can not combine key_values with key and value', arg: 'key_values' };
+      kv = { [pyText(chunk.key)]: chunk.value };
+    } else if (!chunk.key_values || typeof chunk.key_values !== 'object' || Array.isArray(chunk.key_values) || Object.keys(chunk.key_values).length === 0) {
+      return { fail: `file.keyvalue key and value not supplied and key_values ${truthy(chunk.key_values) ? 'is not a dictionary' : 'is empty'}`, arg: 'key_values' };
+    } else kv = chunk.key_values as Record<string, unknown>;
+    if (!isAbsolute(chunk.name)) return { fail: `unable to open ${chunk.name}` };
+    const entries = Object.entries(kv).map(([key, value]) => ({ key, value: pyText(value), ...(pyType(value) ? { type: pyType(value) } : {}) }));
+    const params: Record<string, unknown> = { path: chunk.name, entries };
+    if (chunk.separator !== undefined && chunk.separator !== null) params.separator = pyText(chunk.separator);
+    for (const k of ['append_if_not_found', 'prepend_if_not_found', 'ignore_if_missing', 'key_ignore_case', 'value_ignore_case'] as const) if (chunk[k] === true) params[k] = true;
+    if (typeof chunk.count === 'number') params.count = chunk.count;
+    if (typeof chunk.uncomment === 'string') params.uncomment = chunk.uncomment;
+    return { type: 'keyvalue', params };
+  },
+  finish(chunk, ret): SaltRet {
+    if (chunk.show_changes !== false || !('diff' in ret.changes)) return ret;
+    // Without show_changes Salt records no diff and predicts none.
+    return { ...ret, changes: {}, comment: ret.comment.replace(/\nPredicted diff:[\s\S]*$/, '') };
+  },
+};
+
 export const moreFileStates: Record<string, StateImpl> = {
+  keyvalue,
   blockreplace,
   serialize,
   exists: pathCheck(true),
