@@ -14,12 +14,26 @@ function envOf(v: unknown): Record<string, string> | undefined {
   return out;
 }
 
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 function command(chunk: Chunk, ctx: TranslateContext, cmd: string): Translation {
   if (chunk.env !== undefined && chunk.env !== null && typeof chunk.env !== 'object') return { fail: "Invalidly-formatted 'env' parameter. See documentation.", arg: 'env' };
   if (chunk.runas !== undefined && chunk.runas !== null && !ctx.isRoot) {
     return { fail: `User ${pyText(chunk.runas)} is not available: runas needs cairn to run as root`, arg: 'runas' };
   }
-  const params: Record<string, unknown> = { cmd };
+  let line = cmd;
+  const runas = chunk.runas !== undefined && chunk.runas !== null && pyText(chunk.runas) !== '' ? pyText(chunk.runas) : undefined;
+  if (runas !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_.-]*\$?$/.test(runas)) return { fail: `User '${runas}' is not available`, arg: 'runas' };
+    // The user's own environment basics, as Salt's runas gives them.
+    const shell = typeof chunk.shell === 'string' ? chunk.shell : '/bin/sh';
+    line = `id -u ${runas} >/dev/null 2>&1 || { echo "User '${runas}' is not available" >&2; exit 1; }; exec runuser -u ${runas} -- env HOME="$(getent passwd ${runas} | cut -d: -f6)" USER=${runas} LOGNAME=${runas} ${shell} -c ${shellQuote(cmd)}`;
+  }
+  // Without cwd Salt runs in the (runas) user's home, or in / when that cannot be entered.
+  if (typeof chunk.cwd !== 'string') line = `cd ~${runas ?? ''} 2>/dev/null || cd /; ${line}`;
+  const params: Record<string, unknown> = { cmd: line };
   if (typeof chunk.cwd === 'string') params.cwd = chunk.cwd;
   const env = envOf(chunk.env);
   if (env) params.env = env;
