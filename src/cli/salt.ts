@@ -7,6 +7,7 @@ import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.
 import { ConfigError, type MinionConfig, readMinionConfig } from '../frontends/salt/config.js';
 import { formatData, formatRun, type OutputFormat, type OutputSettings } from '../frontends/salt/output/index.js';
 import * as render from '../frontends/salt/render/index.js';
+import { argWarning } from '../frontends/salt/run/arg-span.js';
 import { runChunks, runSucceeded } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
 import type { HighData, RenderResult, SaltOptions } from '../frontends/salt/types.js';
@@ -176,11 +177,14 @@ function singleChunk(call: Call): Chunk {
   return (call.fun === 'state.low' ? low : { ...low, __id__: low.name }) as unknown as Chunk;
 }
 
-function translateContext(so: SaltOptions): TranslateContext {
+function translateContext(so: SaltOptions, conf: MinionConfig = {}, high?: Pick<HighData, 'spans'>): TranslateContext {
   let pillar: Record<string, unknown> | undefined;
   return {
     opts: so,
+    warn: (chunk, arg, message) => process.stderr.write(`${formatDiagnostic(argWarning(high ?? { spans: {} }, chunk, arg, message))}\n`),
+    config: (key) => conf.options?.[key],
     pillar: () => (pillar ??= render.loadPillar(so)),
+    grains: () => ({ ...render.grains(), id: so.minionId }),
     renderTemplate: (text, file, extra) => render.renderTemplateFile(text, file, extra, so),
     resolveUrl: (url, saltenv) => {
       const r = render.resolveSaltUrl(url, so, saltenv);
@@ -191,7 +195,7 @@ function translateContext(so: SaltOptions): TranslateContext {
   };
 }
 
-async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions, conf: MinionConfig, fun = 'state.apply'): Promise<number> {
+async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions, conf: MinionConfig, fun = 'state.apply', high?: Pick<HighData, 'spans'>): Promise<number> {
   const test = so.test === true;
   const mode = test ? 'check' : 'apply';
   return withRunStore(
@@ -204,7 +208,7 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
         // failhard comes from the state or the minion config; salt-call ignores a failhard= argument.
         failhard: conf.failhard === true,
         ctx: { host: new LocalHost(), baseDir: process.cwd() },
-        translate: translateContext(so),
+        translate: translateContext(so, conf, high),
         onResult: (r) => progress.onResult?.(r, ++done, chunks.length),
         single: fun === 'state.single' || fun === 'state.low',
       });
@@ -283,7 +287,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   // Lost requisites and unknown state functions fail their own state only (Salt 3006); say where they are.
   for (const w of compiled.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
   try {
-    return await runStates(compiled.chunks, opts, so, conf);
+    return await runStates(compiled.chunks, opts, so, conf, 'state.apply', rendered.high);
   } catch (e) {
     if (DiagnosticError.is(e)) return failCompile(e.diagnostics.map((d) => d.message), e.diagnostics, out, opts);
     throw e;

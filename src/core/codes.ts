@@ -115,6 +115,7 @@ const entries = {
   S200: { area: 'salt', title: 'compile error', help: 'Salt\'s own text of the error is printed in the output.' },
   S201: { area: 'salt', title: 'unknown state function', help: 'The state fails with Salt\'s comment; the others run. Check the spelling (docs/salt.md lists the functions).' },
   S202: { area: 'salt', title: 'requisite not found', help: 'The state fails with Salt\'s comment; name an existing ID or sls.' },
+  S203: { area: 'salt', title: 'a state argument Salt refuses', help: 'That state fails with Salt\'s comment and the others run; give the argument a type Salt accepts (the message names it).' },
   // Zapusk (src/frontends/zapusk)
   Z000: { area: 'zapusk', title: 'program error', help: 'The message says what is wrong.' },
   Z001: { area: 'zapusk', title: 'a line cannot be read', help: 'Lines are #### component ####, [step], key=value, a bare key or a comment.' },

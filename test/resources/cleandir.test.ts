@@ -22,7 +22,9 @@ for (const makeEnv of envs) {
       assert.deepEqual(Object.keys(check.changes ?? {}), gone);
       assert.deepEqual(check.changes?.[join(d, 'junk')], { removed: 'Removed due to clean' });
       assert.equal(check.comment, `The following files will be changed:\n${gone.map((g) => `${g}: removed - Removed due to clean\n`).join('')}`);
-      assert.deepEqual(applied.changes, { removed: [join(d, 'junk'), join(d, 'stale'), join(d, 'sub/old')] });
+      // Salt's record: every stale path its pre-check found, then what was removed (a directory takes its contents).
+      const found = Object.fromEntries(['junk', 'stale', 'stale/inner', 'sub/old'].map((n) => [join(d, n), { removed: 'Removed due to clean' }]));
+      assert.deepEqual(applied.changes, { ...found, removed: [join(d, 'junk'), join(d, 'stale'), join(d, 'sub/old')] });
       assert.equal(applied.comment, `Files cleaned from directory ${d}`);
       assert.equal(recheck.comment, `The directory ${d} is in the correct state`);
       assert.deepEqual((await h.readdir(d)).sort(), ['a.conf', 'keepdir', 'sub']);

@@ -18,6 +18,8 @@ export interface MinionConfig {
   pillarenv?: string;
   stateOutputDiff?: boolean;
   stateTabular?: boolean;
+  /** Every option as read, for config.option lookups by state functions (hosts.file, …). */
+  options?: Record<string, unknown>;
 }
 
 export class ConfigError extends Error {}
@@ -51,7 +53,7 @@ export function readMinionConfig(dir: string): MinionConfig {
   if (existsSync(main)) readOne(main, raw);
   const dotd = join(dir, 'minion.d');
   if (existsSync(dotd)) for (const f of readdirSync(dotd).filter((n) => n.endsWith('.conf')).sort()) readOne(join(dotd, f), raw);
-  const c: MinionConfig = {};
+  const c: MinionConfig = { options: raw };
   if (raw.id !== undefined && raw.id !== null) c.id = String(raw.id);
   if (raw.file_roots !== undefined) c.fileRoots = roots(raw.file_roots, main, 'file_roots');
   if (raw.pillar_roots !== undefined) c.pillarRoots = roots(raw.pillar_roots, main, 'pillar_roots');

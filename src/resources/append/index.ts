@@ -9,7 +9,7 @@ import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
 import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
 import { absolutePathSchema, ensureParent, followLinks } from '../paths.js';
-import { escapeRegex, joinedLineDiff, pyRegex, splitLines } from '../replace/pytext.js';
+import { escapeRegex, joinedLineDiff, pyDiff, pyRegex, splitLines } from '../replace/pytext.js';
 
 const TYPE = 'append';
 
@@ -18,6 +18,10 @@ export const appendSchema = v.strictObject({
   text: v.pipe(v.array(v.string()), v.minLength(1, 'No text found to append. Nothing appended')),
   makedirs: v.optional(v.boolean(), false),
   ignore_whitespace: v.optional(v.boolean(), true),
+  /** Where the missing lines go: the end (Salt's file.append) or the start (file.prepend). */
+  at: v.optional(v.picklist(['end', 'start']), 'end'),
+  /** Prepend only: the lines must open the file, even when they are found further down (Salt's header). */
+  header: v.optional(v.boolean(), false),
 });
 export type AppendParams = v.InferOutput<typeof appendSchema>;
 
@@ -47,6 +51,10 @@ export function whitespaceRegex(block: string): RegExp {
 export function linesToAppend(old: string, p: AppendParams): string[] {
   const add: string[] = [];
   for (const block of p.text) {
+    if (p.header) {
+      add.push(...splitLines(block));
+      continue;
+    }
     const re = p.ignore_whitespace ? whitespaceRegex(block) : pyRegex(block, 8, false);
     if (re.test(old)) continue;
     add.push(...splitLines(block));
@@ -58,16 +66,24 @@ async function read(ctx: ResourceContext, p: AppendParams): Promise<AppendState>
   const { target, stat } = await followLinks(ctx.host, p.path);
   if (stat && stat.type !== 'file') throw new Error(`${p.path} exists and is not a regular file`);
   const old = stat ? (await ctx.host.readFile(target)).toString('utf8') : '';
-  return { target, exists: stat !== null, old, add: linesToAppend(old, p) };
+  let add = linesToAppend(old, p);
+  // A header already opening the file is left alone.
+  if (p.header && splitLines(old).slice(0, add.length).join('\n') === add.join('\n')) add = [];
+  return { target, exists: stat !== null, old, add };
+}
+
+/** The diff Salt shows: the old lines against them with the new ones added (prepend diffs the lines with their ends). */
+async function diffOf(state: AppendState, p: AppendParams): Promise<string> {
+  if (p.at === 'start') return pyDiff(state.old, `${state.add.map((l) => `${l}\n`).join('')}${state.old}`);
+  const before = splitLines(state.old);
+  return joinedLineDiff(before, [...before, ...state.add]);
 }
 
 async function check(ctx: ResourceContext, p: AppendParams): Promise<CheckOutcome> {
   const state = await read(ctx, p);
   if (!state.exists) return { inSync: false, changes: { new: p.path }, comment: `File ${p.path} is set to be created`, state };
   if (state.add.length === 0) return { inSync: true, comment: `File ${p.path} is in correct state` };
-  const before = splitLines(state.old);
-  const diff = await joinedLineDiff(before, [...before, ...state.add]);
-  return { inSync: false, changes: { diff }, comment: `File ${p.path} is set to be updated`, state };
+  return { inSync: false, changes: { diff: await diffOf(state, p) }, comment: `File ${p.path} is set to be updated`, state };
 }
 
 async function apply(ctx: ResourceContext, p: AppendParams, checked: CheckOutcome): Promise<ApplyOutcome> {
@@ -84,11 +100,14 @@ async function apply(ctx: ResourceContext, p: AppendParams, checked: CheckOutcom
     if (!state.exists) await ctx.host.writeFileAtomic(state.target, '');
     return { ok: true, changes: {}, comment: `File ${p.path} is in correct state` };
   }
+  const diff = await diffOf(state, p);
+  if (p.at === 'start') {
+    await ctx.host.writeFileAtomic(state.target, `${state.add.map((l) => `${l}\n`).join('')}${state.old}`);
+    return { ok: true, changes: { diff }, comment: `Prepended ${state.add.length} lines` };
+  }
   // A last line without its newline gets one before the new lines.
   const sep = state.old.length > 0 && !state.old.endsWith('\n') ? '\n' : '';
   await ctx.host.writeFileAtomic(state.target, `${state.old}${sep}${state.add.map((l) => `${l}\n`).join('')}`);
-  const before = splitLines(state.old);
-  const diff = await joinedLineDiff(before, [...before, ...state.add]);
   return { ok: true, changes: { diff }, comment: `Appended ${state.add.length} lines` };
 }
 

@@ -106,7 +106,9 @@ async function apply(ctx: ResourceContext, p: CleandirParams, checked: CheckOutc
     removed.push(path);
   }
   if (removed.length === 0) return applied;
-  return { ...applied, changes: { ...applied.changes, removed }, comment: `Files cleaned from directory ${p.path}` };
+  // Salt's record: each stale path found by its pre-check, the directory's own changes, then what was removed.
+  const found = Object.fromEntries(state.stale.map((path) => [path, { removed: 'Removed due to clean' }]));
+  return { ...applied, changes: { ...found, ...applied.changes, removed }, comment: `Files cleaned from directory ${p.path}` };
 }
 
 export const kind: Kind = {

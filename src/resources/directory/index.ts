@@ -15,6 +15,39 @@ interface DirectoryState {
   readonly target: string;
   readonly current: StatInfo | null;
   readonly want: WantedAttrs;
+  /** recurse: what is below, in walk order (each level's files, then its directories, depth first). */
+  readonly below?: ReadonlyArray<{ path: string; current: StatInfo; want: WantedAttrs; pending: Record<string, unknown> }>;
+}
+
+/** Salt's os.walk order: a level's files, then its directories, then each directory's own levels. */
+async function walkBelow(ctx: ResourceContext, dir: string, out: Array<{ path: string; st: StatInfo }> = []): Promise<Array<{ path: string; st: StatInfo }>> {
+  const names = (await ctx.host.readdir(dir)).sort();
+  const files: Array<{ path: string; st: StatInfo }> = [];
+  const dirs: Array<{ path: string; st: StatInfo }> = [];
+  for (const n of names) {
+    const path = `${dir}/${n}`;
+    const st = await ctx.host.lstat(path);
+    if (!st) continue;
+    (st.type === 'directory' ? dirs : files).push({ path, st });
+  }
+  out.push(...files, ...dirs);
+  for (const d of dirs) await walkBelow(ctx, d.path, out);
+  return out;
+}
+
+async function belowState(ctx: ResourceContext, p: DirectoryParams): Promise<DirectoryState['below']> {
+  const r = p.recurse;
+  if (!r) return undefined;
+  const out: Array<{ path: string; current: StatInfo; want: WantedAttrs; pending: Record<string, unknown> }> = [];
+  for (const { path, st } of await walkBelow(ctx, p.path)) {
+    const isDir = st.type === 'directory';
+    if (isDir ? !r.dirs : !r.files) continue;
+    const mode = st.type === 'symlink' ? undefined : isDir ? r.dir_mode : r.file_mode;
+    const want = await resolveAttrs(ctx.host, { mode, owner: r.owner, group: r.group });
+    const pending = attrChanges(st, want);
+    if (Object.keys(pending).length > 0) out.push({ path, current: st, want, pending });
+  }
+  return out;
 }
 
 function parse(params: Params): DirectoryParams {
@@ -48,10 +81,16 @@ async function check(ctx: ResourceContext, p: DirectoryParams): Promise<CheckOut
     };
   }
   const pending = attrChanges(current, want);
-  if (Object.keys(pending).length === 0) {
-    return { inSync: true, comment: `The directory ${p.path} is in the correct state`, outputs: outputs(p, current.mode), state };
+  const below = await belowState(ctx, p);
+  const withBelow: DirectoryState = { ...state, ...(below ? { below } : {}) };
+  if (Object.keys(pending).length === 0 && !below?.length) {
+    return { inSync: true, comment: `The directory ${p.path} is in the correct state`, outputs: outputs(p, current.mode), state: withBelow };
   }
-  return { inSync: false, changes: { [p.path]: pending }, comment: pendingComment(p.path, pending), outputs: outputs(p, want.mode ?? current.mode), state };
+  const changes: Record<string, Record<string, unknown>> = {};
+  for (const b of below ?? []) changes[b.path] = b.pending;
+  if (Object.keys(pending).length > 0) changes[p.path] = pending;
+  const comment = `The following files will be changed:\n${Object.entries(changes).map(([path, c]) => pendingComment(path, c).replace(/^The following files will be changed:\n/, '')).join('')}`;
+  return { inSync: false, changes, comment, outputs: outputs(p, want.mode ?? current.mode), state: withBelow };
 }
 
 async function apply(ctx: ResourceContext, p: DirectoryParams, checked: CheckOutcome): Promise<ApplyOutcome> {
@@ -71,8 +110,21 @@ async function apply(ctx: ResourceContext, p: DirectoryParams, checked: CheckOut
     // Salt 3006 leaves the comment of a created directory empty; the change record says what happened.
     return { ok: true, changes: { [p.path]: { directory: 'new' } }, comment: '', outputs: outputs(p, want.mode ?? 0o755) };
   }
-  const changes = attrChanges(current, want);
+  const top = attrChanges(current, want);
   await applyAttrs(host, target, current, want);
+  const { below } = (checked.state as DirectoryState | undefined) ?? {};
+  let changes: Record<string, unknown> = top;
+  if (below) {
+    // Salt's record with recurse: each path's pending change, then the keys of every change made, the last one winning.
+    changes = {};
+    for (const b of below) changes[b.path] = b.pending;
+    if (Object.keys(top).length > 0) changes[p.path] = top;
+    Object.assign(changes, top);
+    for (const b of below) {
+      await applyAttrs(host, b.path, b.current, b.want);
+      Object.assign(changes, b.pending);
+    }
+  }
   const changed = Object.keys(changes).length > 0;
   return {
     ok: true,

@@ -12,6 +12,20 @@ export const directorySchema = v.strictObject({
   new_mode: v.optional(modeSchema),
   /** Create missing parent directories. */
   makedirs: v.optional(v.boolean(), false),
+  /**
+   * Also manage what is below (Salt's recurse): files get `file_mode`, directories `dir_mode`, both the
+   * owner and group when set here. Changes are then recorded per path, as Salt records them.
+   */
+  recurse: v.optional(
+    v.strictObject({
+      file_mode: v.optional(modeSchema),
+      dir_mode: v.optional(modeSchema),
+      owner: v.optional(ownerSchema),
+      group: v.optional(ownerSchema),
+      files: v.optional(v.boolean(), true),
+      dirs: v.optional(v.boolean(), true),
+    }),
+  ),
 });
 
 export type DirectoryParams = v.InferOutput<typeof directorySchema>;

@@ -8,10 +8,30 @@ import { ensureParent } from '../paths.js';
 import { checkFile, type FileState, fileOutputs } from './check.js';
 import type { FileParams } from './schema.js';
 
+/** Salt's check_cmd: the new content is written to a temporary file the command is run on; a non-zero exit refuses it. */
+async function runCheckCmd(ctx: ResourceContext, cmd: string, data: Buffer): Promise<string | undefined> {
+  const tmp = `/tmp/cairn-check-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  await ctx.host.writeFileAtomic(tmp, data, { mode: 0o600 });
+  try {
+    const r = await ctx.host.exec(`${cmd} ${tmp}`);
+    if (r.code === 0) return undefined;
+    let comment = 'check_cmd execution failed';
+    if (r.stdout.trimEnd()) comment += `\n${r.stdout.trimEnd()}`;
+    if (r.stderr.trimEnd()) comment += `\n${r.stderr.trimEnd()}`;
+    return comment;
+  } finally {
+    await ctx.host.remove(tmp);
+  }
+}
+
 export async function applyFile(ctx: ResourceContext, p: FileParams, check: CheckOutcome): Promise<ApplyOutcome> {
   const { host } = ctx;
   const state = (check.state as FileState | undefined) ?? ((await checkFile(ctx, p)).state as FileState);
   const { target, current, data, want } = state;
+  if (p.check_cmd !== undefined && data !== undefined && (!current || state.contentChanged)) {
+    const refused = await runCheckCmd(ctx, p.check_cmd, data);
+    if (refused !== undefined) return { ok: false, changes: {}, comment: refused, outputs: { path: p.path, skip_watch: true } };
+  }
   const owner = { ...(want.uid !== undefined ? { uid: want.uid } : {}), ...(want.gid !== undefined ? { gid: want.gid } : {}) };
 
   if (!current) {

@@ -50,6 +50,9 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
   if (current && current.type !== 'file') throw new Error(`Specified target ${p.path} exists and is not a regular file`);
   const [data, want] = await Promise.all([desiredData(ctx, p), resolveAttrs(host, p)]);
 
+  if (!current && !p.create) {
+    return { inSync: true, comment: `File ${p.path} is not present and is not set for creation`, outputs: { path: p.path } };
+  }
   if (!current) {
     const state: FileState = { target, current, data, contentChanged: true, want };
     return {
@@ -63,7 +66,7 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
   let changes: Record<string, unknown> = {};
   let contentChanged = false;
   let old: Buffer | undefined;
-  if (data !== undefined) {
+  if (data !== undefined && p.replace) {
     // Same size first: most no-op checks then need a single read and compare.
     old = current.size === data.length || current.size < 4 << 20 ? await host.readFile(target) : undefined;
     contentChanged = old === undefined || !old.equals(data);
@@ -71,11 +74,12 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
   }
   changes = { ...changes, ...attrChanges(current, want) };
   const inSync = Object.keys(changes).length === 0;
-  const state: FileState = { target, current, data, contentChanged, want };
+  const state: FileState = { target, current, data: p.replace ? data : undefined, contentChanged, want };
+  const keptComment = `File ${p.path} exists with proper permissions. No changes made.`;
   return {
     inSync,
     ...(inSync ? {} : { changes }),
-    comment: inSync ? `File ${p.path} is in the correct state` : `The file ${p.path} is set to be changed`,
+    comment: inSync ? (p.replace ? `File ${p.path} is in the correct state` : keptComment) : `The file ${p.path} is set to be changed`,
     // The replaced content, for front ends that show a change as old => new.
     outputs: { ...fileOutputs(p, data, want.mode ?? current.mode), ...(contentChanged && old !== undefined ? { previous_content: old.toString('utf8') } : {}) },
     state,

@@ -17,6 +17,12 @@ export const fileSchema = v.pipe(
     group: v.optional(ownerSchema),
     /** Create missing parent directories. */
     makedirs: v.optional(v.boolean(), false),
+    /** False: a missing file is left missing (Salt's create: False). */
+    create: v.optional(v.boolean(), true),
+    /** False: an existing file keeps its content; only mode and owner are managed (Salt's replace: False). */
+    replace: v.optional(v.boolean(), true),
+    /** A command run (through the shell) on a temporary copy of the new content; the file is written only when it exits 0. */
+    check_cmd: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a command'))),
   }),
   v.check((p) => p.content === undefined || p.source === undefined, 'give either content or source, not both'),
 );

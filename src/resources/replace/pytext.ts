@@ -29,6 +29,8 @@ export function pyRegex(pattern: string, bits: number, global = true): RegExp {
     .replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>')
     .replace(/\\A/g, '^')
     .replace(/\\Z/g, '$(?![\\s\\S])');
+  // Without MULTILINE, Python's `$` also matches just before a newline that ends the string.
+  if (!(bits & 8)) src = pyDollar(src);
   let flags = global ? 'g' : '';
   if (bits & 2) flags += 'i';
   if (bits & 8) flags += 'm';
@@ -39,6 +41,28 @@ export function pyRegex(pattern: string, bits: number, global = true): RegExp {
   } catch (e) {
     throw new Error(`Invalid regular expression ${JSON.stringify(pattern)}: ${(e as Error).message}`);
   }
+}
+
+/** Every bare `$` (not escaped, not in a character class) as Python reads it without MULTILINE. */
+function pyDollar(src: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i] as string;
+    if (c === '\\') {
+      out += src.slice(i, i + 2);
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+      if (src[i + 1] === '^') out += src[++i];
+      if (src[i + 1] === ']') out += src[++i];
+    } else out += c === '$' ? '(?=\\n?(?![\\s\\S]))' : c;
+  }
+  return out;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', f: '\f', v: '\v', a: '\u0007', b: '\b', '\\': '\\' };

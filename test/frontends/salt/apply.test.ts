@@ -177,7 +177,7 @@ test('file.touch/append/replace/line/directory clean: test=True wording, apply, 
   assert.equal(a[tag('hosts', 'hosts', 'append')].comment, 'Appended 1 lines');
   assert.deepEqual(a[tag('port', 'app.conf', 'replace')].changes, { diff: '--- \n+++ \n@@ -1,2 +1,2 @@\n [app]\n-port = 80\n+port = 8080\n' });
   assert.equal(a[tag('debug', 'app.conf', 'line')].comment, 'Changes were made');
-  assert.deepEqual(a[tag('confd', 'conf.d', 'directory')].changes, { removed: [join(dir, 'conf.d/stale.conf')] });
+  assert.deepEqual(a[tag('confd', 'conf.d', 'directory')].changes, { [join(dir, 'conf.d/stale.conf')]: { removed: 'Removed due to clean' }, removed: [join(dir, 'conf.d/stale.conf')] });
   assert.equal(a[tag('confd', 'conf.d', 'directory')].comment, `Files cleaned from directory ${join(dir, 'conf.d')}`);
   assert.equal(readFileSync(join(dir, 'app.conf'), 'utf8'), '[app]\nport = 8080\ndebug = false\n');
   assert.equal(readFileSync(join(dir, 'hosts'), 'utf8'), '127.0.0.1 localhost\n10.0.0.1   db\n10.0.0.2 web\n');

@@ -6,8 +6,12 @@
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../../core/model.js';
 import type { ResourceContext } from '../../../host/types.js';
 import type { Kind } from '../../../resources/index.js';
+import { serviceWatch } from '../../../resources/service/index.js';
 import type { Chunk } from '../compile/index.js';
+import { truthy } from '../states/args.js';
 import { stateImpl, type TranslateContext } from '../states/index.js';
+import { NCRC } from '../states/types.js';
+import { callFunction } from './guards.js';
 import { pyStr } from '../pytext.js';
 
 /** A state's return dict: `name`, `result`, `comment`, `changes` and whatever else it adds. */
@@ -45,13 +49,13 @@ export class StateCaller {
     const comments = ret.comment as string[];
     const opts = this.cmdOptions(low);
     if ('onlyif' in low) {
-      const r = await this.onlyif(low.onlyif, opts);
+      const r = await this.onlyif(low.onlyif, opts, low);
       ret.result = r.result;
       comments.push(r.comment);
       if (r.skip !== undefined) ret.skip_watch = r.skip;
     }
     if ('unless' in low) {
-      const r = await this.unless(low.unless, opts);
+      const r = await this.unless(low.unless, opts, low);
       ret.result = r.result || ret.result;
       comments.push(r.comment);
       if (r.skip !== undefined) ret.skip_watch = r.skip || ret.skip_watch === true;
@@ -89,7 +93,22 @@ export class StateCaller {
     }
   }
 
-  private async onlyif(v: unknown, opts: { cwd?: string; env?: Record<string, string> }): Promise<{ result: boolean; comment: string; skip?: boolean }> {
+  /** An execution function of the `fun:` form, with `get_return` applied to its value. */
+  private async checkFunction(entry: Record<string, unknown>, low: Chunk): Promise<{ value: unknown; retcode: number } | { error: string }> {
+    try {
+      const r = await callFunction(this.o.ctx.host, entry, low);
+      if (typeof entry.get_return === 'string') {
+        let v: unknown = r.value;
+        for (const k of entry.get_return.split(':')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+        return { value: v, retcode: r.retcode };
+      }
+      return r;
+    } catch (e) {
+      return { error: messageOf(e) };
+    }
+  }
+
+  private async onlyif(v: unknown, opts: { cwd?: string; env?: Record<string, string> }, low: Chunk): Promise<{ result: boolean; comment: string; skip?: boolean }> {
     let ret: { result: boolean; comment: string; skip?: boolean } = { result: false, comment: '' };
     for (const entry of Array.isArray(v) ? v : [v]) {
       if (typeof entry === 'string') {
@@ -98,7 +117,10 @@ export class StateCaller {
         if (code === 0) ret = { ...ret, comment: 'onlyif condition is true', result: false };
       } else if (entry && typeof entry === 'object' && !Array.isArray(entry)) {
         if (!('fun' in entry)) return { ...ret, comment: `no \`fun\` argument in onlyif: ${pyStr(entry)}` };
-        return { comment: `onlyif function ${pyStr((entry as Record<string, unknown>).fun)} is not available in cairn`, result: false };
+        const r = await this.checkFunction(entry as Record<string, unknown>, low);
+        if ('error' in r) return { comment: r.error, result: false };
+        if (r.retcode !== 0 ? ret.result === false : !truthy(r.value)) return { comment: 'onlyif condition is false', skip: true, result: true };
+        ret = { ...ret, comment: 'onlyif condition is true', result: false };
       } else {
         return { ...ret, comment: 'onlyif execution failed, bad type passed', result: false };
       }
@@ -106,7 +128,7 @@ export class StateCaller {
     return ret;
   }
 
-  private async unless(v: unknown, opts: { cwd?: string; env?: Record<string, string> }): Promise<{ result: boolean; comment: string; skip?: boolean }> {
+  private async unless(v: unknown, opts: { cwd?: string; env?: Record<string, string> }, low: Chunk): Promise<{ result: boolean; comment: string; skip?: boolean }> {
     let ret: { result: boolean; comment: string; skip?: boolean } = { result: false, comment: '' };
     for (const entry of Array.isArray(v) ? v : [v]) {
       if (typeof entry === 'string') {
@@ -115,7 +137,10 @@ export class StateCaller {
         else return { comment: 'unless condition is false', result: false };
       } else if (entry && typeof entry === 'object' && !Array.isArray(entry)) {
         if (!('fun' in entry)) return { ...ret, comment: `no \`fun\` argument in unless: ${pyStr(entry)}` };
-        return { comment: `unless function ${pyStr((entry as Record<string, unknown>).fun)} is not available in cairn`, result: false };
+        const r = await this.checkFunction(entry as Record<string, unknown>, low);
+        if ('error' in r) return { comment: r.error, result: false };
+        if (r.retcode !== 0 || !truthy(r.value)) return { comment: 'unless condition is false', result: false };
+        ret = { comment: 'unless condition is true', skip: true, result: true };
       } else {
         ret = { ...ret, comment: 'unless condition is false, bad type passed', result: false };
       }
@@ -155,27 +180,40 @@ export class StateCaller {
     const chunk = { ...low };
     for (const g of GUARD_KEYS) delete chunk[g];
     const t = impl.translate(chunk, { ...this.o.translate });
-    if ('fail' in t) return { name: low.name, result: false, changes: {}, comment: t.fail };
-    const kind = this.o.kinds.get(t.type);
-    if (!kind) return { name: low.name, result: false, changes: {}, comment: `no resource kind ${t.type}` };
-    const node: GraphNode = { id: `${low.state}_|-${low.__id__}_|-${pyStr(low.name)}_|-${low.fun}`, type: t.type, name: pyStr(low.name), params: t.params };
     let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> };
-    try {
-      const problems = kind.validate(t.params, node);
-      if (problems.length > 0) return { name: low.name, result: false, changes: {}, comment: problems.map((d) => d.message).join('\n') };
-      const check: CheckOutcome = await kind.check(this.o.ctx, t.params, node);
-      if (check.inSync) ret = { result: true, comment: check.comment ?? '', changes: {} };
-      else if (test) ret = { result: null, comment: check.comment ?? '', changes: check.changes ?? {} };
-      else {
-        const applied: ApplyOutcome = await kind.apply(this.o.ctx, t.params, check, node);
-        const changes = applied.changes ?? check.changes ?? {};
-        ret = applied.ok ? { result: true, comment: applied.comment ?? check.comment ?? '', changes } : { result: false, comment: applied.comment ?? 'apply failed', changes };
+    let skipWatch = false;
+    const kind = 'fail' in t ? undefined : this.o.kinds.get(t.type);
+    if ('fail' in t) {
+      ret = { result: false, comment: t.fail, changes: {} };
+      if (t.arg !== undefined) this.o.translate.warn?.(low, t.arg, t.fail);
+    }
+    else if (!kind) ret = { result: false, comment: `no resource kind ${t.type}`, changes: {} };
+    else {
+      const node: GraphNode = { id: `${low.state}_|-${low.__id__}_|-${pyStr(low.name)}_|-${low.fun}`, type: t.type, name: pyStr(low.name), params: t.params };
+      try {
+        const problems = kind.validate(t.params, node);
+        if (problems.length > 0) ret = { result: false, comment: problems.map((d) => d.message).join('\n'), changes: {} };
+        else {
+          const check: CheckOutcome = await kind.check(this.o.ctx, t.params, node);
+          if (check.inSync) ret = { result: true, comment: check.comment ?? '', changes: {} };
+          else if (test) ret = { result: null, comment: check.comment ?? '', changes: check.changes ?? {} };
+          else {
+            const applied: ApplyOutcome = await kind.apply(this.o.ctx, t.params, check, node);
+            skipWatch = applied.outputs?.skip_watch === true;
+            const changes = applied.changes ?? check.changes ?? {};
+            ret = applied.ok ? { result: true, comment: applied.comment ?? check.comment ?? '', changes } : { result: false, comment: applied.comment ?? 'apply failed', changes };
+          }
+        }
+      } catch (e) {
+        ret = { result: false, comment: messageOf(e), changes: {} };
       }
-    } catch (e) {
-      ret = { result: false, comment: messageOf(e), changes: {} };
     }
     if (impl.finish) ret = impl.finish(chunk, ret, { test });
-    return { name: low.name, changes: ret.changes, result: ret.result, comment: ret.comment };
+    // Each function builds its return dict in its own key order (Salt's JSON keeps it).
+    const core: Ret = { name: low.name, changes: ret.changes, result: ret.result, comment: ret.comment };
+    const out = Object.fromEntries((impl.retOrder ?? NCRC).map((k) => [k, core[k]])) as Ret;
+    if (skipWatch && ret.result === false) out.skip_watch = true;
+    return out;
   }
 
   /** `state.mod_watch`: what a fired watch does, with the watched chunks that changed. */
@@ -201,6 +239,11 @@ export class StateCaller {
     const kind = this.o.kinds.get(t.type);
     if (!kind?.watch) return this.invoke({ ...low, fun: sfun }, test);
     const node: GraphNode = { id: `${low.state}_|-${low.__id__}_|-${pyStr(low.name)}_|-${sfun}`, type: t.type, name: pyStr(low.name), params: t.params };
+    if (low.state === 'service') {
+      // service.mod_watch says in test mode what it would do; it runs even on an unchanged service.
+      const w = await serviceWatch(this.o.ctx, t.params, test).catch((e: unknown) => ({ result: false, comment: messageOf(e), changes: {} }));
+      return { name: low.name, changes: w.changes ?? {}, result: w.result, comment: w.comment ?? '' };
+    }
     if (test) return this.invoke({ ...low, fun: sfun }, test);
     try {
       const w = await kind.watch(this.o.ctx, t.params, node);

@@ -1,7 +1,9 @@
 /** Salt's file.* states on the shared file, directory, absent and symlink kinds. */
 import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
-import type { SaltRet, StateImpl, TranslateContext, Translation } from './types.js';
+import { moreFileStates } from './file-more.js';
+import { normalizeMode, pySplitLines, pyText, strList, truthy } from './args.js';
+import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Translation } from './types.js';
 
 const TEST_NOTE = '\nNote: No changes made, actual changes may\nbe different due to other states.';
 
@@ -11,31 +13,60 @@ function str(v: unknown): string | undefined {
 
 function attrs(chunk: Chunk, modeKey = 'mode'): Record<string, unknown> {
   const p: Record<string, unknown> = {};
-  const mode = chunk[modeKey] ?? chunk.mode;
-  if (typeof mode === 'number') p.mode = String(mode).padStart(3, '0');
-  else if (typeof mode === 'string') p.mode = mode;
+  const mode = normalizeMode(chunk[modeKey] ?? chunk.mode);
+  if (mode !== undefined) p.mode = mode;
   if (typeof chunk.user === 'string' || typeof chunk.user === 'number') p.owner = chunk.user;
   if (typeof chunk.group === 'string' || typeof chunk.group === 'number') p.group = chunk.group;
   if (chunk.makedirs === true) p.makedirs = true;
   return p;
 }
 
-function pillarPath(pillar: Record<string, unknown>, key: string): unknown {
-  let cur: unknown = pillar;
-  for (const part of key.split(':')) {
+function dataPath(data: Record<string, unknown>, key: string, delimiter: string): unknown {
+  let cur: unknown = data;
+  for (const part of key.split(delimiter)) {
     if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    if (!Object.hasOwn(cur, part)) return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
   return cur;
 }
 
-/** Salt joins list contents with newlines and ends the file with one (contents_newline). */
-function withNewline(text: string, chunk: Chunk): string {
-  return chunk.contents_newline === false || text.endsWith('\n') ? text : `${text}\n`;
+/** The text file.managed writes for contents / contents_pillar / contents_grains, as Salt builds it. */
+function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } | { fail: string; arg?: string } | undefined {
+  const given = ['contents', 'contents_pillar', 'contents_grains'].filter((k) => chunk[k] !== undefined && chunk[k] !== null);
+  if (given.length === 0) return undefined;
+  if (chunk.source !== undefined && chunk.source !== null && truthy(chunk.source)) {
+    return { fail: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'", arg: 'source' };
+  }
+  if (given.length > 1) return { fail: "Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted", arg: 'contents' };
+  const delimiter = typeof chunk.contents_delimiter === 'string' ? chunk.contents_delimiter : ':';
+  let use: unknown;
+  const from = (what: 'Pillar' | 'Grain', data: () => Record<string, unknown>, keys: unknown): unknown => {
+    const list = Array.isArray(keys) ? keys : [keys];
+    const parts: unknown[] = [];
+    for (const k of list) {
+      const v = dataPath(data(), pyText(k), delimiter);
+      if (v === undefined) return { fail: `${what} ${pyText(k)} does not exist`, arg: what === 'Pillar' ? 'contents_pillar' : 'contents_grains' };
+      parts.push(v);
+    }
+    return Array.isArray(keys) ? parts.map(pyText).join('\n') : parts[0];
+  };
+  if (given[0] === 'contents_pillar') use = from('Pillar', ctx.pillar, chunk.contents_pillar);
+  else if (given[0] === 'contents_grains') use = from('Grain', ctx.grains ?? (() => ({})), chunk.contents_grains);
+  else use = chunk.contents;
+  if (use && typeof use === 'object' && !Array.isArray(use) && 'fail' in use) return use as { fail: string };
+  if (chunk.allow_empty === false && !truthy(use)) {
+    const id = given[0] === 'contents' ? "'contents'" : `${given[0]} ${pyText(chunk[given[0] as string])}`;
+    return { fail: `${id} value would result in empty contents. Set allow_empty to True to allow the managed file to be empty.`, arg: given[0] as string };
+  }
+  let text = '';
+  for (const part of strList(use) ?? []) for (const line of pySplitLines(part)) text += `${line.replace(/\n+$/, '').replace(/\r+$/, '')}\n`;
+  if (chunk.contents_newline === false) text = text.replace(/\n+$/, '').replace(/\r+$/, '');
+  return { text };
 }
 
 function sourceText(chunk: Chunk, ctx: TranslateContext): { path: string } | { fail: string } {
-  const sources = Array.isArray(chunk.source) ? chunk.source.map(String) : [String(chunk.source)];
+  const sources = Array.isArray(chunk.source) ? chunk.source.map(pyText) : [pyText(chunk.source)];
   let last = '';
   for (const src of sources) {
     if (src.startsWith('salt://')) {
@@ -46,58 +77,60 @@ function sourceText(chunk: Chunk, ctx: TranslateContext): { path: string } | { f
     else if (src.startsWith('file://')) return { path: src.slice('file://'.length) };
     else last = `Unable to manage file: source ${src} is not a salt:// URL or an absolute path`;
   }
-  return { fail: last || `Source file ${String(chunk.source)} not found` };
+  return { fail: last || `Source file ${pyText(chunk.source)} not found` };
+}
+
+function templateExtra(chunk: Chunk): Record<string, unknown> {
+  const ctxArg = chunk.context;
+  if (ctxArg !== undefined && ctxArg !== null && (typeof ctxArg !== 'object' || Array.isArray(ctxArg))) return { fail: 'Context must be formed as a dict', arg: 'context' };
+  const defaults = chunk.defaults;
+  if (truthy(defaults) && (typeof defaults !== 'object' || Array.isArray(defaults))) return { fail: 'Defaults must be formed as a dict', arg: 'defaults' };
+  return { ...((defaults as Record<string, unknown>) ?? {}), ...((ctxArg as Record<string, unknown>) ?? {}) };
 }
 
 function managed(chunk: Chunk, ctx: TranslateContext): Translation {
+  if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
   const params: Record<string, unknown> = { path: chunk.name, ...attrs(chunk) };
-  if (chunk.contents !== undefined && chunk.contents !== null) {
-    const text = Array.isArray(chunk.contents) ? chunk.contents.map(String).join('\n') : String(chunk.contents);
-    params.content = withNewline(text, chunk);
-  } else if (typeof chunk.contents_pillar === 'string') {
-    const v = pillarPath(ctx.pillar(), chunk.contents_pillar);
-    if (v === undefined) return { fail: `Pillar ${chunk.contents_pillar} does not exist` };
-    params.content = withNewline(Array.isArray(v) ? v.map(String).join('\n') : String(v), chunk);
-  } else if (chunk.source !== undefined && chunk.source !== null) {
+  const contents = managedContents(chunk, ctx);
+  if (contents && 'fail' in contents) return contents;
+  const extra = templateExtra(chunk);
+  if ('fail' in extra) return { fail: extra.fail as string, arg: extra.arg as string };
+  const template = chunk.template;
+  if (contents) {
+    params.content = contents.text;
+    if (template === 'jinja') {
+      try {
+        params.content = ctx.renderTemplate(contents.text, chunk.name, extra);
+      } catch (e) {
+        return { fail: `Unable to manage file: ${(e as Error).message}` };
+      }
+    }
+  } else if (truthy(chunk.source)) {
     const src = sourceText(chunk, ctx);
     if ('fail' in src) return src;
-    if (chunk.template === 'jinja') {
-      const extra: Record<string, unknown> = { ...((chunk.defaults as Record<string, unknown>) ?? {}), ...((chunk.context as Record<string, unknown>) ?? {}) };
+    if (template === 'jinja') {
       try {
         params.content = ctx.renderTemplate(ctx.readText(src.path), src.path, extra);
       } catch (e) {
         return { fail: `Unable to manage file: ${(e as Error).message}` };
       }
-    } else if (chunk.template !== undefined && chunk.template !== null) {
-      return { fail: `Unable to manage file: template ${String(chunk.template)} is not supported (only jinja)` };
+    } else if (truthy(template)) {
+      return { fail: `Unable to manage file: template ${pyText(template)} is not supported (only jinja)`, arg: 'template' };
     } else params.source = src.path;
   }
-  if (chunk.replace === false && 'content' in params) {
-    // replace: False only creates a missing file; existing content is left alone.
-    try {
-      ctx.readText(chunk.name);
-      delete params.content;
-      delete params.source;
-    } catch {
-      // missing: created with the content
-    }
-  }
+  if (chunk.create === false) params.create = false;
+  // Without content Salt turns replace off: only existence, mode and owner are managed.
+  if (chunk.replace === false || !('content' in params || 'source' in params)) params.replace = false;
+  if (truthy(chunk.check_cmd)) params.check_cmd = pyText(chunk.check_cmd);
   return { type: 'file', params };
 }
 
 function notAbsolute(chunk: Chunk): Translation | undefined {
-  return isAbsolute(chunk.name) ? undefined : { fail: `Specified file ${chunk.name} is not an absolute path` };
+  return isAbsolute(chunk.name) ? undefined : { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
 }
 
 function bool(v: unknown): boolean {
   return v === true;
-}
-
-/** Salt's _validate_str_list: a string, or a list of strings, as a list. */
-function strList(v: unknown): string[] | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (Array.isArray(v)) return v.map((x) => (typeof x === 'string' ? x : String(x)));
-  return [String(v)];
 }
 
 function seconds(v: unknown): number | undefined {
@@ -121,7 +154,7 @@ function touch(chunk: Chunk): Translation {
 }
 
 /** file.append's `source` / `sources`: each file's text (rendered with Jinja unless `template` says otherwise) is one block. */
-function sourceBlocks(chunk: Chunk, ctx: TranslateContext): string[] | { fail: string } {
+function sourceBlocks(chunk: Chunk, ctx: TranslateContext): string[] | { fail: string; arg?: string } {
   const list = strList(chunk.sources ?? chunk.source) ?? [];
   const blocks: string[] = [];
   for (const src of list) {
@@ -145,13 +178,13 @@ function sourceBlocks(chunk: Chunk, ctx: TranslateContext): string[] | { fail: s
       } catch (e) {
         return { fail: (e as Error).message };
       }
-    } else if (template !== null && template !== false && template !== '') return { fail: `Unable to render ${src}: template ${String(template)} is not supported (only jinja)` };
+    } else if (template !== null && template !== false && template !== '') return { fail: `Unable to render ${src}: template ${String(template)} is not supported (only jinja)`, arg: 'template' };
     blocks.push(text);
   }
   return blocks;
 }
 
-function append(chunk: Chunk, ctx: TranslateContext): Translation {
+function append(chunk: Chunk, ctx: TranslateContext, at: 'end' | 'start' = 'end'): Translation {
   const bad = notAbsolute(chunk);
   if (bad) return bad;
   if ((chunk.source ?? chunk.sources) !== undefined && (chunk.source ?? chunk.sources) !== null) {
@@ -160,18 +193,21 @@ function append(chunk: Chunk, ctx: TranslateContext): Translation {
     chunk = { ...chunk, text: blocks };
   }
   const text = strList(chunk.text);
-  if (!text || text.length === 0) return { fail: 'No text found to append. Nothing appended' };
+  if (!text || text.length === 0) return { fail: 'No text found to append. Nothing appended', arg: 'text' };
   const params: Record<string, unknown> = { path: chunk.name, text };
   if (bool(chunk.makedirs)) params.makedirs = true;
-  if (chunk.ignore_whitespace === false) params.ignore_whitespace = false;
+  if (at === 'start') {
+    params.at = 'start';
+    if (chunk.header === true) params.header = true;
+  } else if (chunk.ignore_whitespace === false) params.ignore_whitespace = false;
   return { type: 'append', params };
 }
 
 function replace(chunk: Chunk): Translation {
   const bad = notAbsolute(chunk);
   if (bad) return bad;
-  if (chunk.pattern === undefined || chunk.pattern === null) return { fail: "Missing parameter pattern for state file.replace" };
-  if (chunk.repl === undefined || chunk.repl === null) return { fail: "Missing parameter repl for state file.replace" };
+  if (chunk.pattern === undefined || chunk.pattern === null) return { fail: "Missing parameter pattern for state file.replace", arg: 'pattern' };
+  if (chunk.repl === undefined || chunk.repl === null) return { fail: "Missing parameter repl for state file.replace", arg: 'repl' };
   const params: Record<string, unknown> = { path: chunk.name, pattern: String(chunk.pattern), repl: String(chunk.repl) };
   const count = Number(chunk.count ?? 0);
   if (Number.isInteger(count) && count > 0) params.count = count;
@@ -180,7 +216,7 @@ function replace(chunk: Chunk): Translation {
   if (typeof chunk.not_found_content === 'string' || typeof chunk.not_found_content === 'number') params.not_found_content = String(chunk.not_found_content);
   if (chunk.backup === false || chunk.backup === '' || chunk.backup === null) params.backup = false;
   else if (typeof chunk.backup === 'string') params.backup = chunk.backup;
-  if (params.append_if_not_found && params.prepend_if_not_found) return { fail: 'Only one of append and prepend_if_not_found is permitted' };
+  if (params.append_if_not_found && params.prepend_if_not_found) return { fail: 'Only one of append and prepend_if_not_found is permitted', arg: 'append_if_not_found' };
   return { type: 'replace', params };
 }
 
@@ -188,9 +224,9 @@ function line(chunk: Chunk): Translation {
   const bad = notAbsolute(chunk);
   if (bad) return bad;
   const mode = typeof chunk.mode === 'string' ? chunk.mode.toLowerCase() : undefined;
-  if (!mode) return { fail: 'Mode was not defined. How to process the file?' };
-  if (mode !== 'delete' && (chunk.content === undefined || chunk.content === null)) return { fail: "Content can only be empty if mode is ['delete']" };
-  if (!['ensure', 'replace', 'delete', 'insert'].includes(mode)) return { fail: `Unknown mode: "${mode}"` };
+  if (!mode) return { fail: 'Mode was not defined. How to process the file?', arg: 'mode' };
+  if (mode !== 'delete' && (chunk.content === undefined || chunk.content === null)) return { fail: "Content can only be empty if mode is ['delete']", arg: 'content' };
+  if (!['ensure', 'replace', 'delete', 'insert'].includes(mode)) return { fail: `Unknown mode: "${mode}"`, arg: 'mode' };
   const params: Record<string, unknown> = { path: chunk.name, mode };
   for (const k of ['content', 'match', 'before', 'after'] as const) {
     const val = chunk[k];
@@ -216,9 +252,34 @@ function keepFiles(chunk: Chunk, ctx: TranslateContext): string[] {
   return keep;
 }
 
+const RECURSE_TYPES = ['user', 'group', 'mode', 'ignore_files', 'ignore_dirs', 'silent'];
+
+/** Salt's _get_recurse_set and the recursion it asks for, as the directory kind's `recurse` param. */
+function recursion(chunk: Chunk): Record<string, unknown> | { fail: string } | undefined {
+  if (!truthy(chunk.recurse)) return undefined;
+  const set = (Array.isArray(chunk.recurse) ? chunk.recurse : [chunk.recurse]).map(pyText);
+  const bad = set.filter((t) => !RECURSE_TYPES.includes(t));
+  if (bad.length > 0) return { fail: `Types for "recurse" limited to ${RECURSE_TYPES.map((t) => `"${t}"`).join(', ')}.`, arg: 'recurse' };
+  const r: Record<string, unknown> = {};
+  if (set.includes('mode')) {
+    const fm = normalizeMode(chunk.file_mode);
+    const dm = normalizeMode(chunk.dir_mode ?? chunk.mode);
+    if (fm !== undefined) r.file_mode = fm;
+    if (dm !== undefined) r.dir_mode = dm;
+  }
+  // Without a user (group) to set, Salt fails an existing directory; cairn leaves ownership alone.
+  if (set.includes('user') && chunk.user !== undefined && chunk.user !== null) r.owner = chunk.user;
+  if (set.includes('group') && chunk.group !== undefined && chunk.group !== null) r.group = chunk.group;
+  if (set.includes('ignore_files')) r.files = false;
+  if (set.includes('ignore_dirs')) r.dirs = false;
+  return r;
+}
+
 function directory(chunk: Chunk, ctx: TranslateContext): Translation {
   const params: Record<string, unknown> = { path: chunk.name, ...attrs(chunk, 'dir_mode') };
-  if (chunk.clean !== true) return { type: 'directory', params };
+  const rec = recursion(chunk);
+  if (rec && 'fail' in rec) return { fail: pyText(rec.fail) };
+  if (chunk.clean !== true) return { type: 'directory', params: { ...params, ...(rec ? { recurse: rec } : {}) } };
   params.keep = keepFiles(chunk, ctx);
   if (typeof chunk.exclude_pat === 'string') params.exclude_pat = chunk.exclude_pat;
   return { type: 'cleandir', params };
@@ -232,13 +293,33 @@ function hideDiff(marker: unknown) {
   };
 }
 
+/**
+ * The mode Salt reports for a file it created: a file written from a source or template (or with a mode
+ * given) starts as a private 0600 temporary file and is then set to the mode wanted (0644 from the umask
+ * when none is given); a file from contents without a mode is created with the umask's 0644 directly.
+ */
+function hasContents(chunk: Chunk): boolean {
+  return ['contents', 'contents_pillar', 'contents_grains'].some((k) => chunk[k] !== undefined && chunk[k] !== null);
+}
+
+function newFileModeChange(chunk: Chunk, changes: Record<string, unknown>): Record<string, unknown> {
+  const given = normalizeMode(chunk.mode);
+  const fromContents = hasContents(chunk) || !truthy(chunk.source);
+  const initial = given !== undefined || !fromContents ? '0600' : '0644';
+  const want = given ?? '0644';
+  const out: Record<string, unknown> = { ...changes };
+  delete out.mode;
+  if (want !== initial) out.mode = want;
+  return out;
+}
+
 /** Salt's file.directory and file.symlink return early through _error when they cannot act
  *  (a missing parent without makedirs, ...): nothing was changed, so changes stay empty. */
 function noChangesOnError(_chunk: Chunk, ret: SaltRet): SaltRet {
   return ret.result === false ? { ...ret, changes: {} } : ret;
 }
 
-export const fileStates: Record<string, StateImpl> = {
+const fileStatesBase: Record<string, StateImpl> = {
   touch: {
     translate: touch,
     finish(chunk, ret, ctx): SaltRet {
@@ -246,33 +327,87 @@ export const fileStates: Record<string, StateImpl> = {
       if (ctx.test && ret.result === null && ret.comment.startsWith('Times set to be updated') && seconds(chunk.atime) === undefined && seconds(chunk.mtime) === undefined) {
         return { result: true, comment: `File ${chunk.name} exists and has the correct times`, changes: { new: chunk.name } };
       }
-      return ret;
+      return noChangesOnError(chunk, ret);
     },
   },
-  append: { translate: append },
+  append: { translate: (chunk, ctx) => append(chunk, ctx) },
+  prepend: { translate: (chunk, ctx) => append(chunk, ctx, 'start') },
   replace: { translate: replace, finish: hideDiff(true) },
   line: { translate: line, finish: hideDiff(true) },
   managed: {
+    // managed's dict starts as changes, comment, name, result.
+    retOrder: ['changes', 'comment', 'name', 'result'],
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
-      const shown = hideDiff('<show_changes=False>')(chunk, ret);
-      if (ctx.test && shown.result === null && shown.comment.startsWith('The file ')) return { ...shown, comment: `${shown.comment}${TEST_NOTE}` };
+      let shown = hideDiff('<show_changes=False>')(chunk, ret);
+      if (shown.result === false && /^Parent directory \S+ of \S+ is not present/.test(shown.comment)) shown = { result: false, comment: 'Parent directory not present', changes: {} };
+      if (!ctx.test && shown.result === true && shown.changes.diff === 'New file') {
+        const empty = !hasContents(chunk) && !truthy(chunk.source);
+        // With nothing to write, Salt touches the file: an empty file with its own change record.
+        shown = empty
+          ? { result: true, comment: 'Empty file', changes: newFileModeChange(chunk, { new: `file ${chunk.name} created` }) }
+          : { ...shown, changes: newFileModeChange(chunk, shown.changes) };
+      }
+      if (ctx.test && shown.result === true && shown.comment === `File ${chunk.name} is in the correct state`) return { ...shown, comment: `The file ${chunk.name} is in the correct state` };
+      if (ctx.test && shown.result === null && shown.comment.startsWith('The file ')) {
+        // check_file_meta lists owner, group, then mode after the content change.
+        const attrs = ['user', 'group', 'mode'].filter((k) => k in shown.changes);
+        const rest = Object.entries(shown.changes).filter(([k]) => !attrs.includes(k));
+        const changes = Object.fromEntries([...rest, ...attrs.map((k) => [k, shown.changes[k]])]);
+        return { ...shown, changes, comment: `${shown.comment}${TEST_NOTE}` };
+      }
       return shown;
     },
   },
-  directory: { translate: directory, finish: noChangesOnError },
+  directory: {
+    translate: directory,
+    // A missing parent without makedirs keeps the change Salt's pre-check found.
+    finish(chunk, ret, ctx): SaltRet {
+      if (ret.comment.startsWith('No directory to create ')) return ret;
+      const out = noChangesOnError(chunk, ret);
+      // Salt records the pre-check's {name: {...}} before the keys check_perms sets.
+      const keys = ['user', 'group', 'mode'].filter((k) => k in out.changes);
+      if (ctx.test || out.result !== true || keys.length === 0 || chunk.name in out.changes || truthy(chunk.recurse)) return out;
+      return { ...out, changes: { [chunk.name]: Object.fromEntries(keys.map((k) => [k, out.changes[k]])), ...out.changes } };
+    },
+  },
   absent: {
     translate: (chunk) => ({ type: 'absent', params: { path: chunk.name } }),
   },
   symlink: {
     translate(chunk) {
       const target = str(chunk.target);
-      if (!target) return { fail: 'Missing parameter target for state file.symlink' };
+      if (!target) return { fail: 'Missing parameter target for state file.symlink', arg: 'target' };
       const params: Record<string, unknown> = { path: chunk.name, target };
       if (chunk.force === true) params.force = true;
       if (chunk.makedirs === true) params.makedirs = true;
       return { type: 'symlink', params };
     },
-    finish: noChangesOnError,
+    finish(chunk, ret): SaltRet {
+      const out = noChangesOnError(chunk, ret);
+      if (!('forced' in out.changes)) return out;
+      const changes = { ...out.changes };
+      delete changes.forced;
+      return { ...out, changes };
+    },
   },
 };
+
+/** Every file function but managed and copy starts its return dict as name, changes, result, comment. */
+export const fileStates: Record<string, StateImpl> = Object.fromEntries(
+  Object.entries({ ...fileStatesBase, ...moreFileStates }).map(([fun, impl]) => [fun, withOwnerWording({ ...impl, retOrder: impl.retOrder ?? NCRC })]),
+);
+
+/** Salt's _check_user wording for an owner or group the machine does not have (the user one ends in a space). */
+function withOwnerWording(impl: StateImpl): StateImpl {
+  const finish = impl.finish;
+  return {
+    ...impl,
+    finish(chunk, ret, ctx): SaltRet {
+      const out = finish ? finish(chunk, ret, ctx) : ret;
+      const m = /^(User|Group) (.+) is not available \(not in \/etc\/(?:passwd|group)\)$/.exec(out.comment);
+      if (!m || out.result !== false) return out;
+      return { result: false, changes: {}, comment: m[1] === 'User' ? `User ${m[2]} is not available ` : `Group ${m[2]} is not available` };
+    },
+  };
+}

@@ -1,7 +1,10 @@
 /** Every Salt state function cairn implements, by `state.fun`. */
 import { groupStates, pkgStates, userStates } from './accounts.js';
 import { cmdStates } from './cmd.js';
+import { cronStates } from './cron.js';
 import { fileStates } from './file.js';
+import { hostStates } from './host.js';
+import { serviceStates } from './service.js';
 import { TEST_FUNCTIONS, testState } from './test.js';
 import type { StateImpl } from './types.js';
 
@@ -11,6 +14,9 @@ const modules: Record<string, Record<string, StateImpl>> = {
   pkg: pkgStates,
   user: userStates,
   group: groupStates,
+  service: serviceStates,
+  host: hostStates,
+  cron: cronStates,
   test: Object.fromEntries(TEST_FUNCTIONS.map((f) => [f, testState])),
 };
 

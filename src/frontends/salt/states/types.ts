@@ -12,6 +12,12 @@ export interface SaltRet {
 export interface TranslateContext {
   readonly opts: SaltOptions;
   readonly pillar: () => Record<string, unknown>;
+  /** Reports a refused argument (the state fails with `message`); the CLI points at the argument's line. */
+  readonly warn?: (chunk: Chunk, arg: string, message: string) => void;
+  /** A minion config option (config.option), e.g. `hosts.file`. */
+  readonly config?: (key: string) => unknown;
+  /** This minion's grains (contents_grains). */
+  readonly grains?: () => Record<string, unknown>;
   readonly renderTemplate: (text: string, file: string, ctxExtra: Record<string, unknown>) => string;
   /** `salt://…` → a path inside the file roots, or an error message. */
   readonly resolveUrl: (url: string, saltenv: string) => string | { error: string };
@@ -22,7 +28,7 @@ export interface TranslateContext {
 }
 
 /** A node's resource: shared kind type plus params; `fail` makes the state fail with that comment. */
-export type Translation = { type: string; params: Record<string, unknown> } | { fail: string };
+export type Translation = { type: string; params: Record<string, unknown> } | { fail: string; arg?: string };
 
 export interface FinishContext {
   readonly test: boolean;
@@ -34,4 +40,10 @@ export interface StateImpl {
   finish?(chunk: Chunk, ret: SaltRet, ctx: FinishContext): SaltRet;
   /** The state has a mod_watch (cmd, test); otherwise Salt treats watch as require. */
   readonly modWatch?: boolean;
+  /** The order of name/changes/result/comment in the function's return dict (Salt's JSON keeps it); default name, changes, result, comment. */
+  readonly retOrder?: readonly RetKey[];
 }
+
+export type RetKey = 'name' | 'changes' | 'result' | 'comment';
+/** `ret = {"name": name, "changes": {}, "result": True, "comment": ""}`, the usual start of a Salt state function. */
+export const NCRC: readonly RetKey[] = ['name', 'changes', 'result', 'comment'];
