@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { nestingDiagnostic } from '../../core/nesting.js';
+import { maskValues } from '../../core/redact.js';
 import type { Node as YamlNode } from 'yaml';
 import { type Diagnostic, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
 import type { Graph } from '../../core/graph.js';
@@ -147,6 +148,7 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
     if (n.secret !== undefined && typeof n.secret !== 'boolean') {
       diags.push(error('F016', `node ${JSON.stringify(id)}: "secret" must be true or false`, { span: at([...path, 'secret']), nodeId: id }));
     }
+    numericModes(id, rawParams as Record<string, unknown>, (k) => at([...path, 'params', k]), diags);
     const sink: SecretSink = { file, values: [] };
     const params = toParamValue(rawParams, [...path, 'params'], spanOf, diags, sink) as Record<string, unknown>;
     const secret = n.secret === true || sink.values.length > 0 ? { values: sink.values } : undefined;
@@ -180,6 +182,23 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
     }
   });
   return { graph: { nodes: secretsFlow(nodes), edges }, diagnostics: diags };
+}
+
+/** Params that hold a permission mode: a JSON number there is ambiguous (644 is not 0644), so refused. */
+const MODE_PARAMS = /^(?:mode|new_mode|dir_mode|file_mode)$/;
+
+function numericModes(id: string, params: Record<string, unknown>, spanAt: (key: string) => Span, diags: Diagnostic[]): void {
+  for (const [k, v] of Object.entries(params)) {
+    if (!MODE_PARAMS.test(k) || typeof v !== 'number') continue;
+    const digits = String(Math.trunc(Math.abs(v)));
+    const hint = /^[0-7]{1,4}$/.test(digits) ? `0${digits.padStart(3, '0')}`.slice(-4) : `0${(Math.trunc(Math.abs(v)) & 0o7777).toString(8).padStart(3, '0')}`;
+    diags.push(
+      error('F017', `node ${JSON.stringify(id)}: "${k}" is the number ${v}, which is not an octal mode; write "${hint}" (a string)`, {
+        span: spanAt(k),
+        nodeId: id,
+      }),
+    );
+  }
 }
 
 function refsIn(v: unknown, out: string[]): string[] {
@@ -273,7 +292,9 @@ export async function parseGraphText(
   const y = await yamlSpans(file, text);
   if (y.diagnostics.length > 0) throw new DiagnosticError(y.diagnostics);
   const built = buildGraph(isJson ? data : y.data, file, y.spanOf);
-  const diagnostics = built.diagnostics.length > 0 ? built.diagnostics : extraCheck(built.graph);
+  // A kind's message may quote a wrong value: never a secret one.
+  const secrets = built.graph.nodes.flatMap((n) => n.secret?.values ?? []);
+  const diagnostics = (built.diagnostics.length > 0 ? built.diagnostics : extraCheck(built.graph)).map((d) => (secrets.length > 0 ? { ...d, message: maskValues(d.message, secrets) } : d));
   if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
   return built.graph;
 }
