@@ -9,6 +9,8 @@ import type { NodeResult } from './model.js';
 export const SECRET_MASK = '********';
 /** Change keys whose values say where or how, never what: kept as they are. */
 const PLAIN_CHANGES = new Set(['newfile', 'mode', 'user', 'group', 'owner', 'removed', 'new_mode']);
+/** Fixed phrases a resource reports in place of a diff: they tell nothing of the content. */
+const PLAIN_DIFFS = new Set(['New file', 'Replace binary file']);
 /** Outputs that name a place or a mode: kept. */
 const PLAIN_OUTPUTS = new Set(['path', 'mode', 'name']);
 
@@ -33,6 +35,7 @@ export function redactSecretResult(r: NodeResult, values: readonly string[]): No
   const changes: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(r.changes)) {
     if (PLAIN_CHANGES.has(k) && typeof v !== 'object') changes[k] = maskValues(String(v), values);
+    else if (k === 'diff' && typeof v === 'string' && PLAIN_DIFFS.has(v)) changes[k] = v;
     else if (k === 'diff' && typeof outputs.content === 'string')
       changes[k] =
         typeof outputs.previous_content === 'string'

@@ -75,3 +75,21 @@ test('a secret that cannot be read, or written wrong, is a positioned diagnostic
   assert.match(r.stderr, /graph\.json:3:\d+: F014 a secret is written/);
   assert.deepEqual(readdirSync(dir).sort(), ['graph.json']);
 });
+
+test('Salt show_changes: False prints as Salt does and keeps only hashes of the diff in the run store', () => {
+  const dir = tempDir();
+  const root = join(dir, 'srv');
+  mkdirSync(root);
+  const conf = join(dir, 'conf');
+  writeFileSync(conf, `password=${SECRETS[3]}\n`);
+  writeFileSync(join(root, 'site.sls'), `conf:\n  file.managed:\n    - name: ${conf}\n    - contents: password=${SECRETS[0]}\n    - show_changes: False\n`);
+  const state = join(dir, 'state');
+  const r = cairn(['salt', 'state.apply', 'site', '--file-root', root, '--state-dir', state]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^ {14}diff:\n {18}<show_changes=False>$/m);
+  assertClean('salt stdout', r.stdout);
+  assert.equal(readFileSync(conf, 'utf8'), `password=${SECRETS[0]}\n`);
+  const record = JSON.parse(readFileSync(join(state, 'runs', '1.json'), 'utf8'));
+  assert.match(record.results[0].changes.diff, /^secret content changed: sha256 [0-9a-f]{12}… → [0-9a-f]{12}…$/);
+  for (const f of filesUnder(state)) assertClean(f, readFileSync(f, 'utf8'));
+});

@@ -116,7 +116,9 @@ export function buildGraph(
         ? { id, type: 'test', name: c.name, params: { name: c.name, action: 'fail_without_changes', comment: t.fail } }
         : { id, type: t.type, name: c.name, params: t.params };
     const span = options.spanOf?.(c.__id__);
-    nodes.push({ ...node, ...(span ? { span } : {}), meta: { sls: c.__sls__, id: c.__id__, state: c.state, fun: c.fun }, ...(failhard ? { stopOnFailure: true } : {}) });
+    // `show_changes: False` hides the diff from the record too: the runtime keeps only hashes of it.
+    const hidden = c.state === 'file' && c.show_changes === false ? { secret: { values: [] } } : {};
+    nodes.push({ ...node, ...(span ? { span } : {}), meta: { sls: c.__sls__, id: c.__id__, state: c.state, fun: c.fun }, ...(failhard ? { stopOnFailure: true } : {}), ...hidden });
     info.set(id, { chunk: c, impl, watches, ...('fail' in t ? { fail: t.fail } : {}), ...(failure ? { failure: failure.kind } : {}) });
   }
   return { graph: { nodes, edges }, info, chunks: ordered };
