@@ -13,6 +13,7 @@ import type { OtterOptions } from './otter-command.js';
 import { printJson, printText } from './otter-output.js';
 import { exitCodeFor } from '../engine/exit-code.js';
 import { withRunStore } from '../engine/session.js';
+import { recordedCommandLine } from '../core/command-line.js';
 
 function readScript(file: string): string {
   try {
@@ -94,7 +95,7 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   const runMode: RunMode = opts.simulation ? 'simulate' : opts.mode === 'collect' ? 'collect' : 'apply';
   // The recorded command line never holds a sensitive value.
-  const command = ['cairn', ...process.argv.slice(2)].map((a, i, all) => (all[i - 1] === '--secret-var' || a.startsWith('--secret-var=') ? a.replace(/=.*$/s, '=********') : a)).join(' ');
+  const command = recordedCommandLine();
   return withRunStore(opts, { mode: runMode, frontEnd: 'otter', source: [resolve(file)], command }, async () => {
     const result = await runOtter(script, {
       mode: opts.mode,

@@ -29,6 +29,10 @@ const entries = {
   F011: { area: 'graph file', title: 'malformed $concat', help: '"$concat" takes a list of strings and references.' },
   F012: { area: 'graph file', title: 'a requisite is not a list of node ids', help: 'Write e.g. "require": ["other-node"].' },
   F013: { area: 'graph file', title: 'nesting too deep', help: 'Values nest deeper than cairn reads; flatten the structure.' },
+  F014: { area: 'graph file', title: 'malformed $secret', help: 'A secret value is written {"$secret": {"env": "NAME"}} or {"$secret": {"file": "PATH"}} (a path relative to the graph file).' },
+  F015: { area: 'graph file', title: 'a secret cannot be read', help: 'Set the environment variable, or make the file readable, on the machine that runs cairn.' },
+  F016: { area: 'graph file', title: '"secret" is not true or false', help: 'Write "secret": true on a node whose values and content must never be shown or stored.' },
+  F017: { area: 'graph file', title: 'a param has the wrong type', help: 'Write the value as the message says; a mode is a string of octal digits, e.g. "0644".' },
   // The core graph (src/core)
   G001: { area: 'graph', title: 'duplicate node id', help: 'Node ids are unique in a graph; rename one of them.' },
   G002: { area: 'graph', title: 'an edge starts at an unknown node', help: 'Check the node that declares the requisite.' },

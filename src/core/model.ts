@@ -33,6 +33,8 @@ export interface GraphNode {
   readonly meta?: Readonly<Record<string, unknown>>;
   /** When this node fails, no further node starts; nodes not started get no result (Salt's failhard). */
   readonly stopOnFailure?: boolean;
+  /** A secret node: its results never show or keep its values or content, only that they changed (see redact.ts). */
+  readonly secret?: { readonly values: readonly string[] };
 }
 
 /** A reference to a field of another node's outputs (Converge's lookup). */

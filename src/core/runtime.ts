@@ -6,6 +6,7 @@
 import { type Diagnostic, error } from './diag.js';
 import { type InternalInfo, internalComment, internalInfo, isInternal, messageOf } from './errors.js';
 import { type Graph, type GraphIndex, indexGraph } from './graph.js';
+import { redactSecretResult } from './redact.js';
 import {
   type ApplyOutcome,
   type CheckOutcome,
@@ -206,9 +207,12 @@ class Run<C> {
     return top;
   }
 
-  private complete(r: NodeResult): void {
+  private complete(full: NodeResult): void {
     this.running--;
-    this.results.set(r.id, r);
+    this.results.set(full.id, full);
+    // A secret node's values stay here, for the nodes that refer to them; what leaves is redacted.
+    const secret = this.index.byId.get(full.id)?.secret;
+    const r = secret ? redactSecretResult(full, secret.values) : full;
     this.ordered.push(r);
     this.done++;
     this.options.onResult?.(r, this.done, this.graph.nodes.length);

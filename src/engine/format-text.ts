@@ -53,10 +53,37 @@ function formatValue(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+/** A new file's content shown in a plan or apply: at most this many lines and characters. */
+export const NEW_CONTENT_LINES = 200;
+export const NEW_CONTENT_CHARS = 16 * 1024;
+
+/** Unified-diff headers that name the file: a diff computed as Salt prints it has empty names. */
+function withPath(diff: string, path: string | undefined): string {
+  if (path === undefined || !diff.startsWith('--- \n+++ \n')) return diff;
+  return `--- ${path}\n+++ ${path}\n${diff.slice('--- \n+++ \n'.length)}`;
+}
+
+/** A new file's content as a diff from nothing, bounded; binary content is only named and sized. */
+export function newFileDiff(path: string, content: string): string {
+  if (content.includes('\0')) return `binary file created: ${Buffer.byteLength(content, 'utf8')} bytes`;
+  const all = content.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  let shown = all.slice(0, NEW_CONTENT_LINES);
+  let text = shown.join('');
+  if (text.length > NEW_CONTENT_CHARS) {
+    text = text.slice(0, NEW_CONTENT_CHARS);
+    shown = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  }
+  let out = `--- /dev/null\n+++ ${path}\n@@ -0,0 +1${all.length === 1 ? '' : `,${all.length}`} @@\n`;
+  for (const l of shown) out += `+${l.replace(/\n$/, '')}\n`;
+  if (shown.length < all.length || text.length < content.length) out += `[${all.length - shown.length} more lines, ${Buffer.byteLength(content, 'utf8')} bytes in all]\n`;
+  return out;
+}
+
 /** The changes of one node, diffs as indented blocks and other keys as `key: value`. */
-export function formatChanges(changes: Record<string, unknown>): string[] {
+export function formatChanges(changes: Record<string, unknown>, path?: string): string[] {
   const out: string[] = [];
-  for (const [k, v] of Object.entries(changes)) {
+  for (const [k, v0] of Object.entries(changes)) {
+    const v = k === 'diff' && typeof v0 === 'string' ? withPath(v0, path) : v0;
     if (typeof v === 'string' && v.includes('\n')) {
       out.push(`    ${k}:`);
       out.push(indent(v, '      '));
@@ -77,7 +104,12 @@ export function formatResults(results: readonly NodeResult[], mode: RunMode): st
   for (const r of results) {
     lines.push(formatResultLine(r, mode, width));
     if (r.comment.includes('\n')) lines.push(indent(r.comment.split('\n').slice(1).join('\n'), '    '));
-    if (Object.keys(r.changes).length > 0 && r.status !== 'skipped') lines.push(...formatChanges(r.changes));
+    if (Object.keys(r.changes).length > 0 && r.status !== 'skipped') {
+      const path = typeof r.outputs?.path === 'string' ? r.outputs.path : undefined;
+      lines.push(...formatChanges(r.changes, path));
+      const content = r.outputs?.content;
+      if (r.changes.newfile !== undefined && path !== undefined && typeof content === 'string') lines.push('    content:', indent(newFileDiff(path, content), '      '));
+    }
   }
   return lines.join('\n');
 }

@@ -10,6 +10,7 @@ import type { NodeResult } from '../core/model.js';
 import { openRunStore, StoreError, type RunStore, type StoreRunHandle } from '../store/index.js';
 import type { Progress } from './progress.js';
 import { createProgress } from './progress.js';
+import { recordableResult, recordableResults } from './record-results.js';
 
 export interface RecordedRunOptions {
   readonly store?: string | undefined;
@@ -55,7 +56,7 @@ function liveFeed(store: RunStore, handle: StoreRunHandle, progress: Progress): 
     progress: {
       ...(progress.onStart ? { onStart: progress.onStart } : {}),
       onResult(r, done, total) {
-        results.push(r);
+        results.push(recordableResult(r));
         progress.onResult?.(r, done, total);
         if (timer === undefined && !stopped) {
           timer = setTimeout(flush, LIVE_AFTER_MS);
@@ -121,7 +122,7 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
       const bugs = outcome.results.filter((r) => r.internal !== undefined).length;
       const exitCode = bugs > 0 && outcome.exitCode === 0 ? 1 : outcome.exitCode;
       try {
-        await store.finishRun(handle, { results: outcome.results, exitCode, output, ...(outcome.edges ? { edges: outcome.edges } : {}) });
+        await store.finishRun(handle, { results: recordableResults(outcome.results), exitCode, output, ...(outcome.edges ? { edges: outcome.edges } : {}) });
       } catch (e) {
         if (!StoreError.is(e)) throw e;
         throw new StoreError(e.code, `${e.message}\nrun ${handle.id} finished (exit ${exitCode}) and its results are above, but it was not recorded`);

@@ -11,6 +11,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { errnoCode, HostError, toHostError } from './errors.js';
 import { gatherFacts } from './facts.js';
 import type { ExecOptions, ExecResult, FileType, Host, HostFacts, StatInfo, TcpProbe, WriteOptions } from './types.js';
+import { removeLeftoverTemps } from './leftovers.js';
 
 function fileType(st: fs.Stats): FileType {
   if (st.isFile()) return 'file';
@@ -141,6 +142,7 @@ export class LocalHost implements Host {
       fs.closeSync(fd);
       fd = undefined;
       fs.renameSync(temp, path);
+      removeLeftoverTemps(path);
     } catch (e) {
       if (fd !== undefined) {
         try {
@@ -195,6 +197,7 @@ export class LocalHost implements Host {
     try {
       fs.symlinkSync(target, temp);
       fs.renameSync(temp, path);
+      removeLeftoverTemps(path);
     } catch (e) {
       unlinkQuietly(temp);
       throw toHostError(e, 'create symlink', path);

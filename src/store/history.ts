@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import type { NodeResult, NodeStatus, RunMode } from '../core/model.js';
 import { storeIoError } from './errors.js';
 import { currentProcess, identityFrom, processState } from './process-identity.js';
+import { recordedCommandLine } from '../core/command-line.js';
 
 export type RunCounts = Record<NodeStatus, number>;
 
@@ -113,7 +114,7 @@ export function beginRun(dir: string, info: BeginRunInfo): RunHandle {
     frontEnd: info.frontEnd,
     source: [...info.source],
     mode: info.mode,
-    command: info.command ?? ['cairn', ...process.argv.slice(2)].join(' '),
+    command: info.command ?? recordedCommandLine(),
     start: isoTime(info.start),
     pid: who.pid,
     host: who.host,

@@ -28,6 +28,7 @@ import { join, resolve } from 'node:path';
 import { StoreError, storeIoError } from './errors.js';
 import { ensureStateDir } from './state-dir.js';
 import { currentProcess, identityFrom, type ProcessIdentity, processState } from './process-identity.js';
+import { recordedCommandLine } from '../core/command-line.js';
 
 /** What a lock file says about its holder. */
 export interface LockInfo extends ProcessIdentity {
@@ -404,7 +405,7 @@ function formatSeconds(ms: number): string {
 }
 
 function commandLine(): string {
-  return ['cairn', ...process.argv.slice(2)].join(' ');
+  return recordedCommandLine();
 }
 
 function sleep(ms: number): Promise<void> {

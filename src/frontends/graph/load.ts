@@ -3,7 +3,10 @@
  * compiles to. Parsing takes the fast path (JSON.parse) and only re-reads the text with positions when
  * there is something to report.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { nestingDiagnostic } from '../../core/nesting.js';
+import { maskValues } from '../../core/redact.js';
 import type { Node as YamlNode } from 'yaml';
 import { type Diagnostic, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
 import type { Graph } from '../../core/graph.js';
@@ -14,7 +17,43 @@ export const GRAPH_VERSION = 1;
 type PathKey = string | number;
 type SpanOf = (path: readonly PathKey[]) => Span | undefined;
 
-const NODE_KEYS = new Set(['id', 'type', 'name', 'params', 'meta', ...EDGE_KINDS]);
+const NODE_KEYS = new Set(['id', 'type', 'name', 'params', 'meta', 'secret', ...EDGE_KINDS]);
+
+/** Where a node's secret values are collected while its params are read. */
+interface SecretSink {
+  readonly file: string;
+  readonly values: string[];
+}
+
+/**
+ * `{"$secret": {"env": "NAME"}}` or `{"$secret": {"file": "PATH"}}`: read now, on the controller. The
+ * value is kept with the node so that its results never show it; no diagnostic quotes it.
+ */
+function readSecret(o: Record<string, unknown>, path: readonly PathKey[], spanOf: SpanOf, diags: Diagnostic[], sink: SecretSink): string | null {
+  const spec = o.$secret as Record<string, unknown> | null;
+  const keys = typeof spec === 'object' && spec !== null && !Array.isArray(spec) ? Object.keys(spec) : [];
+  const from = keys[0];
+  if (Object.keys(o).length !== 1 || keys.length !== 1 || (from !== 'env' && from !== 'file') || typeof spec?.[from] !== 'string' || spec[from] === '') {
+    diags.push(error('F014', 'a secret is written {"$secret": {"env": "NAME"}} or {"$secret": {"file": "PATH"}}', { span: spanOf(path) }));
+    return null;
+  }
+  const name = spec[from] as string;
+  let value: string | undefined;
+  if (from === 'env') {
+    value = process.env[name];
+    if (value === undefined) diags.push(error('F015', `the secret's environment variable ${name} is not set`, { span: spanOf(path) }));
+  } else {
+    const where = resolve(dirname(sink.file), name);
+    try {
+      value = readFileSync(where, 'utf8');
+    } catch (e) {
+      diags.push(error('F015', `the secret's file ${where} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { span: spanOf(path) }));
+    }
+  }
+  if (value === undefined) return null;
+  sink.values.push(value);
+  return value;
+}
 
 function typeName(v: unknown): string {
   if (v === null) return 'null';
@@ -23,10 +62,11 @@ function typeName(v: unknown): string {
 }
 
 /** `{"$ref": "node", "field": "f"}` and `{"$concat": [...]}` become deferred values. */
-function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diags: Diagnostic[]): unknown {
-  if (Array.isArray(v)) return v.map((x, i) => toParamValue(x, [...path, i], spanOf, diags));
+function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diags: Diagnostic[], sink: SecretSink): unknown {
+  if (Array.isArray(v)) return v.map((x, i) => toParamValue(x, [...path, i], spanOf, diags, sink));
   if (typeof v !== 'object' || v === null) return v;
   const o = v as Record<string, unknown>;
+  if ('$secret' in o) return readSecret(o, path, spanOf, diags, sink);
   if ('$ref' in o) {
     if (typeof o.$ref !== 'string' || typeof o.field !== 'string' || Object.keys(o).length !== 2) {
       diags.push(error('F010', 'a reference is written {"$ref": "node-id", "field": "name"}', { span: spanOf(path) }));
@@ -40,7 +80,7 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
       diags.push(error('F011', '"$concat" takes a list of strings and references', { span: spanOf(path) }));
       return null;
     }
-    const parts = o.$concat.map((x, i) => toParamValue(x, [...path, '$concat', i], spanOf, diags));
+    const parts = o.$concat.map((x, i) => toParamValue(x, [...path, '$concat', i], spanOf, diags, sink));
     const refs = parts.flatMap((p) => (isDeferredValue(p) ? p.refs : []));
     return deferred(
       refs,
@@ -52,7 +92,7 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
     );
   }
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(o)) out[k] = toParamValue(x, [...path, k], spanOf, diags);
+  for (const [k, x] of Object.entries(o)) out[k] = toParamValue(x, [...path, k], spanOf, diags, sink);
   return out;
 }
 
@@ -105,7 +145,13 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
       diags.push(error('F009', `node ${JSON.stringify(id)}: "params" must be an object`, { span: at([...path, 'params']), nodeId: id }));
       return;
     }
-    const params = toParamValue(rawParams, [...path, 'params'], spanOf, diags) as Record<string, unknown>;
+    if (n.secret !== undefined && typeof n.secret !== 'boolean') {
+      diags.push(error('F016', `node ${JSON.stringify(id)}: "secret" must be true or false`, { span: at([...path, 'secret']), nodeId: id }));
+    }
+    numericModes(id, rawParams as Record<string, unknown>, (k) => at([...path, 'params', k]), diags);
+    const sink: SecretSink = { file, values: [] };
+    const params = toParamValue(rawParams, [...path, 'params'], spanOf, diags, sink) as Record<string, unknown>;
+    const secret = n.secret === true || sink.values.length > 0 ? { values: sink.values } : undefined;
     const paramSpans: Record<string, Span> = {};
     for (const k of Object.keys(params)) {
       const s = spanOf([...path, 'params', k]);
@@ -119,6 +165,7 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
       params,
       ...(span ? { span, paramSpans } : {}),
       ...(typeof n.meta === 'object' && n.meta !== null ? { meta: n.meta as Record<string, unknown> } : {}),
+      ...(secret ? { secret } : {}),
     });
     for (const kind of EDGE_KINDS) {
       const list = n[kind];
@@ -134,7 +181,48 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
       });
     }
   });
-  return { graph: { nodes, edges }, diagnostics: diags };
+  return { graph: { nodes: secretsFlow(nodes), edges }, diagnostics: diags };
+}
+
+/** Params that hold a permission mode: a JSON number there is ambiguous (644 is not 0644), so refused. */
+const MODE_PARAMS = /^(?:mode|new_mode|dir_mode|file_mode)$/;
+
+function numericModes(id: string, params: Record<string, unknown>, spanAt: (key: string) => Span, diags: Diagnostic[]): void {
+  for (const [k, v] of Object.entries(params)) {
+    if (!MODE_PARAMS.test(k) || typeof v !== 'number') continue;
+    const digits = String(Math.trunc(Math.abs(v)));
+    const hint = /^[0-7]{1,4}$/.test(digits) ? `0${digits.padStart(3, '0')}`.slice(-4) : `0${(Math.trunc(Math.abs(v)) & 0o7777).toString(8).padStart(3, '0')}`;
+    diags.push(
+      error('F017', `node ${JSON.stringify(id)}: "${k}" is the number ${v}, which is not an octal mode; write "${hint}" (a string)`, {
+        span: spanAt(k),
+        nodeId: id,
+      }),
+    );
+  }
+}
+
+function refsIn(v: unknown, out: string[]): string[] {
+  if (isDeferredValue(v)) out.push(...v.refs.map((r) => r.node));
+  else if (Array.isArray(v)) for (const x of v) refsIn(x, out);
+  else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) refsIn(x, out);
+  return out;
+}
+
+/** A node whose params refer to a secret node's outputs is secret too (its values may come from one). */
+function secretsFlow(nodes: GraphNode[]): GraphNode[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const refs = new Map(nodes.map((n) => [n.id, refsIn(n.params, [])]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const n of byId.values()) {
+      if (n.secret) continue;
+      const from = (refs.get(n.id) ?? []).map((id) => byId.get(id)?.secret).filter((s) => s !== undefined);
+      if (from.length === 0) continue;
+      byId.set(n.id, { ...n, secret: { values: from.flatMap((s) => s.values) } });
+      changed = true;
+    }
+  }
+  return nodes.map((n) => byId.get(n.id) ?? n);
 }
 
 /** Span lookups into a YAML/JSON text by key path. The yaml library loads only when needed (start-up time). */
@@ -204,7 +292,9 @@ export async function parseGraphText(
   const y = await yamlSpans(file, text);
   if (y.diagnostics.length > 0) throw new DiagnosticError(y.diagnostics);
   const built = buildGraph(isJson ? data : y.data, file, y.spanOf);
-  const diagnostics = built.diagnostics.length > 0 ? built.diagnostics : extraCheck(built.graph);
+  // A kind's message may quote a wrong value: never a secret one.
+  const secrets = built.graph.nodes.flatMap((n) => n.secret?.values ?? []);
+  const diagnostics = (built.diagnostics.length > 0 ? built.diagnostics : extraCheck(built.graph)).map((d) => (secrets.length > 0 ? { ...d, message: maskValues(d.message, secrets) } : d));
   if (diagnostics.length > 0) throw new DiagnosticError(diagnostics);
   return built.graph;
 }

@@ -67,10 +67,10 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
   let contentChanged = false;
   let old: Buffer | undefined;
   if (data !== undefined && p.replace) {
-    // Same size first: most no-op checks then need a single read and compare.
-    old = current.size === data.length || current.size < 4 << 20 ? await host.readFile(target) : undefined;
-    contentChanged = old === undefined || !old.equals(data);
-    if (contentChanged) changes.diff = old === undefined ? 'File too large to diff' : await unifiedDiff(old, data);
+    // Any size is read: the diff summarises a large change by sizes and hashes in linear time.
+    old = await host.readFile(target);
+    contentChanged = !old.equals(data);
+    if (contentChanged) changes.diff = await unifiedDiff(old, data);
   }
   changes = { ...changes, ...attrChanges(current, want) };
   const inSync = Object.keys(changes).length === 0;

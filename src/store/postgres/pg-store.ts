@@ -31,6 +31,7 @@ import { recordRunDrift } from './drift-sql.js';
 import { acquireAdvisoryLock } from './pg-lock.js';
 import { migrate, newerSchemaError, SCHEMA_VERSION, schemaVersion } from './migrations.js';
 import { redactUrl } from './pg-url.js';
+import { recordedCommandLine } from '../../core/command-line.js';
 
 /** A timestamp as JavaScript's toISOString writes it. */
 const ISO = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -135,7 +136,7 @@ export class PgRunStore implements RunStore {
         `INSERT INTO cairn_runs (state, front_end, source, mode, command, started, pid, controller, lock_backend, lock_backend_start)
          VALUES ('running', $1, $2, $3, $4, $5, $6, $7, pg_backend_pid(), (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()))
          RETURNING id::float8 AS id`,
-        [info.frontEnd, [...info.source], info.mode, info.command ?? ['cairn', ...process.argv.slice(2)].join(' '), start, who.pid, who.host],
+        [info.frontEnd, [...info.source], info.mode, info.command ?? recordedCommandLine(), start, who.pid, who.host],
       ),
     );
     return { id: Number(row.rows[0]?.id), start };

@@ -1,0 +1,41 @@
+/**
+ * What of a result goes into the run store: hashes and bounded diffs, never whole file contents. A file's
+ * content and previous content (kept in a result's outputs for front ends that show old => new) become
+ * sha256 hash prefixes; any long text in the changes or outputs is cut at a fixed size.
+ */
+import type { NodeResult } from '../core/model.js';
+import { hashPrefix } from '../resources/file/diff.js';
+
+/** Longest text kept in a stored change or output, in characters. */
+export const STORED_TEXT_CAP = 64 * 1024;
+/** Outputs that hold a whole file's content: stored as a hash. */
+const CONTENT_OUTPUTS = ['content', 'previous_content'];
+
+function bounded(v: unknown): unknown {
+  if (typeof v === 'string') return v.length > STORED_TEXT_CAP ? `${v.slice(0, STORED_TEXT_CAP)}\n[cut at ${STORED_TEXT_CAP} characters of ${v.length}]\n` : v;
+  if (Array.isArray(v)) return v.map(bounded);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, bounded(x)]));
+  return v;
+}
+
+function storedOutputs(outputs: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(outputs)) {
+    if (CONTENT_OUTPUTS.includes(k) && typeof v === 'string') out[`${k}_sha256`] = hashPrefix(v);
+    else out[k] = bounded(v);
+  }
+  return out;
+}
+
+export function recordableResult(r: NodeResult): NodeResult {
+  return {
+    ...r,
+    changes: bounded(r.changes) as Record<string, unknown>,
+    comment: bounded(r.comment) as string,
+    ...(r.outputs ? { outputs: storedOutputs(r.outputs) } : {}),
+  };
+}
+
+export function recordableResults(results: readonly NodeResult[]): NodeResult[] {
+  return results.map(recordableResult);
+}
