@@ -171,3 +171,14 @@ test('two independent slow commands overlap under --jobs 2 and do not under --jo
   assert.equal(cairn(['apply', graph, '--state-dir', join(dir, 's'), '--jobs', '1']).code, 0);
   assert.equal(overlap(), false, 'one after the other');
 });
+
+test('--profile prints each stage of the command to stderr and leaves stdout as it was', () => {
+  const { graph, state } = setup();
+  const plain = cairn(['apply', graph, '--state-dir', state]);
+  const profiled = cairn(['apply', graph, '--state-dir', state, '--profile']);
+  assert.equal(profiled.code, plain.code);
+  const stages = [...profiled.stderr.matchAll(/^profile: (\S+(?: \S+)?)\s+[\d.]+ ms/gm)].map((m) => m[1]);
+  assert.deepEqual(stages, ['startup', 'read', 'load', 'preflight', 'store open', 'run', 'print', 'record', 'close', 'total']);
+  assert.match(profiled.stderr, /^profile: total .* rss \d+ MiB$/m);
+  assert.equal(cairn(['plan', graph, '--state-dir', state]).stderr, '');
+});
