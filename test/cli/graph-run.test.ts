@@ -133,7 +133,9 @@ test('deferred values: plan shows an unresolvable node, apply resolves it', () =
 test('--version and --help', async () => {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   const v = cairn(['--version']);
-  assert.equal(v.stdout.trim(), pkg.version);
+  assert.equal(v.stdout, `${pkg.version}\n`);
+  assert.equal(v.code, 0);
+  assert.equal(cairn(['-V']).stdout, `${pkg.version}\n`);
   const h = cairn(['--help']);
   assert.equal(h.code, 0);
   for (const cmd of ['plan', 'apply', 'collect', 'history']) assert.match(h.stdout, new RegExp(`^  ${cmd}\\b`, 'm'));
