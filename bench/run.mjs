@@ -1,14 +1,16 @@
 // Benchmarks cairn against the floor (bench/floor.mjs) in one run, whole process against whole process,
-// and prints ratios. `--quick` measures N = 1,000 only. The last line is machine-readable:
+// and prints ratios. `--quick` measures N = 1,000 only; `--100k` adds N = 100,000 (one run of each). The
+// last lines are machine-readable (bench10k only when N = 10,000 was measured):
 //   bench: noop_ratio=X first_apply_ratio=Y rss_mb=Z
+//   bench10k: noop_ratio=X rss_mb=Z
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { interleaved } from './timing.mjs';
+import { interleaved, measure } from './timing.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
-const sizes = quick ? [1000] : [1000, 10000];
+const sizes = quick ? [1000] : process.argv.includes('--100k') ? [1000, 10000, 100000] : [1000, 10000];
 const RUNS = quick ? 5 : 7;
 const cairn = join(root, 'bin/cairn.js');
 const floor = join(root, 'bench/floor.mjs');
@@ -28,9 +30,19 @@ function makeGraph(dir, n, chain) {
 
 const f = (x) => x.toFixed(3);
 const r2 = (x) => x.toFixed(2);
-let last;
-const [startup, version] = interleaved([{ argv: ['-e', '0'] }, { argv: [cairn, '--version'] }], RUNS);
-console.log(`startup: node -e 0 ${f(startup.wall)} s, cairn --version ${f(version.wall)} s`);
+const tinyDir = join(work, 'tiny');
+mkdirSync(tinyDir, { recursive: true });
+const tiny = makeGraph(tinyDir, 1, false);
+measure([cairn, 'apply', tiny.file, '--state-dir', join(tinyDir, 'state')]);
+const [startup, version, tinyPlan] = interleaved(
+  [{ argv: ['-e', '0'] }, { argv: [cairn, '--version'] }, { argv: [cairn, 'plan', tiny.file, '--state-dir', join(tinyDir, 'state')] }],
+  RUNS,
+);
+console.log(
+  `startup: node -e 0 ${f(startup.wall)} s, cairn --version ${f(version.wall)} s (ratio ${r2(version.wall / startup.wall)}), ` +
+    `no-op plan of 1 file ${f(tinyPlan.wall)} s (ratio ${r2(tinyPlan.wall / startup.wall)})`,
+);
+const lines = [];
 for (const n of sizes) {
   const dir = join(work, `n${n}`);
   mkdirSync(dir, { recursive: true });
@@ -38,7 +50,7 @@ for (const n of sizes) {
   const flat = makeGraph(dir, n, false);
   const chain = makeGraph(dir, n, true);
   const clear = () => rmSync(flat.target, { recursive: true, force: true });
-  const runs = n >= 10000 ? 3 : RUNS;
+  const runs = n >= 100000 ? 1 : n >= 10000 ? 3 : RUNS;
   const [floorApply, firstApply] = interleaved(
     [
       { argv: [floor, flat.file, 'apply'], before: clear },
@@ -64,7 +76,10 @@ for (const n of sizes) {
   console.log(`  first apply ${f(firstApply.wall)} s  ratio ${r2(firstApply.wall / floorApply.wall)}`);
   console.log(`  chain/flat  plan ${r2(chainPlan.wall / noopPlan.wall)}  no-op apply ${r2(chainApply.wall / noopApply.wall)}`);
   console.log(`  peak RSS    ${Number.isNaN(rss) ? 'n/a (python3 absent)' : `${rss.toFixed(0)} MiB`}`);
-  last ??= { noop: noopPlan.wall / floorCheck.wall, first: firstApply.wall / floorApply.wall, rss };
+  const mb = (x) => (Number.isNaN(x) ? 'nan' : x.toFixed(0));
+  if (n === 1000) lines[0] = `bench: noop_ratio=${r2(noopPlan.wall / floorCheck.wall)} first_apply_ratio=${r2(firstApply.wall / floorApply.wall)} rss_mb=${mb(rss)}`;
+  if (n === 10000) lines[1] = `bench10k: noop_ratio=${r2(noopPlan.wall / floorCheck.wall)} rss_mb=${mb(rss)}`;
+  if (n === 100000) console.log(`bench100k: noop_ratio=${r2(noopPlan.wall / floorCheck.wall)} rss_mb=${mb(rss)}`);
 }
 rmSync(work, { recursive: true, force: true });
-console.log(`bench: noop_ratio=${r2(last.noop)} first_apply_ratio=${r2(last.first)} rss_mb=${Number.isNaN(last.rss) ? 'nan' : last.rss.toFixed(0)}`);
+for (const line of lines) if (line) console.log(line);

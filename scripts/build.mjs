@@ -9,7 +9,8 @@ const fresh = `${root}dist.build-${process.pid}`;
 const old = `${root}dist.old-${process.pid}`;
 try {
   await build({
-    entryPoints: [`${root}src/cli/main.ts`],
+    // version.js alone answers `cairn --version` without loading the CLI (bin/cairn.js).
+    entryPoints: [`${root}src/cli/main.ts`, `${root}src/cli/version.ts`],
     outdir: fresh,
     bundle: true,
     splitting: true,

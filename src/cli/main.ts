@@ -11,7 +11,8 @@ import { fromToolArgs } from './zapusk-command.js';
 
 type CommonOptions = RunOptions & { out: 'text' | 'json' };
 
-async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string, opts: CommonOptions & FleetOptions & { simulate?: boolean }): Promise<number> {
+async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string, opts: CommonOptions & FleetOptions & { simulate?: boolean; profile?: boolean }): Promise<number> {
+  if (opts.profile) (await import('../engine/profile.js')).startProfile();
   if (wantsFleet(opts)) {
     const { runGraphOnHosts } = await import('./hosts-graph.js');
     return runGraphOnHosts(file, opts.simulate ? 'simulate' : mode, opts);
@@ -33,15 +34,18 @@ export function buildProgram(): Command {
 
   addFleetOptions(addRunOptions(program.command('plan').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('show what apply would change, changing nothing')
+    .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
     .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('check', file, opts)));
 
   addFleetOptions(addRunOptions(program.command('apply').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('make the machine match the graph')
+    .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
     .option('--simulate', 'run the whole apply against a host that records changes instead of making them', false)
     .action(async (file: string, opts: CommonOptions & FleetOptions & { simulate: boolean }) => finish(await runGraphCommand('apply', file, opts)));
 
   addFleetOptions(addRunOptions(program.command('collect').alias('drift').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('collect only: record drift from the graph in the run history, changing nothing')
+    .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
     .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('collect', file, opts)));
 
   registerHistory(program);

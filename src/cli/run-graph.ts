@@ -8,6 +8,7 @@ import { checkGraph, preflightGraph } from '../core/runtime.js';
 import { UserError } from '../engine/errors.js';
 import { runCompiled } from '../engine/pipeline.js';
 import { printReport } from '../engine/report.js';
+import { mark } from '../engine/profile.js';
 import type { RunOptions } from '../engine/run-options.js';
 import { parseGraphText } from '../frontends/graph/load.js';
 import { LocalHost } from '../host/local.js';
@@ -28,9 +29,11 @@ function readSource(file: string): string {
 /** Reads and checks a graph file; the index comes from the same check, so it is done once. */
 export async function loadGraph(file: string, options: { withSpans?: boolean } = {}): Promise<{ graph: Graph; index: GraphIndex }> {
   let index: GraphIndex | undefined;
+  const text = readSource(file);
+  mark('read');
   const graph = await parseGraphText(
     file,
-    readSource(file),
+    text,
     (g) => {
       const checked = checkGraph(g, kinds);
       index = checked.index;
@@ -39,6 +42,7 @@ export async function loadGraph(file: string, options: { withSpans?: boolean } =
     options,
   );
   if (!index) throw new Error('graph passed the load check without an index');
+  mark('load');
   return { graph, index };
 }
 
@@ -51,6 +55,7 @@ export async function runGraphFile(file: string, mode: RunMode, opts: RunOptions
     // The fast load keeps no positions; read the file again with them so the report points at the params.
     throw new DiagnosticError(await preflightGraph((await loadGraph(file, { withSpans: true })).graph, kinds, ctx));
   }
+  mark('preflight');
   const out = opts.out === 'json' ? 'json' : 'text';
   return runCompiled({ frontEnd: 'graph', mode, source: [resolve(file)], graph, index, ctx }, opts, (report) => ({
     print: (runId) => printReport(report, out, runId, { source: file }),

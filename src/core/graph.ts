@@ -90,13 +90,19 @@ export function indexGraph(graph: Graph): { index?: GraphIndex; diagnostics: Dia
 
   const before = new Map<string, string[]>();
   const after = new Map<string, string[]>();
-  const seen = new Set<string>();
+  // Duplicate pairs are dropped: a short list is searched, a long one gets a set of its own.
+  const seen = new Map<string, Set<string>>();
   for (const [a, b] of orderingPairs({ nodes: graph.nodes, edges: graph.edges.filter((e) => byId.has(e.from) && byId.has(e.to) && e.from !== e.to) }, incoming)) {
-    const key = `${a}\u0000${b}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
     let bl = before.get(b);
     if (!bl) before.set(b, (bl = []));
+    else if (bl.length < 16) {
+      if (bl.includes(a)) continue;
+    } else {
+      let set = seen.get(b);
+      if (!set) seen.set(b, (set = new Set(bl)));
+      if (set.has(a)) continue;
+      set.add(a);
+    }
     bl.push(a);
     let al = after.get(a);
     if (!al) after.set(a, (al = []));
@@ -106,11 +112,24 @@ export function indexGraph(graph: Graph): { index?: GraphIndex; diagnostics: Dia
   if (cycle) {
     const start = byId.get(cycle[0] ?? '');
     diagnostics.push(
-      error('G006', `dependency cycle: ${cycle.map((id) => JSON.stringify(id)).join(' -> ')}`, { span: start?.span, nodeId: cycle[0] }),
+      error('G006', `dependency cycle: ${cycleText(cycle)}`, { span: start?.span, nodeId: cycle[0] }),
     );
     return { diagnostics };
   }
   return { index: { byId, order, incoming, before, after }, diagnostics };
+}
+
+/** Nodes of a cycle named in its message, at most; a longer cycle shows its start and end. */
+const CYCLE_SHOWN = 20;
+
+/** `"a" -> "b" -> "a"`; a long cycle keeps its first and last nodes and says how many it leaves out. */
+export function cycleText(cycle: readonly string[]): string {
+  const q = (id: string) => JSON.stringify(id);
+  if (cycle.length <= CYCLE_SHOWN) return cycle.map(q).join(' -> ');
+  const head = cycle.slice(0, CYCLE_SHOWN / 2).map(q);
+  const tail = cycle.slice(-CYCLE_SHOWN / 2).map(q);
+  const left = cycle.length - head.length - tail.length;
+  return `${head.join(' -> ')} -> … ${left} more nodes … -> ${tail.join(' -> ')} (${cycle.length - 1} nodes in all)`;
 }
 
 /** Iterative three-colour DFS; returns the node ids of one cycle, first node repeated at the end. */

@@ -18,25 +18,43 @@ export interface NestingOptions {
   readonly limit?: number;
 }
 
+/** Character classes of the scan, by char code (ASCII only: every bracket and quote is ASCII). */
+const OPEN = 1;
+const CLOSE = 2;
+const QUOTE = 3;
+
+function classes(open: string, close: string, quotes: string): Uint8Array {
+  const table = new Uint8Array(128);
+  // Later wins: a character that is both a quote and a bracket is a quote, as in the scan's order.
+  for (const c of close) table[c.charCodeAt(0)] = CLOSE;
+  for (const c of open) table[c.charCodeAt(0)] = OPEN;
+  for (const c of quotes) table[c.charCodeAt(0)] = QUOTE;
+  return table;
+}
+
 /** The offset of the first bracket that opens one level too many, or -1. */
 export function tooDeepAt(text: string, options: NestingOptions = {}): number {
   const open = options.open ?? '[{(';
   const close = options.close ?? ']})';
   const quotes = options.quotes ?? '"\'';
   const limit = options.limit ?? MAX_NESTING;
+  if (/[^\x00-\x7f]/.test(open + close + quotes)) throw new Error('internal: nesting scan takes ASCII brackets and quotes only');
+  const table = classes(open, close, quotes);
   let depth = 0;
-  let quote = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote || c === '\n') quote = '';
-      continue;
-    }
-    if (quotes.includes(c)) quote = c;
-    else if (open.includes(c)) {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const k = c < 128 ? table[c] : 0;
+    if (k === QUOTE) {
+      // Skip the quoted string: to its closing quote, or to the end of the line.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === c || d === 10) break;
+      }
+    } else if (k === OPEN) {
       if (++depth > limit) return i;
-    } else if (close.includes(c) && depth > 0) depth--;
+    } else if (k === CLOSE && depth > 0) depth--;
   }
   return -1;
 }

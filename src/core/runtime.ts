@@ -112,11 +112,12 @@ interface Verdict {
 class Run<C> {
   private readonly results = new Map<string, NodeResult>();
   private readonly ordered: NodeResult[] = [];
-  private readonly waiting = new Map<string, number>();
+  /** Unfinished dependencies of each node, by position in the graph. */
+  private readonly waiting: Int32Array;
   /** For a node B, the nodes that declared `prereq` on B. */
   private readonly prereqOf = new Map<string, Edge[]>();
-  /** Ready nodes, a binary min-heap by position in the graph: earlier nodes start first. */
-  private readonly ready: string[] = [];
+  /** Ready nodes by position in the graph, a binary min-heap: earlier nodes start first. */
+  private readonly ready: number[] = [];
   private running = 0;
   private stopped = false;
   private runNum = 0;
@@ -129,6 +130,7 @@ class Run<C> {
     private readonly index: GraphIndex,
     private readonly options: RunOptions<C>,
   ) {
+    this.waiting = new Int32Array(graph.nodes.length);
     for (const e of graph.edges) {
       if (e.kind !== 'prereq') continue;
       let list = this.prereqOf.get(e.from);
@@ -141,11 +143,11 @@ class Run<C> {
     return new Promise((resolve, reject) => {
       this.finish = () => resolve(this.ordered);
       this.fail = reject;
-      for (const n of this.graph.nodes) {
+      this.graph.nodes.forEach((n, i) => {
         const count = this.index.before.get(n.id)?.length ?? 0;
-        this.waiting.set(n.id, count);
-        if (count === 0) this.ready.push(n.id);
-      }
+        this.waiting[i] = count;
+        if (count === 0) this.ready.push(i);
+      });
       // Nodes were pushed in graph order, which is already a valid heap.
       if (this.graph.nodes.length === 0) this.finish();
       else this.pump();
@@ -155,8 +157,7 @@ class Run<C> {
   private pump(): void {
     const jobs = Math.max(1, this.options.jobs);
     while (this.running < jobs && this.ready.length > 0 && !this.stopped) {
-      const id = this.popReady();
-      const node = this.index.byId.get(id) as GraphNode;
+      const node = this.graph.nodes[this.popReady()] as GraphNode;
       this.running++;
       const runNum = this.runNum++;
       this.options.onStart?.(node);
@@ -171,35 +172,33 @@ class Run<C> {
     return this.index.order.get(id) ?? 0;
   }
 
-  private pushReady(id: string): void {
+  private pushReady(p: number): void {
     const h = this.ready;
-    h.push(id);
+    h.push(p);
     let i = h.length - 1;
-    const p = this.pos(id);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const up = h[parent] as string;
-      if (this.pos(up) <= p) break;
+      const up = h[parent] as number;
+      if (up <= p) break;
       h[i] = up;
       i = parent;
     }
-    h[i] = id;
+    h[i] = p;
   }
 
-  private popReady(): string {
+  private popReady(): number {
     const h = this.ready;
-    const top = h[0] as string;
-    const last = h.pop() as string;
+    const top = h[0] as number;
+    const last = h.pop() as number;
     if (h.length > 0) {
       let i = 0;
-      const p = this.pos(last);
       for (;;) {
         const l = 2 * i + 1;
         if (l >= h.length) break;
         const r = l + 1;
-        const c = r < h.length && this.pos(h[r] as string) < this.pos(h[l] as string) ? r : l;
-        if (this.pos(h[c] as string) >= p) break;
-        h[i] = h[c] as string;
+        const c = r < h.length && (h[r] as number) < (h[l] as number) ? r : l;
+        if ((h[c] as number) >= last) break;
+        h[i] = h[c] as number;
         i = c;
       }
       h[i] = last;
@@ -217,9 +216,10 @@ class Run<C> {
     this.done++;
     this.options.onResult?.(r, this.done, this.graph.nodes.length);
     for (const next of this.index.after.get(r.id) ?? []) {
-      const left = (this.waiting.get(next) ?? 0) - 1;
-      this.waiting.set(next, left);
-      if (left === 0) this.pushReady(next);
+      const p = this.pos(next);
+      const left = (this.waiting[p] as number) - 1;
+      this.waiting[p] = left;
+      if (left === 0) this.pushReady(p);
     }
     if (r.result === false && (this.options.stopOnFailure || this.index.byId.get(r.id)?.stopOnFailure)) this.stopped = true;
     if (this.done === this.graph.nodes.length || (this.stopped && this.running === 0)) {
@@ -228,9 +228,24 @@ class Run<C> {
     } else this.pump();
   }
 
+  /** Wall clock at the run's start and the monotonic clock then: a node's start is derived, not read. */
+  private readonly wall0 = Date.now() - performance.now();
+
+  private isoMs = Number.NaN;
+  private iso = '';
+
+  /** The ISO time of a millisecond; nodes starting in the same millisecond share one string. */
+  private isoAt(ms: number): string {
+    if (ms !== this.isoMs) {
+      this.isoMs = ms;
+      this.iso = new Date(ms).toISOString();
+    }
+    return this.iso;
+  }
+
   private async runNode(node: GraphNode, runNum: number): Promise<NodeResult> {
-    const startWall = new Date().toISOString();
     const t0 = performance.now();
+    const startWall = this.isoAt(Math.round(this.wall0 + t0));
     const v = await this.decide(node);
     const r: NodeResult = {
       id: node.id,

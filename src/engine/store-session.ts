@@ -11,6 +11,7 @@ import { openRunStore, StoreError, type RunStore, type StoreRunHandle } from '..
 import type { Progress } from './progress.js';
 import { createProgress } from './progress.js';
 import { recordableResult, recordableResults } from './record-results.js';
+import { mark } from './profile.js';
 
 export interface RecordedRunOptions {
   readonly store?: string | undefined;
@@ -110,6 +111,7 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
     try {
       const handle = await store.beginRun({ frontEnd: meta.frontEnd, source: meta.source, mode: meta.mode, ...(meta.command !== undefined ? { command: meta.command } : {}) });
       const live = liveFeed(store, handle, progress);
+      mark('store open');
       let outcome: RecordedOutcome;
       try {
         outcome = await work(live.progress);
@@ -117,7 +119,9 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
         progress.stop();
         await live.stop();
       }
+      mark('run');
       const output = captureStdout(() => outcome.print(handle.id));
+      mark('print');
       // A result that ended in a bug in cairn fails the run whatever the front end made of it.
       const bugs = outcome.results.filter((r) => r.internal !== undefined).length;
       const exitCode = bugs > 0 && outcome.exitCode === 0 ? 1 : outcome.exitCode;
@@ -127,6 +131,7 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
         if (!StoreError.is(e)) throw e;
         throw new StoreError(e.code, `${e.message}\nrun ${handle.id} finished (exit ${exitCode}) and its results are above, but it was not recorded`);
       }
+      mark('record');
       if (bugs > 0) reportInternalResults(bugs, handle.id, opts);
       return exitCode;
     } finally {
@@ -135,5 +140,6 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
     }
   } finally {
     await store.close();
+    mark('close');
   }
 }

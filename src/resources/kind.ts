@@ -21,6 +21,19 @@ function describeIssue(issue: v.BaseIssue<unknown>): { key: string | undefined; 
 }
 
 /**
+ * Params already validated at load, by schema then params object: the check and apply of a node parse the
+ * same object again, so they take the load's output instead of running the schema once more per node.
+ * Params objects are not changed after the graph is built (deferred values resolve into new objects).
+ */
+const parsed = new WeakMap<object, WeakMap<object, unknown>>();
+
+function remember(schema: object, params: Params, output: unknown): void {
+  let bySchema = parsed.get(schema);
+  if (!bySchema) parsed.set(schema, (bySchema = new WeakMap()));
+  bySchema.set(params, output);
+}
+
+/**
  * Validates params against a schema. Params holding deferred values are not known yet: their type is
  * checked after they resolve, at run time, so issues about them are dropped here (but a missing
  * required param is still reported).
@@ -33,7 +46,10 @@ export function validateWith(type: string, schema: ObjectSchema, params: Params,
     else known[k] = val;
   }
   const result = v.safeParse(schema, known);
-  if (result.success) return [];
+  if (result.success) {
+    if (deferredKeys.size === 0) remember(schema, params, result.output);
+    return [];
+  }
   const out: Diagnostic[] = [];
   for (const issue of result.issues) {
     const { key, message } = describeIssue(issue);
@@ -46,6 +62,8 @@ export function validateWith(type: string, schema: ObjectSchema, params: Params,
 
 /** Parses params that are fully resolved; throws a plain Error with the first issue (a resource failure). */
 export function parseParams<T>(type: string, schema: v.GenericSchema<unknown, T>, params: Params): T {
+  const known = parsed.get(schema)?.get(params);
+  if (known !== undefined) return known as T;
   const result = v.safeParse(schema, params);
   if (result.success) return result.output;
   const { message } = describeIssue(result.issues[0]);

@@ -133,7 +133,9 @@ test('deferred values: plan shows an unresolvable node, apply resolves it', () =
 test('--version and --help', async () => {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   const v = cairn(['--version']);
-  assert.equal(v.stdout.trim(), pkg.version);
+  assert.equal(v.stdout, `${pkg.version}\n`);
+  assert.equal(v.code, 0);
+  assert.equal(cairn(['-V']).stdout, `${pkg.version}\n`);
   const h = cairn(['--help']);
   assert.equal(h.code, 0);
   for (const cmd of ['plan', 'apply', 'collect', 'history']) assert.match(h.stdout, new RegExp(`^  ${cmd}\\b`, 'm'));
@@ -170,4 +172,15 @@ test('two independent slow commands overlap under --jobs 2 and do not under --jo
   assert.equal(overlap(), true, 'the two commands ran at the same time');
   assert.equal(cairn(['apply', graph, '--state-dir', join(dir, 's'), '--jobs', '1']).code, 0);
   assert.equal(overlap(), false, 'one after the other');
+});
+
+test('--profile prints each stage of the command to stderr and leaves stdout as it was', () => {
+  const { graph, state } = setup();
+  const plain = cairn(['apply', graph, '--state-dir', state]);
+  const profiled = cairn(['apply', graph, '--state-dir', state, '--profile']);
+  assert.equal(profiled.code, plain.code);
+  const stages = [...profiled.stderr.matchAll(/^profile: (\S+(?: \S+)?)\s+[\d.]+ ms/gm)].map((m) => m[1]);
+  assert.deepEqual(stages, ['startup', 'read', 'load', 'preflight', 'store open', 'run', 'print', 'record', 'close', 'total']);
+  assert.match(profiled.stderr, /^profile: total .* rss \d+ MiB$/m);
+  assert.equal(cairn(['plan', graph, '--state-dir', state]).stderr, '');
 });

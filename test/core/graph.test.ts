@@ -45,3 +45,27 @@ test('a 10,000-long chain is indexed without recursion limits', () => {
   assert.deepEqual(diagnostics, []);
   assert.deepEqual(index?.before.get('n9999'), ['n9998']);
 });
+
+test('a cycle of 100,000 nodes is found without recursion and its message names a bounded number of them', () => {
+  const n = 100_000;
+  const nodes = Array.from({ length: n }, (_, i) => node(`n${i}`, {}));
+  const edges = Array.from({ length: n }, (_, i) => edge(`n${i}`, `n${(i + 1) % n}`, 'require'));
+  const { index, diagnostics } = indexGraph({ nodes, edges });
+  assert.equal(index, undefined);
+  assert.equal(diagnostics[0]?.code, 'G006');
+  const message = diagnostics[0]?.message ?? '';
+  assert.ok(message.startsWith('dependency cycle: "n0" -> "n1" -> '), message);
+  assert.ok(message.endsWith('-> "n99999" -> "n0" (100000 nodes in all)'), message);
+  assert.match(message, / … 99981 more nodes … /);
+  assert.equal(message.match(/"n\d+"/g)?.length, 20);
+});
+
+test('a 100,000-long chain is indexed with each node waiting for the one before it', () => {
+  const n = 100_000;
+  const nodes = Array.from({ length: n }, (_, i) => node(`n${i}`, {}));
+  const edges = Array.from({ length: n - 1 }, (_, i) => edge(`n${i}`, `n${i + 1}`, 'require'));
+  const { index, diagnostics } = indexGraph({ nodes, edges });
+  assert.deepEqual(diagnostics, []);
+  assert.deepEqual(index?.before.get('n99999'), ['n99998']);
+  assert.deepEqual(index?.after.get('n0'), ['n1']);
+});

@@ -17,6 +17,9 @@ export const GRAPH_VERSION = 1;
 type PathKey = string | number;
 type SpanOf = (path: readonly PathKey[]) => Span | undefined;
 
+/** The fast load's span lookup: no positions, so no key paths are built for it either. */
+const noSpans: SpanOf = () => undefined;
+
 const NODE_KEYS = new Set(['id', 'type', 'name', 'params', 'meta', 'secret', ...EDGE_KINDS]);
 
 /** Where a node's secret values are collected while its params are read. */
@@ -63,8 +66,9 @@ function typeName(v: unknown): string {
 
 /** `{"$ref": "node", "field": "f"}` and `{"$concat": [...]}` become deferred values. */
 function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diags: Diagnostic[], sink: SecretSink): unknown {
-  if (Array.isArray(v)) return v.map((x, i) => toParamValue(x, [...path, i], spanOf, diags, sink));
   if (typeof v !== 'object' || v === null) return v;
+  const sub = (key: PathKey): readonly PathKey[] => (spanOf === noSpans ? path : [...path, key]);
+  if (Array.isArray(v)) return v.map((x, i) => toParamValue(x, sub(i), spanOf, diags, sink));
   const o = v as Record<string, unknown>;
   if ('$secret' in o) return readSecret(o, path, spanOf, diags, sink);
   if ('$ref' in o) {
@@ -92,7 +96,7 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
     );
   }
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(o)) out[k] = toParamValue(x, [...path, k], spanOf, diags, sink);
+  for (const k in o) out[k] = toParamValue(o[k], sub(k), spanOf, diags, sink);
   return out;
 }
 
@@ -152,12 +156,14 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
     const sink: SecretSink = { file, values: [] };
     const params = toParamValue(rawParams, [...path, 'params'], spanOf, diags, sink) as Record<string, unknown>;
     const secret = n.secret === true || sink.values.length > 0 ? { values: sink.values } : undefined;
-    const paramSpans: Record<string, Span> = {};
-    for (const k of Object.keys(params)) {
-      const s = spanOf([...path, 'params', k]);
-      if (s) paramSpans[k] = s;
-    }
     const span = spanOf(path);
+    const paramSpans: Record<string, Span> = {};
+    if (span) {
+      for (const k of Object.keys(params)) {
+        const s = spanOf([...path, 'params', k]);
+        if (s) paramSpans[k] = s;
+      }
+    }
     nodes.push({
       id,
       type: n.type,
@@ -176,7 +182,7 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
         continue;
       }
       deps.forEach((from: string, j: number) => {
-        const es = spanOf(typeof list === 'string' ? [...path, kind] : [...path, kind, j]);
+        const es = spanOf === noSpans ? undefined : spanOf(typeof list === 'string' ? [...path, kind] : [...path, kind, j]);
         edges.push({ from, to: id, kind, ...(es ? { span: es } : {}) });
       });
     }
@@ -285,7 +291,7 @@ export async function parseGraphText(
       throw new DiagnosticError([jsonSyntaxError(file, text, e as Error)]);
     }
     if (!options.withSpans) {
-      const fast = buildGraph(data, file, () => undefined);
+      const fast = buildGraph(data, file, noSpans);
       if (fast.diagnostics.length === 0 && extraCheck(fast.graph).length === 0) return fast.graph;
     }
   }
