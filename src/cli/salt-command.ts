@@ -12,6 +12,7 @@ export interface SaltCliOptions {
   local?: boolean;
   logLevel?: string;
   retcodePassthrough?: boolean;
+  detailedExitcode?: boolean;
   stateOutput?: string;
   stateVerbose?: string;
   configDir?: string;
@@ -34,6 +35,7 @@ export function register(program: Command): void {
     .addOption(outOption(['highstate', 'json', 'yaml', 'nested', 'pprint', 'txt', 'quiet', 'raw']))
     .option('--local', 'run masterless, as salt-call --local (cairn always does; accepted from habit)')
     .option('-l, --log-level <level>', 'salt-call log level (accepted; cairn logs nothing on the console)')
+    .option('--detailed-exitcode', 'exit 2 when the states succeeded with changes (made, or pending under test=True)')
     .option('--retcode-passthrough', 'exit with the return code of the function (2 when a state failed, as salt-call)')
     .addOption(new Option('--state-output <mode>', 'highstate output: full, terse, mixed, changes (and the _id forms)').choices(['full', 'terse', 'mixed', 'changes', 'full_id', 'terse_id', 'mixed_id', 'changes_id', 'filter']))
     .option('--state-verbose <bool>', 'highstate output: False hides states that succeeded without changes')

@@ -7,6 +7,7 @@ import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.
 import { ConfigError, type MinionConfig, readMinionConfig } from '../frontends/salt/config.js';
 import { formatData, formatRun, type OutputFormat, type OutputSettings } from '../frontends/salt/output/index.js';
 import * as render from '../frontends/salt/render/index.js';
+import { exitCodeFor } from '../engine/exit-code.js';
 import { argWarning } from '../frontends/salt/run/arg-span.js';
 import { runChunks, runSucceeded } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
@@ -218,7 +219,10 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
         return { results: run.results, exitCode: ret.result === false ? 1 : 0, print: () => print(formatData(ret, opts.out, settings)) };
       }
       const failed = !runSucceeded(run.running, chunks);
-      return { results: run.results, exitCode: exitCode(failed ? 2 : 0, opts), print: () => print(formatRun(run.running, opts.out, settings)) };
+      // --detailed-exitcode (cairn's, as for every front end): 2 when the run succeeded with changes made or pending.
+      const changed = run.results.some((r) => r.status === 'changed' || r.status === 'pending');
+      const code = failed ? exitCode(2, opts) : exitCodeFor({ failed: false, changed }, opts.detailedExitcode === true);
+      return { results: run.results, exitCode: code, print: () => print(formatRun(run.running, opts.out, settings)) };
     },
   );
 }
