@@ -4,6 +4,7 @@
  * that went through JSON (or have a fraction) are float64, printed as `%v` prints a float64: the shortest
  * digits, in exponent form when the decimal exponent is below -4 or at least 6 (`%g` with the shortest precision), with at least two exponent digits.
  */
+import { formatShortest } from '../shortest-float.js';
 
 /** Which Go type a whole number has: `int` when read from HCL, `float64` when decoded from JSON. */
 export type GoNumbers = 'hcl' | 'json';
@@ -13,18 +14,8 @@ export function goFloat(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : '-Inf';
   if (n === 0) return Object.is(n, -0) ? '-0' : '0';
-  const [mant = '', expText = '0'] = n.toExponential().split('e');
-  const exp = Number(expText);
-  const neg = mant.startsWith('-');
-  const digits = mant.replace(/[-.]/g, '');
-  let body: string;
-  if (exp < -4 || exp >= 6) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    body = `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  } else if (exp < 0) body = `0.${'0'.repeat(-exp - 1)}${digits}`;
-  else if (digits.length <= exp + 1) body = `${digits}${'0'.repeat(exp + 1 - digits.length)}`;
-  else body = `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
-  return neg ? `-${body}` : body;
+  // %g with the shortest precision: exponent form below 1e-4 and from 1e6 on.
+  return formatShortest(n, { fixedFrom: -4, fixedBelow: 6, wholeSuffix: '' });
 }
 
 /** `%v` of a number of the given kind. */
