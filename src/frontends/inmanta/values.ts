@@ -1,4 +1,5 @@
 /** Runtime values with Python semantics: ints are JS integers, floats are boxed so they print as Python does. */
+import { floatRepr } from '../../lang/python/float.js';
 import type { Instance } from './instance.js';
 
 export class Float {
@@ -27,14 +28,8 @@ export function isInstance(v: unknown): v is Instance {
   return typeof v === 'object' && v !== null && (v as { isInstance?: unknown }).isInstance === true;
 }
 
-export function pyFloatRepr(n: number): string {
-  if (Number.isNaN(n)) return 'nan';
-  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
-  if (Number.isInteger(n) && Math.abs(n) < 1e16) return `${n}.0`;
-  const s = String(n);
-  // JS writes 1e-7 / 1e+21; Python writes 1e-07 / 1e+21.
-  return s.replace(/e([+-])(\d)$/, 'e$10$2');
-}
+/** Python's repr() of a float, as the compiler prints one (the one implementation in lang/python). */
+export const pyFloatRepr = floatRepr;
 
 export function pyRepr(v: Value): string {
   if (typeof v === 'string') return pyQuote(v);
