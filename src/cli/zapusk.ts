@@ -8,7 +8,8 @@ import { defaultStateDir } from '../store/index.js';
 import { useColor } from '../engine/color.js';
 import { printDiagnostics } from '../engine/errors.js';
 import { withRunStore } from '../engine/session.js';
-import { HELP, USAGE, type ZapuskCliOptions } from './zapusk-command.js';
+import type { ZapuskCliOptions } from './zapusk-command.js';
+import { HELP, USAGE } from './zapusk-help.js';
 
 function parseParam(arg: string): readonly [string, Value] {
   const eq = arg.indexOf('=');
