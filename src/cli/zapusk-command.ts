@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UserError } from '../engine/errors.js';
 import { HELP } from './zapusk-help.js';
-import { collect, lockTimeoutOption, outOption } from './options.js';
+import { collect, lockTimeoutOption, outOption, storeOption } from './options.js';
 
 export interface ZapuskCliOptions {
   stateDir?: string;
@@ -15,6 +15,8 @@ export interface ZapuskCliOptions {
   only?: string;
   out: 'text' | 'json';
   lockTimeout: number;
+  detailedExitcode: boolean;
+  store?: string;
 }
 
 
@@ -31,6 +33,8 @@ export function register(program: Command): void {
     .option('--only <substr>', 'run only components whose name contains substr')
     .option('--debug', 'pass ZAPUSK_DEBUG=--debug to steps', false)
     .option('--force', 'run [once] commands again (ZAPUSK_FORCE)', false)
+    .option('--detailed-exitcode', 'exit 2 when the run succeeded and wrote, removed or ran something (or would, in a dry run)', false)
+    .addOption(storeOption())
     .option('--dry-run', 'show which components and steps would run and what each [file] step would change; change nothing (`plan` is a dry run of apply)', false)
     .addOption(outOption())
     .addOption(lockTimeoutOption())
@@ -50,7 +54,7 @@ const TOOL_OPTIONS: Record<string, boolean> = {
   '--padding': true,
   '--deferred-master': false,
 };
-const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false };
+const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false, '--detailed-exitcode': false, '--store': true };
 
 function looksLikeToolStyle(args: readonly string[]): boolean {
   if (args.some((a) => a in TOOL_OPTIONS)) return true;

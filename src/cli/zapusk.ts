@@ -7,6 +7,7 @@ import { LocalHost } from '../host/local.js';
 import { defaultStateDir } from '../store/index.js';
 import { useColor } from '../engine/color.js';
 import { printDiagnostics } from '../engine/errors.js';
+import { exitCodeFor } from '../engine/exit-code.js';
 import { withRunStore } from '../engine/session.js';
 import type { ZapuskCliOptions } from './zapusk-command.js';
 import { HELP, USAGE } from './zapusk-help.js';
@@ -91,7 +92,8 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   const prepared = prepare(base);
   const quiet = opts.out === 'json';
   const write = stdoutWriter();
-  return withRunStore({ stateDir: cairnState, lockTimeout: opts.lockTimeout }, { mode: dry ? 'check' : 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
+  const store = opts.store !== undefined ? { store: opts.store } : { stateDir: cairnState };
+  return withRunStore({ ...store, lockTimeout: opts.lockTimeout }, { mode: dry ? 'check' : 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
     const outcome = await runZapusk(
       {
         ...base,
@@ -110,9 +112,11 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
       },
       prepared,
     );
+    // zapusk-tool's exit code stands; with --detailed-exitcode a successful run that changed (or would change) something exits 2.
+    const changed = outcome.results.some((r) => r.status === 'changed' || r.status === 'pending');
     return {
       results: outcome.results,
-      exitCode: outcome.exitCode,
+      exitCode: outcome.exitCode !== 0 ? outcome.exitCode : exitCodeFor({ failed: false, changed }, opts.detailedExitcode),
       print: (runId) => {
         if (outcome.error) printDiagnostics([outcome.error]);
         if (opts.out === 'json') write(json(outcome, runId, dry));
