@@ -3,7 +3,7 @@
  * host over SSH; source files are read here, on the controller. One recorded run holds every host's
  * results, each marked with its host.
  */
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { DiagnosticError } from '../core/diag.js';
 import type { RunMode } from '../core/model.js';
 import { preflightGraph, type RunReport, runGraph } from '../core/runtime.js';
@@ -15,7 +15,7 @@ import type { Host, ResourceContext } from '../host/types.js';
 import { kinds } from '../resources/index.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
 import { fleetJson, fleetResults, hostProgress, printFleetText, totalsOf } from './hosts-report.js';
-import { type FleetOptions, hostPattern, selectFromInventory } from './inventory.js';
+import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
 import type { RunOptions } from '../engine/run-options.js';
 import { loadGraph } from './run-graph.js';
 import { withRunStore } from '../engine/session.js';
@@ -37,22 +37,12 @@ export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOpti
   const sourceProblems = (await preflightGraph(graph, kinds, here)).filter((d) => d.code === 'R002');
   if (sourceProblems.length > 0) throw new DiagnosticError((await preflightGraph((await loadGraph(file, { withSpans: true })).graph, kinds, here)).filter((d) => d.code === 'R002'));
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
-  const hosts = hostsFor(selected, inventory, {
-    acceptNewHostKeys: opts.acceptNewHostKeys,
-    become: opts.become,
-    managedKnownHosts: join(stateDir, 'known_hosts'),
-    connectTimeoutMs: opts.connectTimeout * 1000,
-  });
+  const hosts = hostsFor(selected, inventory, fleetSecurity(opts, stateDir));
   const meta = { mode, source: [file, `--hosts ${hostPattern(opts)}`], frontEnd: 'graph' };
   return withRunStore({ ...opts, stateDir }, meta, async () => {
     const outcomes = await runOnHosts(
       hosts,
-      {
-        forks: opts.forks,
-        connectTimeoutMs: opts.connectTimeout * 1000,
-        commandTimeoutMs: opts.commandTimeout !== undefined ? opts.commandTimeout * 1000 : undefined,
-        onDone: hostProgress() as ((o: unknown) => void) | undefined,
-      },
+      { ...fanoutOptions(opts), onDone: hostProgress() as ((o: unknown) => void) | undefined },
       async (target: Host): Promise<RunReport> => {
         const host = mode === 'simulate' ? new SimulatedHost(target) : target;
         const ctx: ResourceContext = { host, sources, baseDir };

@@ -1,9 +1,8 @@
 /** `cairn hosts [PATTERN]` lists what a pattern selects; `cairn ping [PATTERN]` connects and reads facts. */
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { HostOutcome } from '../engine/fanout.js';
 import type { HostFacts } from '../host/types.js';
-import { addFleetOptions, type FleetOptions, selectFromInventory } from './inventory.js';
+import { addFleetOptions, fanoutOptions, type FleetOptions, fleetSecurity, selectFromInventory } from './inventory.js';
 import { outOption, stateDirOption } from './options.js';
 
 type Opts = FleetOptions & { out: 'text' | 'json'; stateDir?: string };
@@ -44,15 +43,10 @@ async function ping(pattern: string | undefined, opts: Opts): Promise<number> {
     import('../store/index.js'),
   ]);
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
-  const hosts = hostsFor(selected, inventory, {
-    acceptNewHostKeys: opts.acceptNewHostKeys,
-    become: opts.become,
-    managedKnownHosts: join(stateDir, 'known_hosts'),
-    connectTimeoutMs: opts.connectTimeout * 1000,
-  });
+  const hosts = hostsFor(selected, inventory, fleetSecurity(opts, stateDir));
   const outcomes: HostOutcome<HostFacts>[] = await runOnHosts(
     hosts,
-    { forks: opts.forks, connectTimeoutMs: opts.connectTimeout * 1000, commandTimeoutMs: opts.commandTimeout !== undefined ? opts.commandTimeout * 1000 : undefined },
+    fanoutOptions(opts),
     (h) => h.facts(),
   );
   const totals = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };

@@ -2,6 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
+import { join } from 'node:path';
+import type { FanoutOptions } from '../engine/fanout.js';
+import type { FleetSecurity } from '../host/fleet.js';
 import type { Inventory, InventoryHost } from '../host/inventory.js';
 import { UserError } from '../engine/errors.js';
 import { positiveInt, seconds } from './options.js';
@@ -64,4 +67,14 @@ export async function selectFromInventory(opts: Partial<FleetOptions>): Promise<
   const selected = selectHosts(inventory, hostPattern(opts));
   if (selected.length === 0) throw new UserError(`the pattern ${JSON.stringify(hostPattern(opts))} selects no host in ${inventory.file}`);
   return { inventory, selected };
+}
+
+/** How every fleet command connects: host keys (OpenSSH's files and the store's own), become, timeout. */
+export function fleetSecurity(opts: FleetOptions, stateDir: string): FleetSecurity {
+  return { acceptNewHostKeys: opts.acceptNewHostKeys, become: opts.become, managedKnownHosts: join(stateDir, 'known_hosts'), connectTimeoutMs: opts.connectTimeout * 1000 };
+}
+
+/** The fan-out limits every fleet command takes from its options. */
+export function fanoutOptions(opts: FleetOptions): FanoutOptions {
+  return { forks: opts.forks, connectTimeoutMs: opts.connectTimeout * 1000, commandTimeoutMs: opts.commandTimeout !== undefined ? opts.commandTimeout * 1000 : undefined };
 }
