@@ -5,18 +5,7 @@
  */
 import type { ExecOptions, Host } from '../../../host/types.js';
 import type { Chunk } from '../compile/index.js';
-import { pyText } from '../states/args.js';
-
-function envOf(v: unknown): Record<string, string> | undefined {
-  if (v === undefined || v === null) return undefined;
-  const out: Record<string, string> = {};
-  const add = (o: unknown) => {
-    if (o && typeof o === 'object' && !Array.isArray(o)) for (const [k, val] of Object.entries(o)) out[k] = pyText(val);
-  };
-  if (Array.isArray(v)) v.forEach(add);
-  else add(v);
-  return out;
-}
+import { envOf, pyText } from '../states/args.js';
 
 /** The cmd options Salt passes on to guard commands: cwd, env, timeout. */
 function cmdOptions(chunk: Chunk): ExecOptions {

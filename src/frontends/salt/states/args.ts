@@ -56,3 +56,15 @@ export function pySplitLines(s: string): string[] {
   if (out.length > 0 && out[out.length - 1] === '') out.pop();
   return out;
 }
+
+/** A state's `env` argument (a mapping, or a list of mappings, as Salt accepts it) as text values. */
+export function envOf(v: unknown): Record<string, string> | undefined {
+  if (v === undefined || v === null) return undefined;
+  const out: Record<string, string> = {};
+  const add = (o: unknown) => {
+    if (o && typeof o === 'object' && !Array.isArray(o)) for (const [k, val] of Object.entries(o)) out[k] = pyText(val);
+  };
+  if (Array.isArray(v)) v.forEach(add);
+  else add(v);
+  return out;
+}

@@ -1,18 +1,7 @@
 /** Salt's cmd.run, cmd.wait and cmd.script on the shared command kind (guards and check_cmd run in run/). */
 import type { Chunk } from '../compile/index.js';
-import { pyText, truthy } from './args.js';
+import { envOf, pyText, truthy } from './args.js';
 import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Translation } from './types.js';
-
-function envOf(v: unknown): Record<string, string> | undefined {
-  if (v === undefined || v === null) return undefined;
-  const out: Record<string, string> = {};
-  const add = (o: unknown) => {
-    if (o && typeof o === 'object' && !Array.isArray(o)) for (const [k, val] of Object.entries(o)) out[k] = pyText(val);
-  };
-  if (Array.isArray(v)) v.forEach(add);
-  else add(v);
-  return out;
-}
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
