@@ -8,7 +8,7 @@ import { readDrift, recordDrift } from './file-drift.js';
 import { pruneFileStore } from './file-prune.js';
 import { beginRun, finishRun, getRun, type RunHandle, type RunSummary, RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
 import { acquireLock, readLock, releaseLockOnExit } from './lock.js';
-import { compareDrift, hostsOf, localHostName, matchesDriftQuery, matchesRunQuery, outcomeOf, pageSize, withHosts } from './query.js';
+import { compareDrift, hostsOf, localHostName, matchesDriftQuery, matchesRunQuery, outcomeOf, pageSize, storedRun, withHosts } from './query.js';
 import { ensureStateDir } from './state-dir.js';
 import type {
   BeginInfo,
@@ -164,14 +164,7 @@ export class FileRunStore implements RunStore {
     const summary = summaryOf(record);
     let results = record.results;
     if (record.state === 'running') results = this.readPartial(record.id) ?? results;
-    const stored = withHosts(results, record.hosts?.[0] ?? localHostName());
-    return {
-      ...summary,
-      hosts: summary.hosts.length > 0 ? summary.hosts : hostsOf(stored),
-      results: stored,
-      ...(record.output !== undefined ? { output: record.output } : {}),
-      ...(record.edges ? { edges: record.edges } : {}),
-    };
+    return storedRun(summary, results, { output: record.output, edges: record.edges });
   }
 
   async drift(query: DriftQuery = {}): Promise<DriftEntry[]> {

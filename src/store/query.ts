@@ -2,7 +2,7 @@
 import { hostname } from 'node:os';
 import type { NodeResult, RunMode } from '../core/model.js';
 import type { RunCounts, RunState } from './history.js';
-import type { DriftEntry, DriftQuery, DriftState, RunOutcome, RunQuery, StoredResult, StoredRunSummary } from './types.js';
+import type { DriftEntry, DriftQuery, DriftState, RunEdge, RunOutcome, RunQuery, StoredResult, StoredRun, StoredRunSummary } from './types.js';
 
 /** The machine a result acted on when it does not say: this one. */
 export function localHostName(): string {
@@ -22,6 +22,18 @@ export function withHosts(results: readonly NodeResult[], fallback: string): Sto
 
 export function hostsOf(results: readonly StoredResult[]): string[] {
   return [...new Set(results.map((r) => r.host))].sort();
+}
+
+/** One run as both backends return it: results carry their host, and the run lists the hosts they name. */
+export function storedRun(summary: StoredRunSummary, results: readonly NodeResult[], extra: { output?: string | null | undefined; edges?: readonly RunEdge[] | null | undefined }): StoredRun {
+  const stored = withHosts(results, summary.hosts[0] ?? localHostName());
+  return {
+    ...summary,
+    hosts: summary.hosts.length > 0 ? summary.hosts : hostsOf(stored),
+    results: stored,
+    ...(extra.output !== undefined && extra.output !== null ? { output: extra.output } : {}),
+    ...(extra.edges ? { edges: extra.edges } : {}),
+  };
 }
 
 export function outcomeOf(s: { state: RunState; counts?: RunCounts | undefined; exitCode?: number | undefined }): RunOutcome {

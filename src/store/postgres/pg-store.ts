@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { NodeResult, RunMode } from '../../core/model.js';
 import { StoreError } from '../errors.js';
 import { countResults } from '../history.js';
-import { compareDrift, hostsOf, localHostName, outcomeOf, pageSize, withHosts } from '../query.js';
+import { compareDrift, hostsOf, localHostName, outcomeOf, pageSize, storedRun, withHosts } from '../query.js';
 import { currentProcess } from '../process-identity.js';
 import type {
   BeginInfo,
@@ -256,14 +256,7 @@ export class PgRunStore implements RunStore {
       found.state === 'finished'
         ? (await this.client.query<{ record: NodeResult }>('SELECT record FROM cairn_results WHERE run_id = $1 ORDER BY seq', [wanted])).rows.map((r) => r.record)
         : (found.partial ?? []);
-    const stored = withHosts(results, summary.hosts[0] ?? localHostName());
-    return {
-      ...summary,
-      hosts: summary.hosts.length > 0 ? summary.hosts : hostsOf(stored),
-      results: stored,
-      ...(found.output !== null ? { output: found.output } : {}),
-      ...(found.edges ? { edges: found.edges } : {}),
-    };
+    return storedRun(summary, results, { output: found.output, edges: found.edges });
   }
 
   async drift(query: DriftQuery = {}): Promise<DriftEntry[]> {
