@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { FileRunStore } from '../../src/store/file-store.js';
 import { CAIRN, cairn, tempDir } from '../cli/cli-helpers.js';
+import { sshdMissing, startSshd, type TestSshd, testClientKey } from '../host/sshd.js';
 
 /** The little of the DOM these tests read inside the page (the test itself is compiled without the DOM types). */
 interface DomEl {
@@ -32,6 +33,7 @@ const out = join(work, 'out');
 const shots = process.env.CAIRN_SCREENSHOT_DIR ?? join(work, 'screenshots');
 let browser: Browser | undefined;
 const servers: ChildProcess[] = [];
+const sshds: TestSshd[] = [];
 let base = '';
 
 function graph(name: string, nodes: unknown[]): string {
@@ -78,11 +80,15 @@ before(async () => {
   assert.equal(cairn(['plan', siteGraph('3'), '--state-dir', state]).code, 0);
   const bad = graph('bad.json', [{ id: 'broken', type: 'command', params: { cmd: 'echo nope >&2; exit 3' } }]);
   assert.equal(cairn(['apply', bad, '--state-dir', state]).code, 1);
-  // A run on two more machines, as the fleet records it (its results name their host).
-  const store = new FileRunStore(state);
-  const h = await store.beginRun({ frontEnd: 'salt', mode: 'check', source: ['/srv/salt'], command: 'cairn salt state.apply test=True' });
-  const r = (host: string, id: string, status: 'ok' | 'pending') => ({ id, name: id, type: 'file', result: status === 'ok' ? true : null, status, changes: {}, comment: `${id} on ${host}`, start: h.start, duration: 1, run_num: 0, host });
-  await store.finishRun(h, { results: [r('web1', 'config', 'ok'), r('web2', 'config', 'pending'), r('web2', 'site', 'ok')], exitCode: 0 });
+  // A run on two more machines: web1 in shape, web2's config drifted.
+  if (sshdMissing() === undefined) await fleetPlan();
+  else {
+    // Without sshd, the same run as the fleet would record it (its results name their host).
+    const store = new FileRunStore(state);
+    const h = await store.beginRun({ frontEnd: 'graph', mode: 'check', source: ['fleet.json'], command: 'cairn plan fleet.json --hosts web1,web2' });
+    const r = (host: string, id: string, status: 'ok' | 'pending') => ({ id, name: id, type: 'file', result: status === 'ok' ? true : null, status, changes: {}, comment: `${id} on ${host}`, start: h.start, duration: 1, run_num: 0, host });
+    await store.finishRun(h, { results: [r('web1', 'config', 'ok'), r('web1', 'site', 'ok'), r('web2', 'config', 'pending'), r('web2', 'site', 'ok')], exitCode: 0 });
+  }
   base = (await serve(['--listen', '127.0.0.1:0'])).url;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update'] });
 });
@@ -90,7 +96,37 @@ before(async () => {
 after(async () => {
   await browser?.close();
   for (const s of servers) s.kill();
+  for (const s of sshds) s.stop();
 });
+
+/**
+ * A real `cairn plan --hosts web1,web2` over SSH to two OpenSSH servers on loopback, each standing for a
+ * machine whose root directory is its CAIRN_TEST_ROOT: web1 holds the wanted config, web2 an older one.
+ */
+async function fleetPlan(): Promise<void> {
+  const lines: string[] = [];
+  for (const [name, port] of [['web1', '8080'], ['web2', '9090']] as const) {
+    const root = join(work, name);
+    mkdirSync(join(root, 'site'), { recursive: true });
+    writeFileSync(join(root, 'site', 'app.conf'), `port = ${port}\n`);
+    const sshd = await startSshd({ setEnv: { CAIRN_TEST_ROOT: root } });
+    sshds.push(sshd);
+    lines.push(`  ${name}: {address: 127.0.0.1, port: ${sshd.port}}`);
+  }
+  const inventory = join(work, 'inventory.yaml');
+  writeFileSync(inventory, `defaults:\n  user: root\n  key: ${testClientKey()}\nhosts:\n${lines.join('\n')}\n`);
+  const root = { $ref: 'where', field: 'stdout' };
+  const fleet = graph('fleet.json', [
+    { id: 'where', type: 'wait', params: { check: 'printf %s "$CAIRN_TEST_ROOT"', max_retry: 1 } },
+    { id: 'site', type: 'directory', params: { path: { $concat: [root, '/site'] } } },
+    { id: 'config', type: 'file', params: { path: { $concat: [root, '/site/app.conf'] }, content: 'port = 8080\n' }, require: ['site'] },
+  ]);
+  mkdirSync(join(work, 'home'), { recursive: true });
+  const r = cairn(['plan', fleet, '--hosts', 'web1,web2', '--inventory', inventory, '--state-dir', state, '--accept-new-host-keys'], {
+    env: { HOME: join(work, 'home'), SSH_AUTH_SOCK: '' },
+  });
+  assert.equal(r.code, 0, r.stderr);
+}
 
 /** A page that fails the test on a script dialog (a hostile name that ran) or a CSP violation. */
 async function open(path: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
