@@ -129,6 +129,29 @@ export function matchesDriftQuery(e: DriftEntry, q: DriftQuery): boolean {
   return true;
 }
 
+/**
+ * A drift entry as a tuple, the form both backends move it in: the file index holds 10,000s of them and
+ * the database returns them as one JSON array (tuples parse and write about twice as fast as objects).
+ */
+export type DriftRow = [string, string, string, string, DriftEntry['state'], string, string, number, string, string, number];
+
+export const driftToRow = (e: DriftEntry): DriftRow => [e.host, e.resource, e.type, e.name, e.state, e.status, e.comment, e.runId, e.seen, e.since, e.sinceRunId];
+
+/** Run ids may come back from the database as text (bigint): they are numbers here. */
+export const driftFromRow = ([host, resource, type, name, state, status, comment, runId, seen, since, sinceRunId]: DriftRow): DriftEntry => ({
+  host,
+  resource,
+  type,
+  name,
+  state,
+  status,
+  comment,
+  runId: Number(runId),
+  seen,
+  since,
+  sinceRunId: Number(sinceRunId),
+});
+
 export function compareDrift(a: DriftEntry, b: DriftEntry): number {
   return a.host < b.host ? -1 : a.host > b.host ? 1 : a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0;
 }

@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { NodeResult, RunMode } from '../../core/model.js';
 import { StoreError } from '../errors.js';
 import { countResults } from '../history.js';
-import { compareDrift, hostsOf, localHostName, outcomeOf, pageSize, storedRun, withHosts } from '../query.js';
+import { compareDrift, driftFromRow, type DriftRow, hostsOf, localHostName, outcomeOf, pageSize, storedRun, withHosts } from '../query.js';
 import { currentProcess } from '../process-identity.js';
 import type {
   BeginInfo,
@@ -285,26 +285,14 @@ export class PgRunStore implements RunStore {
     // One JSON value of tuples instead of 10,000s of rows: the driver's per-row and per-timestamp parsing
     // costs more than the query; times come as ISO text as JavaScript writes them.
     const rows = await this.guard('read drift', () =>
-      this.client.query<{ rows: [string, string, string, string, DriftEntry['state'], string, string, number, string, string, number][] }>(
+      this.client.query<{ rows: DriftRow[] }>(
         `SELECT coalesce(json_agg(json_build_array(host, resource, type, name, state, status, comment, run_id, ${ISO('seen')}, ${ISO('since')},
            since_run_id)), '[]') AS rows FROM cairn_latest ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
         args,
       ),
     );
     return (rows.rows[0]?.rows ?? [])
-      .map(([host, resource, type, name, state, status, comment, runId, seen, since, sinceRunId]) => ({
-        host,
-        resource,
-        type,
-        name,
-        state,
-        status,
-        comment,
-        runId: Number(runId),
-        seen,
-        since,
-        sinceRunId: Number(sinceRunId),
-      }))
+      .map(driftFromRow)
       .sort(compareDrift);
   }
 
