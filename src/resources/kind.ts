@@ -5,7 +5,8 @@ import { type GraphNode, hasDeferred, type ResourceKind } from '../core/model.js
 import type { ResourceContext } from '../host/types.js';
 
 export type Params = Readonly<Record<string, unknown>>;
-export type Kind = ResourceKind<ResourceContext>;
+/** A resource kind of the graph: its params are one valibot schema (read by validation and by the docs). */
+export type Kind = ResourceKind<ResourceContext> & { readonly schema: ObjectSchema };
 export type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
 function describeIssue(issue: v.BaseIssue<unknown>): { key: string | undefined; message: string } {

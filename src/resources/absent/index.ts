@@ -50,6 +50,7 @@ async function apply(ctx: ResourceContext, p: AbsentParams, checked: CheckOutcom
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, absentSchema, params, node),
+  schema: absentSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

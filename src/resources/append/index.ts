@@ -114,6 +114,7 @@ async function apply(ctx: ResourceContext, p: AppendParams, checked: CheckOutcom
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, appendSchema, params, node),
+  schema: appendSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

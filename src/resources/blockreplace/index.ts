@@ -118,6 +118,7 @@ async function apply(ctx: ResourceContext, p: BlockParams, checked: CheckOutcome
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, blockreplaceSchema, params, node),
+  schema: blockreplaceSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

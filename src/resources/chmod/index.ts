@@ -59,6 +59,7 @@ async function apply(ctx: ResourceContext, p: ChmodParams, checked: CheckOutcome
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, chmodSchema, params, node),
+  schema: chmodSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

@@ -117,6 +117,7 @@ async function apply(ctx: ResourceContext, p: ChownParams): Promise<ApplyOutcome
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, chownSchema, params, node),
+  schema: chownSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params) => apply(ctx, parse(params)),
 };

@@ -114,6 +114,7 @@ async function apply(ctx: ResourceContext, p: CleandirParams, checked: CheckOutc
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, cleandirSchema, params, node),
+  schema: cleandirSchema,
   check: (ctx, params, node) => check(ctx, params, parse(params), node),
   apply: (ctx, params, checked, node) => apply(ctx, parse(params), checked, node),
 };

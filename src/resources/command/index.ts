@@ -45,6 +45,7 @@ async function guardedRun(ctx: ResourceContext, p: CommandParams): Promise<Apply
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, commandSchema, params, node),
+  schema: commandSchema,
   async check(ctx, params): Promise<CheckOutcome> {
     const p = parse(params);
     const shown = displayCommand(p.cmd);

@@ -106,6 +106,7 @@ async function apply(ctx: ResourceContext, p: CommentParams, checked: CheckOutco
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, commentSchema, params, node),
+  schema: commentSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

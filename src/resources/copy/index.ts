@@ -86,6 +86,7 @@ async function apply(ctx: ResourceContext, p: CopyParams, checked: CheckOutcome)
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, copySchema, params, node),
+  schema: copySchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

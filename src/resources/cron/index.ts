@@ -202,6 +202,7 @@ async function apply(ctx: ResourceContext, p: CronParams, checked: CheckOutcome)
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, cronSchema, params, node),
+  schema: cronSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

@@ -137,6 +137,7 @@ async function apply(ctx: ResourceContext, p: DirectoryParams, checked: CheckOut
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, directorySchema, params, node),
+  schema: directorySchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

@@ -30,6 +30,7 @@ async function check(ctx: ResourceContext, p: ExistsParams): Promise<CheckOutcom
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, existsSchema, params, node),
+  schema: existsSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: async (ctx, params) => {
     const c = await check(ctx, parse(params));

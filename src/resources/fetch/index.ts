@@ -89,6 +89,7 @@ async function apply(ctx: ResourceContext, p: FetchParams, checked: CheckOutcome
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, fetchSchema, params, node),
+  schema: fetchSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

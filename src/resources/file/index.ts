@@ -18,6 +18,7 @@ function parse(params: Params): FileParams {
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, fileSchema, params, node),
+  schema: fileSchema,
   async preflight(ctx, params, node) {
     const source = params.source;
     if (typeof source !== 'string' || hasDeferred(source) || source === '') return [];

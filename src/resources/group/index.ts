@@ -91,6 +91,7 @@ async function update(host: Host, p: GroupParams, diff: Diff): Promise<ApplyOutc
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, groupSchema, params, node),
+  schema: groupSchema,
   async check(ctx, params): Promise<CheckOutcome> {
     const p = parse(params);
     const group = findGroup(await readAccounts(ctx.host), p.name);

@@ -91,6 +91,7 @@ async function apply(ctx: ResourceContext, p: HardlinkParams, checked: CheckOutc
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, hardlinkSchema, params, node),
+  schema: hardlinkSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

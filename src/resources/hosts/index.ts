@@ -203,6 +203,7 @@ async function apply(ctx: ResourceContext, p: HostsParams, checked: CheckOutcome
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, hostsSchema, params, node),
+  schema: hostsSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

@@ -147,6 +147,7 @@ async function apply(ctx: ResourceContext, p: KvParams, checked: CheckOutcome): 
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, keyvalueSchema, params, node),
+  schema: keyvalueSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

@@ -177,6 +177,7 @@ async function apply(ctx: ResourceContext, p: LineParams, checked: CheckOutcome)
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, lineSchema, params, node),
+  schema: lineSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

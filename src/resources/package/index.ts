@@ -117,6 +117,7 @@ function reached(p: PackageParams, s: PackageStatus, candidate: string | undefin
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, packageSchema, params, node),
+  schema: packageSchema,
   async check(ctx, params): Promise<CheckOutcome> {
     const p = parse(params);
     const planned = await plan(ctx.host, p);

@@ -44,6 +44,7 @@ async function apply(ctx: ResourceContext, p: RenameParams, checked: CheckOutcom
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, renameSchema, params, node),
+  schema: renameSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

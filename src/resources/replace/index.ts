@@ -92,6 +92,7 @@ async function apply(ctx: ResourceContext, p: ReplaceParams, checked: CheckOutco
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, replaceSchema, params, node),
+  schema: replaceSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

@@ -169,6 +169,7 @@ export async function serviceWatch(ctx: ResourceContext, params: Params, test: b
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, serviceSchema, params, node),
+  schema: serviceSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
   watch: (ctx, params) => serviceWatch(ctx, params, false),

@@ -62,6 +62,7 @@ async function apply(ctx: ResourceContext, p: SymlinkParams, checked: CheckOutco
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, symlinkSchema, params, node),
+  schema: symlinkSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

@@ -95,6 +95,7 @@ async function apply(ctx: ResourceContext, p: TaskParams): Promise<ApplyOutcome>
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, taskSchema, params, node),
+  schema: taskSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params) => apply(ctx, parse(params)),
 };

@@ -45,6 +45,7 @@ function withOutputs<T extends object>(p: TestParams, outcome: T): T & { outputs
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, testSchema, params, node),
+  schema: testSchema,
   async check(_ctx, params): Promise<CheckOutcome> {
     const p = parse(params);
     await wait(p);

@@ -80,6 +80,7 @@ async function apply(ctx: ResourceContext, p: TouchParams, checked: CheckOutcome
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, touchSchema, params, node),
+  schema: touchSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

@@ -94,6 +94,7 @@ async function apply(ctx: ResourceContext, p: UnarchiveParams): Promise<ApplyOut
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, unarchiveSchema, params, node),
+  schema: unarchiveSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params) => apply(ctx, parse(params)),
 };

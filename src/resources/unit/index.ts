@@ -50,6 +50,7 @@ async function apply(ctx: ResourceContext, p: UnitParams, checked: CheckOutcome)
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, unitSchema, params, node),
+  schema: unitSchema,
   async preflight(ctx, _params, node) {
     const st = await ctx.host.stat('/run/systemd/system');
     if (st?.type === 'directory') return [];

@@ -122,6 +122,7 @@ async function update(host: Host, p: UserParams, diff: Diff): Promise<ApplyOutco
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, userSchema, params, node),
+  schema: userSchema,
   async check(ctx, params): Promise<CheckOutcome> {
     const p = parse(params);
     const db = await readAccounts(ctx.host);

@@ -108,6 +108,7 @@ async function apply(ctx: ResourceContext, p: WaitParams): Promise<ApplyOutcome>
 export const kind: Kind = {
   type: TYPE,
   validate: (params, node) => validateWith(TYPE, waitSchema, params, node),
+  schema: waitSchema,
   check: (ctx, params) => check(ctx, parse(params)),
   apply: (ctx, params) => apply(ctx, parse(params)),
 };

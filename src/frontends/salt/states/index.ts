@@ -25,6 +25,13 @@ export function stateImpl(state: string, fun: string): StateImpl | undefined {
   return mod && Object.hasOwn(mod, fun) ? mod[fun] : undefined;
 }
 
+/** Every implemented `state.fun`, sorted (the docs list them). */
+export function stateFunctions(): string[] {
+  return Object.entries(modules)
+    .flatMap(([state, funs]) => Object.keys(funs).map((fun) => `${state}.${fun}`))
+    .sort();
+}
+
 export function knownFunction(state: string, fun: string): boolean {
   return fun === 'mod_watch' ? state in modules : stateImpl(state, fun) !== undefined;
 }
