@@ -96,8 +96,12 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     await planFile(it, call, path, content === undefined ? '' : String(content), backup, flag);
     return endFileStep(it, call);
   }
+  // The flag names the file this step wrote; when it already names this one there is nothing to rewrite
+  // (a no-op apply then costs reads only, not an fsync per step).
+  let flagged = false;
   if (await it.machine.exists(flag)) {
     const previous = (await it.machine.readText(flag)).replace(/\n$/, '');
+    flagged = previous === path;
     if (previous !== path) {
       await restoreOrErase(it, call, previous, backup);
       await it.machine.remove(flag);
@@ -126,7 +130,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     const r = await it.machine.act('file', params);
     if (!r.ok) return it.fail(call, 'Z041', `file: cannot write ${path}: ${r.comment ?? ''}`);
     if (!r.inSync) it.note(call, 'wrote', path);
-    await it.machine.writeMark(flag, `${path}\n`);
+    if (!flagged) await it.machine.writeMark(flag, `${path}\n`);
     it.record(call, r.inSync ? 'ok' : 'changed', r.comment ?? '', started, r.changes ? { changes: r.changes } : {});
   }
   return endFileStep(it, call);

@@ -61,9 +61,12 @@ test('[file]: backup of a file that was there, restored on destroy; a new file i
     assert.equal(statSync(join(env.state, 'local.txt')).mode & 0o777, 0o755);
     assert.equal(readFileSync(join(env.state, 'file-backup-local-file'), 'utf8'), 'zapusk-file-empty-mark\n');
 
+    const flag = statSync(join(env.state, 'created-file-snippet'));
     const again = runZapusk(args('apply'), env);
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stdout, /making backup/);
+    // A no-op apply leaves the flag as it was (same file, not rewritten through a temp file).
+    assert.equal(statSync(join(env.state, 'created-file-snippet')).ino, flag.ino);
 
     const d = runZapusk(args('destroy'), env);
     assert.equal(d.code, 0, d.stderr);
