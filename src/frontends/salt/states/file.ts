@@ -2,6 +2,7 @@
 import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
 import { moreFileStates } from './file-more.js';
+import { recurseState } from './recurse.js';
 import { normalizeMode, pySplitLines, pyText, strList, truthy } from './args.js';
 import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Translation } from './types.js';
 
@@ -395,7 +396,7 @@ const fileStatesBase: Record<string, StateImpl> = {
 
 /** Every file function but managed and copy starts its return dict as name, changes, result, comment. */
 export const fileStates: Record<string, StateImpl> = Object.fromEntries(
-  Object.entries({ ...fileStatesBase, ...moreFileStates }).map(([fun, impl]) => [fun, withOwnerWording({ ...impl, retOrder: impl.retOrder ?? NCRC })]),
+  Object.entries({ ...fileStatesBase, ...moreFileStates, recurse: recurseState }).map(([fun, impl]) => [fun, withOwnerWording({ ...impl, retOrder: impl.retOrder ?? NCRC })]),
 );
 
 /** Salt's _check_user wording for an owner or group the machine does not have (the user one ends in a space). */
