@@ -179,13 +179,18 @@ export class StateCaller {
     if (!impl) return { name: low.name, result: false, changes: {}, comment: `State '${low.state}.${low.fun}' was not found` };
     const chunk = { ...low };
     for (const g of GUARD_KEYS) delete chunk[g];
-    let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> };
+    let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> } | undefined;
     let skipWatch = false;
-    const t: Translation = impl.translate ? impl.translate(chunk, { ...this.o.translate }) : { fail: '' };
-    const kind = 'fail' in t ? undefined : this.o.kinds.get(t.type);
+    let called = false;
     if (impl.call) {
       const callCtx = { host: this.o.ctx.host, translate: this.o.translate, test, invoke: (sub: Chunk) => this.invoke(sub, test) as Promise<SaltRet> };
       ret = await impl.call(chunk, callCtx).catch((e: unknown) => ({ result: false, comment: messageOf(e), changes: {} }));
+      called = ret !== undefined;
+    }
+    const t: Translation = ret || !impl.translate ? { fail: '' } : impl.translate(chunk, { ...this.o.translate });
+    const kind = 'fail' in t ? undefined : this.o.kinds.get(t.type);
+    if (ret) {
+      // The state function returned by itself.
     } else if ('fail' in t) {
       ret = { result: false, comment: t.fail, changes: {} };
       if (t.arg !== undefined) this.o.translate.warn?.(low, t.arg, t.fail);
@@ -211,7 +216,8 @@ export class StateCaller {
         ret = { result: false, comment: messageOf(e), changes: {} };
       }
     }
-    if (impl.finish) ret = impl.finish(chunk, ret, { test });
+    // A state function that returned by itself has its final wording (its inner calls had theirs).
+    if (impl.finish && !called) ret = impl.finish(chunk, ret, { test });
     // Each function builds its return dict in its own key order (Salt's JSON keeps it).
     const core: Ret = { name: low.name, changes: ret.changes, result: ret.result, comment: ret.comment };
     const out = Object.fromEntries((impl.retOrder ?? NCRC).map((k) => [k, core[k]])) as Ret;

@@ -47,8 +47,8 @@ export interface CallContext {
 export interface StateImpl {
   /** The shared kind and params the state maps onto (a state with `call` has none). */
   translate?(chunk: Chunk, ctx: TranslateContext): Translation;
-  /** A state function that composes others or acts through the host itself (file.recurse, archive.extracted, git.latest). */
-  call?(chunk: Chunk, ctx: CallContext): Promise<SaltRet>;
+  /** A state function that composes others or acts through the host itself (file.recurse, archive.extracted, git.latest); undefined: the translation applies. */
+  call?(chunk: Chunk, ctx: CallContext): Promise<SaltRet | undefined>;
   /** Salt's wording of a finished node's result, where it differs from the shared kind's. */
   finish?(chunk: Chunk, ret: SaltRet, ctx: FinishContext): SaltRet;
   /** The state has a mod_watch (cmd, test); otherwise Salt treats watch as require. */
