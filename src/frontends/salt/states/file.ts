@@ -378,6 +378,14 @@ const fileStatesBase: Record<string, StateImpl> = {
     translate: (chunk) => ({ type: 'absent', params: { path: chunk.name } }),
   },
   symlink: {
+    // Outside test mode Salt names what is in the way (its test-mode check words it differently).
+    async call(chunk, ctx) {
+      if (ctx.test || chunk.force === true || truthy(chunk.backupname) || !isAbsolute(chunk.name) || !str(chunk.target)) return undefined;
+      const st = await ctx.host.lstat(chunk.name);
+      if (!st || st.type === 'symlink') return undefined;
+      const what = st.type === 'file' ? 'File' : st.type === 'directory' ? 'Directory' : 'File system entry';
+      return { result: false, comment: `${what} exists where the symlink ${chunk.name} should be`, changes: {} };
+    },
     translate(chunk) {
       const target = str(chunk.target);
       if (!target) return { fail: 'Missing parameter target for state file.symlink', arg: 'target' };
