@@ -212,7 +212,9 @@ async function recurse(chunk: Chunk, ctx: CallContext): Promise<SaltRet> {
       await host.remove(dest, { recursive: true });
       merge(dest, { result: true, comment: '', changes: { diff: 'Replaced directory with a new file' } });
     }
-    const mode = keepMode ? { mode: 'keep' } : fileMode ? { mode: fileMode } : {};
+    // file_mode: keep: each file gets the mode of its source (Salt's cp.stat_file).
+    const kept = keepMode ? ctx.translate.resolveUrl(source, env) : undefined;
+    const mode = typeof kept === 'string' ? { mode: `0${(statSync(kept).mode & 0o7777).toString(8)}` } : fileMode ? { mode: fileMode } : {};
     merge(dest, await ctx.invoke({ ...base, ...passed, fun: 'managed', name: dest, source, ...mode, makedirs: true } as Chunk));
   }
   if (clean) {
