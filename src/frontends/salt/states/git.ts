@@ -4,7 +4,7 @@
  * the revision and its upstream set when it is a branch); an existing checkout is fetched when it lacks the
  * revision, then fast-forwarded, or refused / hard-reset (`force_reset`) when that is not a fast-forward or
  * there are uncommitted changes. Test mode says what would happen. Every git command runs through the host.
- * Not handled: `branch`, `bare`/`mirror`, `depth`, a changed remote URL, tag synchronisation, submodules.
+ * Not handled: switching an existing checkout to another `branch`, `bare`/`mirror`, `depth`, a changed remote URL, tag synchronisation, submodules.
  */
 import type { Host } from '../../../host/types.js';
 import type { Chunk } from '../compile/index.js';
@@ -56,7 +56,8 @@ async function latest(chunk: Chunk, ctx: CallContext): Promise<SaltRet> {
   if (![true, false, 'remote-changes'].includes(forceReset as never)) return fail("'force_reset' must be one of True, False, or 'remote-changes'");
   const target = pyText(chunk.target);
   if (!target.startsWith('/')) return fail(`target '${target}' is not an absolute path`);
-  for (const k of ['branch', 'bare', 'mirror', 'depth']) if (chunk[k] !== undefined && chunk[k] !== null && chunk[k] !== false) return fail(`git.latest: '${k}' is not supported by cairn`);
+  const branch = chunk.branch === undefined || chunk.branch === null ? undefined : pyText(chunk.branch);
+  for (const k of ['bare', 'mirror', 'depth']) if (chunk[k] !== undefined && chunk[k] !== null && chunk[k] !== false) return fail(`git.latest: '${k}' is not supported by cairn`);
   const tst = await host.stat(target);
   if (tst?.type === 'file') return fail(`Target '${target}' exists and is a regular file, cannot proceed`);
 
@@ -94,6 +95,7 @@ async function latest(chunk: Chunk, ctx: CallContext): Promise<SaltRet> {
     const localRev = await git.out(['rev-parse', 'HEAD'], target);
     const localBranch = await git.out(['symbolic-ref', '--quiet', '--short', 'HEAD'], target);
     if (!remoteRev && localRev) return fail('Remote repository is empty, cannot update from a non-empty to an empty repository');
+    if (branch !== undefined && branch !== localBranch) return fail(`git.latest: checking out another local branch ('${branch}', the checkout is on '${localBranch ?? 'None'}') is not supported by cairn`);
     const baseRev = localRev;
     const revsMatch = revsEqual(localRev);
     const localChanges = ((await git.out(['diff', 'HEAD'], target)) ?? '') !== '';
@@ -228,6 +230,12 @@ async function latest(chunk: Chunk, ctx: CallContext): Promise<SaltRet> {
     if (wanted !== 'HEAD') return fail(`%s was cloned but is empty, so ${remote}/${wanted} cannot be checked out`.replace('%s', 'Repository'), comments);
   } else {
     if (type === 'tag' && !((await git.out(['tag', '--list'], target)) ?? '').split('\n').includes(wanted)) return fail(`Revision '${wanted}' does not exist in clone`, comments);
+    const branches = async () => ((await git.out(['for-each-ref', '--format=%(refname:short)', 'refs/heads/'], target)) ?? '').split('\n').filter((b) => b !== '');
+    if (branch !== undefined && !(await branches()).includes(branch)) {
+      const start = wanted === 'HEAD' ? remoteRev : upstreamWanted || wanted;
+      await git.run(['checkout', '-b', branch, start], target);
+      comments.push(`Branch '${branch}' checked out, with ${remoteLoc} as a starting point`);
+    }
     const localRev = await git.out(['rev-parse', 'HEAD'], target);
     const localBranch = await git.out(['symbolic-ref', '--quiet', '--short', 'HEAD'], target);
     if (localBranch === undefined && !refs.has('HEAD')) {
@@ -246,6 +254,7 @@ async function latest(chunk: Chunk, ctx: CallContext): Promise<SaltRet> {
     if (!upstream && upstreamWanted) [action, opts] = [`Tracking branch was set to ${upstreamWanted}`, ['--set-upstream-to', upstreamWanted]];
     else if (upstream && upstreamWanted === false) [action, opts] = ['Tracking branch was unset', ['--unset-upstream']];
     else if (upstreamWanted && upstream !== upstreamWanted) [action, opts] = [`Tracking branch was updated to ${upstreamWanted}`, ['--set-upstream-to', upstreamWanted]];
+    if (opts && branch !== undefined && !(await branches()).includes(branch)) opts = undefined;
     if (opts) {
       await git.run(['branch', ...opts], target);
       comments.push(action);
