@@ -1,13 +1,13 @@
-/** Salt's highstate outputter (state_output: full, state_verbose: True), without colours. */
-import { nested } from './nested.js';
+/** Salt's highstate outputter (state_output, state_verbose), with Salt's colours when they are on. */
+import { type Colors, COLORS, nested, NO_COLORS } from './nested.js';
 import { pyFloat, pyStr } from './pyvalue.js';
 
 type Ret = Record<string, unknown>;
 
-function formatChanges(changes: unknown): { changed: boolean; text: string } {
+function formatChanges(changes: unknown, c: Colors = NO_COLORS): { changed: boolean; text: string } {
   if (!changes || (typeof changes === 'object' && Object.keys(changes).length === 0)) return { changed: false, text: '' };
   if (typeof changes !== 'object' || Array.isArray(changes)) return { changed: true, text: `Invalid Changes data: ${pyStr(changes)}` };
-  return { changed: true, text: `\n${nested(changes, 14)}` };
+  return { changed: true, text: `\n${nested(changes, 14, false, c)}` };
 }
 
 function durationText(v: unknown): string {
@@ -26,43 +26,49 @@ function idTag(tag: string): string {
   return comps.join('_|-');
 }
 
-function stateBlock(tag: string, ret: Ret): string[] {
+function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string[] {
   const comps = tag.split('_|-');
   const [state, id, name, fun] = [comps[0] ?? '', comps[1] ?? '', comps[2] ?? '', comps[comps.length - 1] ?? ''];
   const comment = strip(pyStr(ret.comment ?? '')).replace(/\n/g, `\n${' '.repeat(14)}`);
-  const lines = ['----------', `          ID: ${id}`, `    Function: ${state}.${fun}`];
-  if (id !== name) lines.push(`        Name: ${name}`);
-  lines.push(`      Result: ${pyStr(ret.result)}`, `     Comment: ${comment}`);
-  if ('start_time' in ret) lines.push(`     Started: ${pyStr(ret.start_time)}`, `    Duration: ${durationText(ret.duration)} ms`);
-  lines.push(`     Changes:   ${formatChanges(ret.changes).text}`);
+  const e = c.ENDC;
+  const lines = [`${t}----------${e}`, `    ${t}      ID: ${id}${e}`, `    ${t}Function: ${state}.${fun}${e}`];
+  if (id !== name) lines.push(`    ${t}    Name: ${name}${e}`);
+  lines.push(`    ${t}  Result: ${pyStr(ret.result)}${e}`, `    ${t} Comment: ${comment}${e}`);
+  if ('start_time' in ret) lines.push(`    ${t} Started: ${pyStr(ret.start_time)}${e}`, `    ${t}Duration: ${durationText(ret.duration)} ms${e}`);
+  lines.push(`${t}     Changes:   ${formatChanges(ret.changes, c).text}${e}`);
   return lines;
 }
 
 /** Salt's _format_terse: one line per state. */
-function terseLine(tag: string, ret: Ret, changed: boolean): string {
+function terseLine(tag: string, ret: Ret, changed: boolean, t: string, c: Colors): string {
   const comps = tag.split('_|-');
   let result = changed ? 'Changed' : 'Clean';
   if (ret.result === false) result = 'Failed';
   else if (ret.result === null) result = 'Differs';
-  let line = `  Name: ${comps[2] ?? ''} - Function: ${comps[0] ?? ''}.${comps[comps.length - 1] ?? ''} - Result: ${result}`;
+  let line = ` ${t} Name: ${comps[2] ?? ''} - Function: ${comps[0] ?? ''}.${comps[comps.length - 1] ?? ''} - Result: ${result}`;
   if ('start_time' in ret) line += ` - Started: ${pyStr(ret.start_time)} - Duration: ${durationText(ret.duration)} ms`;
-  return line;
+  return `${line}${c.ENDC}`;
 }
 
 export interface HighstateSettings {
   readonly stateOutput?: string;
   readonly stateVerbose?: boolean;
+  /** Salt's colours (salt-call --force-color, or a terminal without --no-color). */
+  readonly color?: boolean;
 }
 
 export function formatHighstate(data: Record<string, unknown> | string[], host = 'local', settings: HighstateSettings = {}): string {
   const mode = (settings.stateOutput ?? 'full').toLowerCase();
   const verbose = settings.stateVerbose ?? true;
-  const out: string[] = [`${host}:`];
+  const c: Colors = settings.color ? COLORS : NO_COLORS;
+  const fmt = (color: string, text: string) => `${color}${text}${c.ENDC}`;
   if (Array.isArray(data)) {
-    out.push('    Data failed to compile:');
-    for (const err of data) out.push(`----------\n    ${err}`);
+    const out = [fmt(c.LIGHT_RED, `${host}:`), `    ${fmt(c.LIGHT_RED, 'Data failed to compile:')}`];
+    for (const err of data) out.push(fmt(c.LIGHT_RED, `----------\n    ${err}`));
     return out.join('\n');
   }
+  const out: string[] = [];
+  let hcolor = c.GREEN;
   const states = Object.entries(data).filter(([, v]) => typeof v === 'object' && v !== null && 'result' in (v as Ret)) as Array<[string, Ret]>;
   states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
   let ok = 0;
@@ -78,29 +84,32 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     const schanged = formatChanges(ret.changes).changed;
     if (schanged) changed++;
     if (!verbose && ret.result && !schanged) continue;
+    let tcolor = schanged ? c.CYAN : c.GREEN;
+    if (ret.result === false) hcolor = tcolor = c.RED;
+    if (ret.result === null) hcolor = tcolor = c.LIGHT_YELLOW;
     const shownTag = mode.endsWith('_id') ? idTag(tag) : tag;
     if (mode.startsWith('terse') || (mode.startsWith('mixed') && ret.result !== false) || (mode.startsWith('changes') && ret.result && !schanged)) {
-      out.push(terseLine(shownTag, ret, schanged));
+      out.push(terseLine(shownTag, ret, schanged, tcolor, c));
       continue;
     }
-    out.push(...stateBlock(shownTag, ret));
+    out.push(...stateBlock(shownTag, ret, tcolor, c));
   }
   // Salt counts only the results it saw (True, False, None), so an empty run has no digits to fit.
-  const counts = [ok, failed, none].filter((c) => c > 0);
-  const countLen = Math.max(...counts.map((c) => String(c).length), 0);
+  const counts = [ok, failed, none].filter((n) => n > 0);
+  const countLen = Math.max(...counts.map((n) => String(n).length), 0);
   const width = 9 + countLen + 2;
   const row = (label: string, n: number) => `${label}: ${String(n).padStart(width - (label.length + 2))}`;
-  const stats = [...(none > 0 ? [`unchanged=${none}`] : []), ...(changed > 0 ? [`changed=${changed}`] : [])];
-  out.push(`\nSummary for ${host}\n${'-'.repeat(width)}`);
-  out.push(row('Succeeded', ok + none) + (stats.length > 0 ? ` (${stats.join(', ')})` : ''));
-  out.push(row('Failed', failed));
-  out.push(`${'-'.repeat(width)}\nTotal states run: ${String(states.length).padStart(width - 7)}`);
+  const stats = [...(none > 0 ? [fmt(c.LIGHT_YELLOW, `unchanged=${none}`)] : []), ...(changed > 0 ? [fmt(c.GREEN, `changed=${changed}`)] : [])];
+  out.push(fmt(c.CYAN, `\nSummary for ${host}\n${'-'.repeat(width)}`));
+  out.push(fmt(c.GREEN, row('Succeeded', ok + none)) + (stats.length > 0 ? ` (${stats.join(', ')})` : ''));
+  out.push(fmt(failed ? c.RED : c.CYAN, row('Failed', failed)));
+  out.push(fmt(c.CYAN, `${'-'.repeat(width)}\nTotal states run: ${String(states.length).padStart(width - 7)}`));
   let sum = total;
   let unit = 'ms';
   if (sum > 999) {
     sum /= 1000;
     unit = 's';
   }
-  out.push(`Total run time: ${sum.toFixed(3).padStart(width - 5)} ${unit}`);
-  return out.join('\n');
+  out.push(fmt(c.CYAN, `Total run time: ${sum.toFixed(3).padStart(width - 5)} ${unit}`));
+  return [fmt(hcolor, `${host}:`), ...out].join('\n');
 }

@@ -9,7 +9,7 @@ import type { Kind } from '../../../resources/index.js';
 import { serviceWatch } from '../../../resources/service/index.js';
 import type { Chunk } from '../compile/index.js';
 import { truthy } from '../states/args.js';
-import { stateImpl, type TranslateContext } from '../states/index.js';
+import { type SaltRet, stateImpl, type TranslateContext, type Translation } from '../states/index.js';
 import { NCRC } from '../states/types.js';
 import { callFunction } from './guards.js';
 import { pyStr } from '../pytext.js';
@@ -179,11 +179,19 @@ export class StateCaller {
     if (!impl) return { name: low.name, result: false, changes: {}, comment: `State '${low.state}.${low.fun}' was not found` };
     const chunk = { ...low };
     for (const g of GUARD_KEYS) delete chunk[g];
-    const t = impl.translate(chunk, { ...this.o.translate });
-    let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> };
+    let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> } | undefined;
     let skipWatch = false;
+    let called = false;
+    if (impl.call) {
+      const callCtx = { host: this.o.ctx.host, translate: this.o.translate, test, invoke: (sub: Chunk) => this.invoke(sub, test) as Promise<SaltRet> };
+      ret = await impl.call(chunk, callCtx).catch((e: unknown) => ({ result: false, comment: messageOf(e), changes: {} }));
+      called = ret !== undefined;
+    }
+    const t: Translation = ret || !impl.translate ? { fail: '' } : impl.translate(chunk, { ...this.o.translate });
     const kind = 'fail' in t ? undefined : this.o.kinds.get(t.type);
-    if ('fail' in t) {
+    if (ret) {
+      // The state function returned by itself.
+    } else if ('fail' in t) {
       ret = { result: false, comment: t.fail, changes: {} };
       if (t.arg !== undefined) this.o.translate.warn?.(low, t.arg, t.fail);
     }
@@ -208,7 +216,8 @@ export class StateCaller {
         ret = { result: false, comment: messageOf(e), changes: {} };
       }
     }
-    if (impl.finish) ret = impl.finish(chunk, ret, { test });
+    // A state function that returned by itself has its final wording (its inner calls had theirs).
+    if (impl.finish && !called) ret = impl.finish(chunk, ret, { test });
     // Each function builds its return dict in its own key order (Salt's JSON keeps it).
     const core: Ret = { name: low.name, changes: ret.changes, result: ret.result, comment: ret.comment };
     const out = Object.fromEntries((impl.retOrder ?? NCRC).map((k) => [k, core[k]])) as Ret;
@@ -234,6 +243,7 @@ export class StateCaller {
     // Other states: the shared kind's watch action (a service restart, …).
     const impl = stateImpl(low.state, sfun);
     if (!impl) return { name: low.name, result: false, changes: {}, comment: `State '${low.state}.mod_watch' was not found` };
+    if (!impl.translate) return this.invoke({ ...low, fun: sfun }, test);
     const t = impl.translate({ ...low, fun: sfun }, { ...this.o.translate });
     if ('fail' in t) return { name: low.name, result: false, changes: {}, comment: t.fail };
     const kind = this.o.kinds.get(t.type);

@@ -68,6 +68,8 @@ export class SaltState {
   private readonly pre: Running = {};
   private active = new Set<string>();
   private runNum = 0;
+  /** Parallel states still running: their placeholder return, and the call that fills it in. */
+  private readonly procs = new Map<Ret, Promise<Ret>>();
 
   constructor(
     private readonly chunks: Low[],
@@ -220,8 +222,20 @@ export class SaltState {
     this.o.onResult?.(tag, ret);
   }
 
+  /** Salt's reconcile_procs: waits for the parallel states still running and puts their returns in place. */
+  private async reconcile(): Promise<void> {
+    while (this.procs.size > 0) {
+      const [ret, proc] = this.procs.entries().next().value as [Ret, Promise<Ret>];
+      this.procs.delete(ret);
+      const done = await proc;
+      const { start_time: _s, duration: _d, ...rest } = done as Ret & { start_time?: unknown; duration?: unknown };
+      Object.assign(ret, rest, { __parallel__: true });
+    }
+  }
+
   private async callChunk(low: Low, running: Running, chunks: Low[], depth = 0): Promise<Running> {
     const tag = tagOf(low);
+    if (this.procs.size > 0 && (CHECKED.some((r) => r in low) || 'prerequired' in low)) await this.reconcile();
     if (!low.prerequired) this.active.add(tag);
     const requisites: string[] = [...CALL_REQUISITES];
     let status: string;
@@ -424,8 +438,12 @@ export class SaltState {
         const watched = (low.__reqs__ as Record<string, Low[]> | undefined)?.watch ?? [];
         const changed = watched.filter((c) => isChanged(running[tagOf(c)])).map((c) => `${c.state}: ${pyStr(c.__id__)}`);
         ret = await this.o.caller.modWatch(low, test, changed);
+      } else if (!low.__prereq__ && low.parallel) {
+        // Salt's call_parallel: the function runs on its own while the run goes on; the result is filled in
+        // when a requisite needs it or the run ends (reconcile).
+        ret = { name: low.name, result: null, changes: {}, comment: 'Started in a separate process' };
+        this.procs.set(ret, this.o.caller.invoke(low, test).catch((e: unknown) => ({ result: false, name: low.name, changes: {}, comment: `An exception occurred in this state: ${String(e)}` })));
       } else ret = await this.o.caller.invoke(low, test);
-      if (!low.__prereq__ && low.parallel) ret.__parallel__ = true;
       if ('check_cmd' in low && low.state !== 'file') Object.assign(ret, await this.o.caller.runCheckCmd(low));
     }
     if (low.__prereq__) {
@@ -505,11 +523,14 @@ export class SaltState {
 
   /** state.single / state.low: State.call on one chunk, no requisites, no listen. */
   async callOne(low: Low): Promise<Ret> {
-    return this.call(low, [low], this.running);
+    const ret = await this.call(low, [low], this.running);
+    await this.reconcile();
+    return ret;
   }
 
   async run(): Promise<Running> {
     const running = await this.callChunks();
+    await this.reconcile();
     return this.callListen(this.chunks, running);
   }
 }

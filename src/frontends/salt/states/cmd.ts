@@ -147,6 +147,18 @@ export const cmdStates: Record<string, StateImpl> = {
       let args = chunk.args !== undefined && chunk.args !== null ? ` ${pyText(chunk.args)}` : '';
       if (!args && chunk.name.split(/\s+/).length > 1) args = ` ${chunk.name.slice(chunk.name.indexOf(' ') + 1)}`;
       const shell = typeof chunk.shell === 'string' ? chunk.shell : '/bin/sh';
+      if (chunk.template === 'jinja') {
+        // Salt renders the script (cp.get_template) before it runs; the rendered text runs in the same shell.
+        let text: string;
+        try {
+          const extra = { ...((chunk.defaults as Record<string, unknown>) ?? {}), ...((chunk.context as Record<string, unknown>) ?? {}) };
+          text = ctx.renderTemplate(ctx.readText(path), path, extra);
+        } catch (e) {
+          return { fail: `Unable to render ${source}: ${(e as Error).message}` };
+        }
+        const q = (t: string) => `'${t.replaceAll("'", "'\\''")}'`;
+        return command(chunk, ctx, `${shell} -c ${q(text)} ${shell}${args}`);
+      }
       return command(chunk, ctx, `${shell} ${JSON.stringify(path)}${args}`);
     },
     finish: finishRun("'"),

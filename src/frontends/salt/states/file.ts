@@ -2,6 +2,8 @@
 import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
 import { moreFileStates } from './file-more.js';
+import { recurseState } from './recurse.js';
+import { managedWithHash } from './source-hash.js';
 import { normalizeMode, pySplitLines, pyText, strList, truthy } from './args.js';
 import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Translation } from './types.js';
 
@@ -337,6 +339,7 @@ const fileStatesBase: Record<string, StateImpl> = {
   managed: {
     // managed's dict starts as changes, comment, name, result.
     retOrder: ['changes', 'comment', 'name', 'result'],
+    call: managedWithHash,
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
       let shown = hideDiff('<show_changes=False>')(chunk, ret);
@@ -375,6 +378,14 @@ const fileStatesBase: Record<string, StateImpl> = {
     translate: (chunk) => ({ type: 'absent', params: { path: chunk.name } }),
   },
   symlink: {
+    // Outside test mode Salt names what is in the way (its test-mode check words it differently).
+    async call(chunk, ctx) {
+      if (ctx.test || chunk.force === true || truthy(chunk.backupname) || !isAbsolute(chunk.name) || !str(chunk.target)) return undefined;
+      const st = await ctx.host.lstat(chunk.name);
+      if (!st || st.type === 'symlink') return undefined;
+      const what = st.type === 'file' ? 'File' : st.type === 'directory' ? 'Directory' : 'File system entry';
+      return { result: false, comment: `${what} exists where the symlink ${chunk.name} should be`, changes: {} };
+    },
     translate(chunk) {
       const target = str(chunk.target);
       if (!target) return { fail: 'Missing parameter target for state file.symlink', arg: 'target' };
@@ -395,7 +406,7 @@ const fileStatesBase: Record<string, StateImpl> = {
 
 /** Every file function but managed and copy starts its return dict as name, changes, result, comment. */
 export const fileStates: Record<string, StateImpl> = Object.fromEntries(
-  Object.entries({ ...fileStatesBase, ...moreFileStates }).map(([fun, impl]) => [fun, withOwnerWording({ ...impl, retOrder: impl.retOrder ?? NCRC })]),
+  Object.entries({ ...fileStatesBase, ...moreFileStates, recurse: recurseState }).map(([fun, impl]) => [fun, withOwnerWording({ ...impl, retOrder: impl.retOrder ?? NCRC })]),
 );
 
 /** Salt's _check_user wording for an owner or group the machine does not have (the user one ends in a space). */

@@ -1,8 +1,10 @@
 /** Every Salt state function cairn implements, by `state.fun`. */
 import { groupStates, pkgStates, userStates } from './accounts.js';
+import { archiveStates } from './archive.js';
 import { cmdStates } from './cmd.js';
 import { cronStates } from './cron.js';
 import { fileStates } from './file.js';
+import { gitStates } from './git.js';
 import { hostStates } from './host.js';
 import { serviceStates } from './service.js';
 import { TEST_FUNCTIONS, testState } from './test.js';
@@ -17,6 +19,8 @@ const modules: Record<string, Record<string, StateImpl>> = {
   service: serviceStates,
   host: hostStates,
   cron: cronStates,
+  archive: archiveStates,
+  git: gitStates,
   test: Object.fromEntries(TEST_FUNCTIONS.map((f) => [f, testState])),
 };
 

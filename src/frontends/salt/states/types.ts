@@ -1,4 +1,5 @@
 /** How a Salt state function maps onto a shared resource kind, and how its result is worded. */
+import type { Host } from '../../../host/types.js';
 import type { Chunk } from '../compile/index.js';
 import type { SaltOptions } from '../types.js';
 
@@ -34,8 +35,20 @@ export interface FinishContext {
   readonly test: boolean;
 }
 
+/** What a state function that acts by itself (not through one shared kind) is given. */
+export interface CallContext {
+  readonly host: Host;
+  readonly translate: TranslateContext;
+  readonly test: boolean;
+  /** Another state function's call, as Salt's state modules call each other (file.recurse → file.managed). */
+  invoke(low: Chunk): Promise<SaltRet>;
+}
+
 export interface StateImpl {
-  translate(chunk: Chunk, ctx: TranslateContext): Translation;
+  /** The shared kind and params the state maps onto (a state with `call` has none). */
+  translate?(chunk: Chunk, ctx: TranslateContext): Translation;
+  /** A state function that composes others or acts through the host itself (file.recurse, archive.extracted, git.latest); undefined: the translation applies. */
+  call?(chunk: Chunk, ctx: CallContext): Promise<SaltRet | undefined>;
   /** Salt's wording of a finished node's result, where it differs from the shared kind's. */
   finish?(chunk: Chunk, ret: SaltRet, ctx: FinishContext): SaltRet;
   /** The state has a mod_watch (cmd, test); otherwise Salt treats watch as require. */
