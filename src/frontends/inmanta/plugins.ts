@@ -56,6 +56,9 @@ function int(v: Value, span: Span): number {
   return v;
 }
 
+/** The most items std::sequence builds (the list is made whole, as range() is listed by the plugin). */
+const MAX_SEQUENCE = 1_000_000;
+
 const STD: Record<string, Plugin> = {
   ...STD_EXTRA,
   print: (ctx, args, kw, span) => {
@@ -76,8 +79,11 @@ const STD: Record<string, Plugin> = {
     const [i, start, offset] = params('sequence', ['i', 'start', 'offset'], args, kw, span, { start: 0, offset: 0 });
     // range(start, i + start - offset), as std's plugin computes it.
     const from = int(start ?? null, span);
+    const to = int(i ?? null, span) + from - int(offset ?? null, span);
+    // A list is built whole: one too long to hold stops the compile with a positioned error, not an abort.
+    if (to - from > MAX_SEQUENCE) throw new InmantaError('RuntimeException', `std::sequence would make ${to - from} items; at most ${MAX_SEQUENCE} are allowed`, span);
     const out: number[] = [];
-    for (let n = from; n < int(i ?? null, span) + from - int(offset ?? null, span); n++) out.push(n);
+    for (let n = from; n < to; n++) out.push(n);
     return out;
   },
   equals: (_c, args, kw, span) => {
