@@ -135,6 +135,7 @@ const entries = {
   Z020: { area: 'zapusk', title: 'unknown param', help: 'Define the param in the component, the params component, the request or zapusk.conf.' },
   Z021: { area: 'zapusk', title: 'param cycle', help: 'Break the cycle of params that refer to each other.' },
   Z022: { area: 'zapusk', title: 'a {`command`} value failed', help: 'The command in the value exited non-zero; fix it.' },
+  Z023: { area: 'zapusk', title: 'a value too long', help: 'A param refers to others that together grow past 16 MiB (each repeating the one before doubles it); shorten the chain.' },
   Z030: { area: 'zapusk', title: 'a step command failed', help: 'The command exited non-zero (exit 100 means: skip the rest of the component).' },
   Z031: { area: 'zapusk', title: 'guard without key', help: 'Give the guard step a key.' },
   Z032: { area: 'zapusk', title: 'load without dir', help: 'Give the load step a dir.' },
