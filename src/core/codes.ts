@@ -82,6 +82,7 @@ const entries = {
   CV014: { area: 'converge', title: 'a case is named default', help: 'Rename the case; default is the fallback branch.' },
   CV015: { area: 'converge', title: 'a module inside a switch case', help: 'Converge allows only resources in a case; move the module out of the switch.' },
   CV016: { area: 'converge', title: 'a switch inside a case', help: 'Converge does not nest switches; flatten the predicates into one switch.' },
+  CV017: { area: 'converge', title: 'sensitive must be true or false', help: 'Write `sensitive = true` on a param whose value must never be shown or stored.' },
   CV020: { area: 'converge', title: 'template error', help: 'Fix the Go template at the position shown.' },
   CV021: { area: 'converge', title: 'module params use deferred values', help: 'Module params must be known before the run; pass literal values or params.' },
   CV022: { area: 'converge', title: 'lookup needs a literal node path', help: 'Write {{lookup "task.name.status.stdout"}}.' },
