@@ -45,14 +45,14 @@ function fuzz(job: Job): Promise<Outcome> {
         current = m;
         clearTimeout(timer);
         timer = setTimeout(() => {
-          out.problems.push(`${job.target}:${m.i} (${m.what}, kept in ${m.dir}): no answer after ${WATCHDOG_MS / 1000} s`);
+          out.problems.push(`${job.target}:${m.i} (${m.what}, in ${m.dir}): no answer after ${WATCHDOG_MS / 1000} s`);
           void worker.terminate().then(finish);
         }, WATCHDOG_MS);
       } else if (m.t === 'done') {
         clearTimeout(timer);
         out.ran++;
         if (m.refused) out.refused++;
-        if (m.problem) out.problems.push(`${job.target}:${m.i} (${current?.what}, kept in ${current?.dir}): ${m.problem}`);
+        if (m.problem) out.problems.push(`${job.target}:${m.i} (${current?.what}): ${m.problem}`);
       } else finish();
     });
     worker.on('error', (e) => {

@@ -48,7 +48,7 @@ export const targets: readonly Target[] = [
     mutable: (f) => /^graph\.(json|ya?ml)$/.test(f),
     run: (dir) => {
       const file = ['graph.json', 'graph.yaml'].map((n) => join(dir, n)).find((f) => { try { readFileSync(f); return true; } catch { return false; } }) as string;
-      return diagnosticsOf(() => parseGraphText(file, readFileSync(file, 'utf8'), (g) => checkGraph(g, kinds).diagnostics, { withSpans: true }));
+      return diagnosticsOf(() => parseGraphText(file, readFileSync(file, 'utf8'), (g) => checkGraph(g, kinds).diagnostics));
     },
   },
   {

@@ -3,7 +3,7 @@
  * Tells the parent when each input starts and how it ended: `ok` (loaded, or refused with positioned
  * diagnostics) or the problem (an internal error, or a diagnostic without a file:line:col).
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -44,36 +44,47 @@ function describe(e: unknown): string {
 async function main(job: Job): Promise<void> {
   const target = targets.find((t) => t.name === job.target);
   if (!target) throw new Error(`no fuzz target ${job.target}`);
-  const seeds = target.seeds.map((s) => ({ name: s, files: filesOf(join(FIXTURES, s)) }));
   const root = join(tmpdir(), `cairn-fuzz-${target.name}-${process.pid}-${Date.now()}`);
+  // One working copy per seed folder: an input overwrites one file of it and puts it back after.
+  const seeds = target.seeds.map((s, k) => {
+    const files = filesOf(join(FIXTURES, s));
+    const dir = join(root, `seed${k}`);
+    for (const [rel, content] of files) {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), content);
+    }
+    return { name: s, files, dir, mutable: [...files.keys()].filter(target.mutable).sort() };
+  });
   const post = (m: Message): void => parentPort?.postMessage(m);
+  let kept = 0;
   for (let i = 0; i < job.count; i++) {
     if (job.only !== undefined && i !== job.only) continue;
     // One PRNG per input: case i is the same whatever ran before it.
     const r = prng(job.seed * 1_000_003 + i);
     const seed = seeds[Math.floor(r() * seeds.length)] as (typeof seeds)[number];
-    const mutable = [...seed.files.keys()].filter(target.mutable).sort();
-    const file = mutable[Math.floor(r() * mutable.length)] as string;
-    const dir = join(root, String(i));
-    for (const [rel, content] of seed.files) {
-      mkdirSync(dirname(join(dir, rel)), { recursive: true });
-      writeFileSync(join(dir, rel), rel === file ? mutate(r, content) : content);
-    }
-    post({ t: 'start', i, what: `${seed.name}/${file}`, dir });
+    const file = seed.mutable[Math.floor(r() * seed.mutable.length)] as string;
+    writeFileSync(join(seed.dir, file), mutate(r, seed.files.get(file) as Buffer));
+    post({ t: 'start', i, what: `${seed.name}/${file}`, dir: seed.dir });
     let problem: string | undefined;
     let refused = false;
     try {
-      const diags = await target.run(dir);
+      const diags = await target.run(seed.dir);
       refused = diags.some((d) => d.severity !== 'warning');
       const bad = diags.filter((d) => d.severity !== 'warning' && unpositioned(d));
       if (bad.length > 0) problem = `diagnostic without a position: ${bad.map((d) => `${d.code} ${d.message.slice(0, 200)}`).join(' | ')}`;
     } catch (e) {
       problem = `internal error: ${describe(e)}`;
     }
+    // A failing input is kept for the report (at most a few); the working copy gets the seed back.
+    if (problem && kept++ < 10) {
+      const keep = join(root, `case-${i}`);
+      cpSync(seed.dir, keep, { recursive: true });
+      problem = `${problem} (input kept in ${keep})`;
+    }
+    writeFileSync(join(seed.dir, file), seed.files.get(file) as Buffer);
     post({ t: 'done', i, refused, ...(problem ? { problem } : {}) });
-    // A failing input is kept for the report; the others go.
-    if (!problem) rmSync(dir, { recursive: true, force: true });
   }
+  for (const s of seeds) rmSync(s.dir, { recursive: true, force: true });
   if (readdirSync(root).length === 0) rmSync(root, { recursive: true, force: true });
   post({ t: 'end' });
 }
