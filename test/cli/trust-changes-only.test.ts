@@ -1,7 +1,7 @@
 // --changes-only: the text output leaves out resources already in the right state and counts them; what
 // changes, would change or failed is always shown; the JSON output and the run store keep every result.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cairn, tempDir } from './cli-helpers.js';
@@ -52,4 +52,20 @@ test('Inmanta: deploy --changes-only', () => {
   assert.doesNotMatch(r.stdout, /path=.*\/same\]/);
   assert.match(r.stdout, /fs::File\[n,path=.*\/new\]/);
   assert.match(r.stdout, /^1 unchanged not shown \(--changes-only\)\nPlan: 1 to change, 1 ok/m);
+});
+
+test('Zapusk: a dry run with --changes-only leaves out the files it would leave as they are', () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'p.zdb'));
+  writeFileSync(join(dir, 'same'), 'same');
+  writeFileSync(join(dir, 'p.zdb/main.ini'), `################# files\n[file]\npath=${dir}/same\ncontent=same\n\n################# more\n[file]\npath=${dir}/new\ncontent=new\n`);
+  const args = ['zapusk', 'p.zdb', 'plan', '--state-dir', join(dir, 'state')];
+  const full = cairn(args, { cwd: dir });
+  assert.equal(full.code, 0, full.stderr);
+  assert.match(full.stdout, /would leave .*\/same as it is/, 'without the flag every file is listed');
+  const r = cairn([...args, '--changes-only'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /would leave/);
+  assert.match(r.stdout, /\*\*\* would write .*\/new /);
+  assert.match(r.stdout, /\*\*\* 1 unchanged not shown \(--changes-only\)\n\*\*\* Plan: 1 to write, 0 to remove, 0 to restore, 0 to run; nothing was changed\./);
 });
