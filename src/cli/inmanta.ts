@@ -62,5 +62,5 @@ export async function runInmanta(action: string, project: string, opts: InmantaO
   await preflight(graph, ctx);
   const mode = opts.dryRun ? 'check' : 'apply';
   const run = { frontEnd: 'inmanta', mode, source: [resolve(projectDir, 'main.cf')], graph, index, ctx } as const;
-  return runCompiled(run, opts, (report) => ({ print: (runId) => printReport(report, opts.out, runId, { project: projectDir }) }));
+  return runCompiled(run, opts, (report) => ({ print: (runId) => printReport(report, opts.out, runId, { project: projectDir }, { changesOnly: opts.changesOnly }) }));
 }

@@ -9,7 +9,7 @@ import { registerHistory, registerServe, registerStore } from './store-command.j
 import { VERSION } from './version.js';
 import { fromToolArgs } from './zapusk-command.js';
 
-type CommonOptions = RunOptions & { out: 'text' | 'json' };
+type CommonOptions = RunOptions & { out: 'text' | 'json'; changesOnly?: boolean };
 
 async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string, opts: CommonOptions & FleetOptions & { simulate?: boolean; profile?: boolean }): Promise<number> {
   if (opts.profile) (await import('../engine/profile.js')).startProfile();
@@ -35,17 +35,20 @@ export function buildProgram(): Command {
   addFleetOptions(addRunOptions(program.command('plan').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('show what apply would change, changing nothing')
     .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
+    .option('--changes-only', 'text output: leave out resources already in the right state (a line counts them)', false)
     .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('check', file, opts)));
 
   addFleetOptions(addRunOptions(program.command('apply').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('make the machine match the graph')
     .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
+    .option('--changes-only', 'text output: leave out resources already in the right state (a line counts them)', false)
     .option('--simulate', 'run the whole apply against a host that records changes instead of making them', false)
     .action(async (file: string, opts: CommonOptions & FleetOptions & { simulate: boolean }) => finish(await runGraphCommand('apply', file, opts)));
 
   addFleetOptions(addRunOptions(program.command('collect').alias('drift').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('collect only: record drift from the graph in the run history, changing nothing')
     .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
+    .option('--changes-only', 'text output: leave out resources already in the right state (a line counts them)', false)
     .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('collect', file, opts)));
 
   registerHistory(program);

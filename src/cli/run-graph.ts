@@ -46,7 +46,7 @@ export async function loadGraph(file: string, options: { withSpans?: boolean } =
   return { graph, index };
 }
 
-export async function runGraphFile(file: string, mode: RunMode, opts: RunOptions): Promise<number> {
+export async function runGraphFile(file: string, mode: RunMode, opts: RunOptions & { changesOnly?: boolean }): Promise<number> {
   const { graph, index } = await loadGraph(file);
   const local: Host = new LocalHost();
   const host: Host = mode === 'simulate' ? new SimulatedHost(local) : local;
@@ -58,6 +58,6 @@ export async function runGraphFile(file: string, mode: RunMode, opts: RunOptions
   mark('preflight');
   const out = opts.out === 'json' ? 'json' : 'text';
   return runCompiled({ frontEnd: 'graph', mode, source: [resolve(file)], graph, index, ctx }, opts, (report) => ({
-    print: (runId) => printReport(report, out, runId, { source: file }),
+    print: (runId) => printReport(report, out, runId, { source: file }, { changesOnly: opts.changesOnly === true }),
   }));
 }

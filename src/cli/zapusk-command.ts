@@ -17,6 +17,7 @@ export interface ZapuskCliOptions {
   lockTimeout: number;
   detailedExitcode: boolean;
   store?: string;
+  changesOnly: boolean;
 }
 
 
@@ -36,6 +37,7 @@ export function register(program: Command): void {
     .option('--detailed-exitcode', 'exit 2 when the run succeeded and wrote, removed or ran something (or would, in a dry run)', false)
     .addOption(storeOption())
     .option('--dry-run', 'show which components and steps would run and what each [file] step would change; change nothing (`plan` is a dry run of apply)', false)
+    .option('--changes-only', "dry run: leave out the files it would leave as they are (a line counts them)", false)
     .addOption(outOption())
     .addOption(lockTimeoutOption())
     .addHelpText('after', HELP)
@@ -54,7 +56,7 @@ const TOOL_OPTIONS: Record<string, boolean> = {
   '--padding': true,
   '--deferred-master': false,
 };
-const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false, '--detailed-exitcode': false, '--store': true };
+const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false, '--detailed-exitcode': false, '--store': true, '--changes-only': false };
 
 function looksLikeToolStyle(args: readonly string[]): boolean {
   if (args.some((a) => a in TOOL_OPTIONS)) return true;

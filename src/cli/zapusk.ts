@@ -100,6 +100,7 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
         debug: opts.debug,
         force: opts.force,
         dry,
+        changesOnly: opts.changesOnly,
         only: opts.only,
         toolCommand: toolCommand(opts.toolDir),
         host: new LocalHost(),

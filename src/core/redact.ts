@@ -56,3 +56,21 @@ export function redactSecretResult(r: NodeResult, values: readonly string[]): No
     ...(r.internal ? { internal: { message: maskValues(r.internal.message, values), stack: maskValues(r.internal.stack, values) } } : {}),
   };
 }
+
+/** Every string in a value with each secret value in it masked. */
+function maskDeep(v: unknown, values: readonly string[]): unknown {
+  if (typeof v === 'string') return maskValues(v, values);
+  if (Array.isArray(v)) return v.map((x) => maskDeep(x, values));
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskDeep(x, values)]));
+  return v;
+}
+
+/** A non-secret node's result with every occurrence of a secret value masked (its changes, outputs, comment). */
+export function maskResult(r: NodeResult, values: readonly string[]): NodeResult {
+  return {
+    ...r,
+    changes: maskDeep(r.changes, values) as NodeResult['changes'],
+    comment: maskValues(r.comment, values),
+    ...(r.outputs ? { outputs: maskDeep(r.outputs, values) as NonNullable<NodeResult['outputs']> } : {}),
+  };
+}

@@ -6,7 +6,7 @@
 import { type Diagnostic, error } from './diag.js';
 import { type InternalInfo, internalComment, internalInfo, isInternal, messageOf } from './errors.js';
 import { type Graph, type GraphIndex, indexGraph } from './graph.js';
-import { redactSecretResult } from './redact.js';
+import { maskResult, redactSecretResult } from './redact.js';
 import {
   type ApplyOutcome,
   type CheckOutcome,
@@ -124,6 +124,8 @@ class Run<C> {
   private done = 0;
   private finish!: () => void;
   private fail!: (e: unknown) => void;
+  /** The values of every secret node (3 characters or more): masked in every other node's result too. */
+  private readonly secretValues: readonly string[];
 
   constructor(
     private readonly graph: Graph,
@@ -131,6 +133,7 @@ class Run<C> {
     private readonly options: RunOptions<C>,
   ) {
     this.waiting = new Int32Array(graph.nodes.length);
+    this.secretValues = [...new Set(graph.nodes.flatMap((n) => n.secret?.values ?? []))].filter((v) => v.trim().length >= 3);
     for (const e of graph.edges) {
       if (e.kind !== 'prereq') continue;
       let list = this.prereqOf.get(e.from);
@@ -211,7 +214,8 @@ class Run<C> {
     this.results.set(full.id, full);
     // A secret node's values stay here, for the nodes that refer to them; what leaves is redacted.
     const secret = this.index.byId.get(full.id)?.secret;
-    const r = secret ? redactSecretResult(full, secret.values) : full;
+    // Any other node's result that quotes a secret value (a command that read a secret file) reads `********` there.
+    const r = secret ? redactSecretResult(full, secret.values) : this.secretValues.length > 0 ? maskResult(full, this.secretValues) : full;
     this.ordered.push(r);
     this.done++;
     this.options.onResult?.(r, this.done, this.graph.nodes.length);

@@ -15,11 +15,19 @@ export function reportJson(report: RunReport, runId: string | number | undefined
   };
 }
 
-export function printReport(report: RunReport, out: 'text' | 'json', runId: string | number | undefined, extra: Record<string, unknown>): void {
+/**
+ * Prints a run. `changesOnly` leaves out the text lines of resources already in the right state (status
+ * `ok`) and says how many it left out; what changed, would change, failed, was skipped or could not be
+ * resolved is always shown. The JSON output and the run store keep every result.
+ */
+export function printReport(report: RunReport, out: 'text' | 'json', runId: string | number | undefined, extra: Record<string, unknown>, options: { changesOnly?: boolean } = {}): void {
   if (out === 'json') {
     process.stdout.write(`${JSON.stringify(reportJson(report, runId, extra), null, 2)}\n`);
     return;
   }
-  const body = report.results.length > 0 ? `${formatResults(report.results, report.mode)}\n` : '';
-  process.stdout.write(`${body}${formatSummary(report.mode, report.counts, report.results.length, report.durationMs, runId)}\n`);
+  const shown = options.changesOnly ? report.results.filter((r) => r.status !== 'ok') : report.results;
+  const body = shown.length > 0 ? `${formatResults(shown, report.mode)}\n` : '';
+  const hidden = report.results.length - shown.length;
+  const note = options.changesOnly ? `${hidden} unchanged not shown (--changes-only)\n` : '';
+  process.stdout.write(`${body}${note}${formatSummary(report.mode, report.counts, report.results.length, report.durationMs, runId)}\n`);
 }

@@ -4,9 +4,10 @@
  * (only on the error path). Requests that do not depend on each other are sent together: a write is
  * three round trips (open ∥ stat; data ∥ mode ∥ owner ∥ fsync; close ∥ rename), a read two.
  */
-import { basename, dirname, posix } from 'node:path';
+import { posix } from 'node:path';
 import type { Attributes, SFTPWrapper } from 'ssh2';
 import { HostError } from './errors.js';
+import { SshLeftovers, sshTempName } from './ssh-leftovers.js';
 import type { FileType, StatInfo, WriteOptions } from './types.js';
 
 const CHUNK = 32 * 1024;
@@ -52,17 +53,22 @@ function errnoOf(e: SftpError): string {
   }
 }
 
-let tempCounter = 0;
-function tempNameFor(path: string): string {
-  tempCounter += 1;
-  return posix.join(dirname(path), `.${basename(path)}.cairn-${process.pid}-${Date.now().toString(36)}-${tempCounter}.tmp`);
-}
+const tempNameFor = sshTempName;
 
 export class SftpFiles {
+  /** Temp files of interrupted writes, removed at the next write of the same path (ssh-leftovers.ts). */
+  private readonly leftovers: SshLeftovers;
+
   constructor(
     private readonly sftp: SFTPWrapper,
     private readonly hooks: Hooks,
-  ) {}
+  ) {
+    this.leftovers = new SshLeftovers({
+      readdir: (dir) => this.readdir(dir),
+      lstat: (path) => this.lstat(path),
+      unlink: (path) => this.req((cb) => this.sftp.unlink(path, cb)),
+    });
+  }
 
   /** One SFTP request as a promise, counted. */
   private req<T>(start: (cb: (err: SftpError | undefined | null, value?: T) => void) => void): Promise<T> {
@@ -181,6 +187,8 @@ export class SftpFiles {
   async writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions): Promise<void> {
     const bytes = Buffer.from(data);
     const temp = tempNameFor(path);
+    // Listed and removed beside the write, in the same round trips; waited for before returning.
+    const tidy = this.leftovers.tidy(path);
     const existingP = this.stat(path);
     const handleP = this.req<Buffer>((cb) => this.sftp.open(temp, 'wx', { mode: 0o600 }, cb));
     const [existing, handle] = await Promise.allSettled([existingP, handleP]);
@@ -217,9 +225,11 @@ export class SftpFiles {
     } catch (e) {
       if (!closed) this.closeQuietly(h);
       this.req((cb) => this.sftp.unlink(temp, cb)).catch(() => {});
+      await tidy;
       if (e instanceof HostError) throw e;
       throw this.fail(e, 'write', path);
     }
+    await tidy;
   }
 
   /** The owner to give the temp file: the requested one (a missing half filled from the file), else the replaced file's. */

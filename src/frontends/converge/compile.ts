@@ -27,6 +27,8 @@ export interface ConvergeProgram {
   readonly paramUses: ReadonlyMap<string, ReadonlySet<string>>;
   /** For each node id, the nodes its templates look up: Converge prepares such a node late, so `graph` shows it by name only. */
   readonly lookups: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Values of `sensitive` params: masked wherever the program itself is shown. */
+  readonly secrets: readonly string[];
 }
 
 
@@ -230,7 +232,30 @@ export function compileConverge(file: string, params: ReadonlyMap<string, string
   }
   const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags];
   if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
-  return { graph: { nodes, edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses, lookups: compiler.renderer.lookups };
+  return { graph: { nodes: markSecret(nodes, loader.secrets, compiler.renderer.lookups), edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses, lookups: compiler.renderer.lookups, secrets: loader.secrets };
+}
+
+/**
+ * A node whose params hold the value of a `sensitive` param is secret (its results show only that it
+ * changed, see redact.ts), and so is every node that looks up a secret node's values, directly or not.
+ */
+function markSecret(nodes: GraphNode[], secrets: readonly string[], lookups: ReadonlyMap<string, ReadonlySet<string>>): GraphNode[] {
+  const values = [...new Set(secrets.filter((v) => v !== ''))];
+  if (values.length === 0) return nodes;
+  const holds = (v: unknown): boolean =>
+    typeof v === 'string' || typeof v === 'number' ? values.some((s) => String(v).includes(s)) : Array.isArray(v) ? v.some(holds) : typeof v === 'object' && v !== null ? Object.values(v).some(holds) : false;
+  const secret = new Set(nodes.filter((n) => holds(n.params)).map((n) => n.id));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const n of nodes) {
+      if (secret.has(n.id)) continue;
+      if ([...(lookups.get(n.id) ?? [])].some((t) => secret.has(t))) {
+        secret.add(n.id);
+        grew = true;
+      }
+    }
+  }
+  return nodes.map((n) => (secret.has(n.id) ? { ...n, secret: { values } } : n));
 }
 
 function dedupe(diags: readonly Diagnostic[]): Diagnostic[] {

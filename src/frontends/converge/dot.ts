@@ -5,6 +5,7 @@
  * case to its switch and to the next case, and from each module to the module that includes it. Params
  * and the edges to the nodes that read them are drawn only when asked for (`--show-params`).
  */
+import { maskValues } from '../../core/redact.js';
 import type { GraphNode } from '../../core/model.js';
 import type { ConvergeProgram } from './compile.js';
 import { goS } from '../../lang/go/fmt.js';
@@ -60,7 +61,7 @@ export function graphView(p: ConvergeProgram, options: GraphOptions = {}): Graph
   for (const m of p.modules) {
     nodes.push({ id: m.id, type: 'module', label: `Module: ${m.id === 'root' ? '/' : (m.id.split('/').pop() ?? m.id)}`, module: m.id === 'root' ? '' : home(m.id) });
     if (options.showParams) {
-      for (const [name, value] of m.params) nodes.push({ id: `${m.id}/param.${name}`, type: 'param', label: `param.${name}: ${goS(value, 'json')}`, module: m.id });
+      for (const [name, value] of m.params) nodes.push({ id: `${m.id}/param.${name}`, type: 'param', label: maskValues(`param.${name}: ${goS(value, 'json')}`, p.secrets), module: m.id });
     }
   }
   for (const n of p.graph.nodes) {

@@ -7,6 +7,7 @@
  * a warning or an error is printed as `required changes detected`. A node whose dependencies have changes
  * counts them as failing. The summary counts errors, warnings and nodes with failing dependencies.
  */
+import { maskValues } from '../../core/redact.js';
 import type { GraphNode, NodeResult } from '../../core/model.js';
 import type { Context } from './format-resources.js';
 import { drawNode, type Printable, printable } from './format-text.js';
@@ -118,5 +119,6 @@ export function formatHealth(
     });
   }
   const text = `\n${body}Summary: ${errors} errors, ${warnings} warnings\n${deps} checks will fail due to failing dependencies\n`;
-  return { text, unhealthy: errors + warnings };
+  const secrets = [...new Set(nodes.flatMap((n) => n.secret?.values ?? []))];
+  return { text: maskValues(text, secrets), unhealthy: errors + warnings };
 }

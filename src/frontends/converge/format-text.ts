@@ -4,6 +4,7 @@
  * Summary. Blocks come in graph order (Converge's order is random). Plan shows a node whose values wait
  * for an apply as `ID output:  Unresolvable`, as the value-passing design has it.
  */
+import { maskValues } from '../../core/redact.js';
 import { type GraphNode, isDeferred, type NodeResult } from '../../core/model.js';
 import { type Context, pathOf, resourceBlock, shownPath } from './format-resources.js';
 import { goS, goV } from '../../lang/go/fmt.js';
@@ -88,7 +89,9 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
     }
     const created = out.previous_content === undefined && (r.changes.newfile !== undefined || r.changes.diff === 'New file');
     const changes: Array<[string, string, string]> = [];
-    if (hasChanges) changes.push([path, created ? '<file-missing>' : str(out.previous_content), str(out.content)]);
+    // A secret file's contents are shown by their hash only (its outputs keep nothing else).
+    const content = (k: string): string => (node.secret ? (out[`${k}_sha256`] === undefined ? '' : `sha256 ${str(out[`${k}_sha256`])}…`) : str(out[k]));
+    if (hasChanges) changes.push([path, created ? '<file-missing>' : content('previous_content'), content('content')]);
     if (mode === 'apply' && created && hasChanges) changes.push(['mode', 'not set', str(out.mode)]);
     let messages: string[] = [];
     // An apply prints the check's words for a file it left alone.
@@ -158,8 +161,9 @@ export interface FormatOptions extends Context {
 export function metaBlocks(modules: readonly ModuleInfo[]): Printable[] {
   const out: Printable[] = [];
   for (const m of modules) {
-    out.push({ id: m.id, messages: [m.given.map(([k, v]) => `${k}: ${goS(v, 'hcl')}`).join('\n')], hasChanges: false, changes: [] });
-    for (const [name, value] of m.params) out.push({ id: `${m.id}/param.${name}`, messages: [goV(value)], hasChanges: false, changes: [] });
+    // A sensitive param's value, and what a module was given from one, read `********`.
+    out.push({ id: m.id, messages: [maskValues(m.given.map(([k, v]) => `${k}: ${goS(v, 'hcl')}`).join('\n'), m.secrets)], hasChanges: false, changes: [] });
+    for (const [name, value] of m.params) out.push({ id: `${m.id}/param.${name}`, messages: [maskValues(goV(value), m.secrets)], hasChanges: false, changes: [] });
   }
   return out;
 }
@@ -209,7 +213,9 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
   if (depErrors.length > 0) tail += `Failed due to failing dependency:\n${depErrors.map((e) => ` * ${e}\n`).join('')}\n`;
   tail += `Summary: ${errors.length} errors, ${changes} changes${depErrors.length > 0 ? `, ${depErrors.length} dependency errors` : ''}\n`;
   if (unresolvable > 0) tail += `${unresolvable} node(s) depend on effectful results and may change\n`;
-  return { text: `\n${body}${tail}`, errors: errors.length + depErrors.length };
+  // What a secret node's own params hold (a command, a content) never shows, wherever a line quotes it.
+  const secrets = [...new Set(nodes.flatMap((n) => n.secret?.values ?? []))];
+  return { text: maskValues(`\n${body}${tail}`, secrets), errors: errors.length + depErrors.length };
 }
 
 export { drawNode, printable, type Printable };

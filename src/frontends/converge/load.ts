@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, error, type Span } from '../../core/diag.js';
 import { type HclItem, type HclValue, parseHcl, plainValue } from '../../lang/hcl1/index.js';
+import { maskValues } from '../../core/redact.js';
 import { checkParamType } from './param-types.js';
 import type { Renderer } from './render.js';
 import type { ModuleInfo, RawNode, Scope } from './types.js';
@@ -42,12 +43,22 @@ function fieldsOf(item: HclItem, diags: Diagnostic[]): Map<string, HclValue> {
   return fields;
 }
 
+/** The strings and numbers a param value holds, as text. */
+function leaves(v: unknown): string[] {
+  if (typeof v === 'string' || typeof v === 'number') return [String(v)];
+  if (Array.isArray(v)) return v.flatMap(leaves);
+  if (typeof v === 'object' && v !== null) return Object.values(v).flatMap(leaves);
+  return [];
+}
+
 export class Loader {
   readonly nodes: RawNode[] = [];
   readonly modules: ModuleInfo[] = [];
   /** The `module` blocks, for their `depends`. */
   readonly moduleNodes: RawNode[] = [];
   readonly diags: Diagnostic[] = [];
+  /** The values of `sensitive = true` params (each string or number in them): never shown or kept. */
+  readonly secrets: string[] = [];
   private readonly loading: string[] = [];
   /** The predicate of the branch not taken that the module being loaded sits in. */
   private inheritedSkip: string | undefined;
@@ -61,7 +72,7 @@ export class Loader {
     const text = readSource(file, callSpan);
     const hcl = parseHcl(file, text);
     const scope: Scope = { id, file, params: new Map(), nodes: new Map(), ...(parent ? { parent } : {}), ...(callSpan ? { span: callSpan } : {}) };
-    this.modules.push({ id, source: file, ...(callSpan ? { span: callSpan } : {}), given: [...given], params: scope.params });
+    this.modules.push({ id, source: file, ...(callSpan ? { span: callSpan } : {}), given: [...given], params: scope.params, secrets: this.secrets });
     this.loading.push(path);
     try {
       // A default may be a template over other params: declare those without one first.
@@ -176,10 +187,13 @@ export class Loader {
     if (name === undefined) return;
     const fields = fieldsOf(item, this.diags);
     for (const [k, v] of fields) {
-      if (k !== 'default' && k !== 'type') this.diags.push(error('CV006', `unknown field ${JSON.stringify(k)} in param ${JSON.stringify(name)}`, { span: v.span }));
+      if (k !== 'default' && k !== 'type' && k !== 'sensitive') this.diags.push(error('CV006', `unknown field ${JSON.stringify(k)} in param ${JSON.stringify(name)}`, { span: v.span }));
     }
     const def = fields.get('default');
     const typeField = fields.get('type');
+    const sensitiveField = fields.get('sensitive');
+    const sensitive = sensitiveField ? plainValue(sensitiveField) : false;
+    if (sensitive !== true && sensitive !== false) this.diags.push(error('CV017', 'param sensitive must be true or false', { span: sensitiveField?.span ?? item.span }));
     const type = typeField?.kind === 'string' ? typeField.value : undefined;
     if (typeField && type === undefined) this.diags.push(error('CV007', 'param type must be a string', { span: typeField.span }));
     let value: unknown;
@@ -194,9 +208,10 @@ export class Loader {
       this.diags.push(error('CV008', `required param ${JSON.stringify(name)} has no value${how}`, { span: item.span }));
       return;
     }
+    if (sensitive === true) this.secrets.push(...leaves(value));
     const checked = checkParamType(name, type, value, fromCommandLine && given.has(name));
     if (typeof checked === 'object' && checked !== null && 'problem' in checked) {
-      this.diags.push(error('CV009', String(checked.problem), { span }));
+      this.diags.push(error('CV009', sensitive === true ? maskValues(String(checked.problem), leaves(value)) : String(checked.problem), { span }));
       return;
     }
     scope.params.set(name, checked);

@@ -39,4 +39,6 @@ export interface ModuleInfo {
   readonly given: ReadonlyArray<readonly [string, unknown]>;
   /** The module's params and their values, in declaration order. */
   readonly params: ReadonlyMap<string, unknown>;
+  /** The values of every `sensitive` param of the program (one list, shared by all modules). */
+  readonly secrets: readonly string[];
 }

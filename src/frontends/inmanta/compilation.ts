@@ -30,6 +30,8 @@ export class Compilation {
   readonly namespaces = new Map<string, Namespace>();
   readonly entities: EntityType[] = [];
   readonly printed: string[] = [];
+  /** Values read from a secret source (std::password): never printed, exported or stored. */
+  readonly secrets = new Set<string>();
   /** Instances created so far, against `maxInstances`: a model that constructs without end stops with an error. */
   instanceCount = 0;
   readonly maxInstances = budget('CAIRN_INMANTA_MAX_INSTANCES', 250_000);

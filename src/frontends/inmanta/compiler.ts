@@ -1,4 +1,5 @@
 /** `compile`: load, define, execute gradually, then check that every instance is complete. */
+import { maskValues } from '../../core/redact.js';
 import { Compilation } from './compilation.js';
 import { defineAll } from './definitions.js';
 import { InmantaError } from './errors.js';
@@ -27,11 +28,17 @@ export function compileProject(projectDir: string): CompileResult {
     for (const ns of c.namespaces.values()) emitBlock(c, ns.stmts, ns.scope, undefined);
     c.sched.run();
     finalCheck(c);
-    return { ok: true, printed: c.printed, compilation: c };
+    return { ok: true, printed: printedOf(c), compilation: c };
   } catch (e) {
     if (!InmantaError.is(e)) throw e;
-    return { ok: false, printed: c?.printed ?? [], error: e };
+    return { ok: false, printed: c ? printedOf(c) : [], error: e };
   }
+}
+
+/** What std::print wrote, with every secret value (std::password) masked. */
+function printedOf(c: Compilation): readonly string[] {
+  const secrets = [...c.secrets];
+  return secrets.length === 0 ? c.printed : c.printed.map((line) => maskValues(line, secrets));
 }
 
 function allInstances(c: Compilation): Instance[] {

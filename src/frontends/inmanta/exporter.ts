@@ -4,6 +4,7 @@
  */
 import type { Graph } from '../../core/graph.js';
 import type { Edge, GraphNode } from '../../core/model.js';
+import { maskValues } from '../../core/redact.js';
 import type { Compilation } from './compilation.js';
 import { allInstances } from './compiler.js';
 import { InmantaError } from './errors.js';
@@ -66,6 +67,8 @@ export interface ExportedResource {
   readonly attributes: Record<string, unknown>;
   readonly requires: string[];
   readonly instance: Instance;
+  /** The secret values its attributes hold (from std::password): set only when there are some. */
+  readonly secrets?: readonly string[];
 }
 
 function specOf(inst: Instance): { type: string; spec: ResourceSpec } | undefined {
@@ -80,6 +83,22 @@ function resourceId(type: string, agent: string, attr: string, value: unknown): 
   return `${type}[${agent},${attr}=${String(value)}]`;
 }
 
+/** Whether a string somewhere in `v` holds `secret`. */
+function holds(v: unknown, secret: string): boolean {
+  if (typeof v === 'string') return v.includes(secret);
+  if (Array.isArray(v)) return v.some((x) => holds(x, secret));
+  if (typeof v === 'object' && v !== null) return Object.values(v).some((x) => holds(x, secret));
+  return false;
+}
+
+/** `v` with every secret value in its strings masked. */
+function masked(v: unknown, secrets: readonly string[]): unknown {
+  if (typeof v === 'string') return maskValues(v, secrets);
+  if (Array.isArray(v)) return v.map((x) => masked(x, secrets));
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, masked(x, secrets)]));
+  return v;
+}
+
 export function exportResources(c: Compilation): ExportedResource[] {
   const instances = allInstances(c);
   const byInstance = new Map<Instance, ExportedResource>();
@@ -91,7 +110,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     const attributes: Record<string, unknown> = {};
     for (const name of inst.entity.attributes().keys()) attributes[name] = toPlain(inst.value(name) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
-    byInstance.set(inst, { id, type: found.type, agent, attributes, requires: [], instance: inst });
+    const secrets = [...c.secrets].filter((v) => v !== '' && holds(attributes, v));
+    byInstance.set(inst, { id, type: found.type, agent, attributes, requires: [], instance: inst, ...(secrets.length > 0 ? { secrets: [...c.secrets] } : {}) });
   }
   // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.
   const built = new Map<Instance, Instance[]>();
@@ -139,7 +159,7 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
     if (r.type === 'exec::Run' && r.attributes.reload_only === true && (r.requires.length === 0 || r.attributes.receive_events === false)) continue;
     const spec = SPECS[r.type] as ResourceSpec;
     const { type, params } = spec.node(r.attributes);
-    nodes.push({ id: r.id, type, name: r.id, params, span: r.instance.span, meta: { inmantaType: r.type } });
+    nodes.push({ id: r.id, type, name: r.id, params, span: r.instance.span, meta: { inmantaType: r.type }, ...(r.secrets ? { secret: { values: r.secrets } } : {}) });
     managed.add(r.id);
   }
   for (const r of resources) {
@@ -153,5 +173,6 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
 
 /** The JSON shape of `export --out json`: one object per resource with its id and exported fields. */
 export function resourceJson(r: ExportedResource): Record<string, unknown> {
-  return { id: r.id, ...r.attributes, requires: r.requires };
+  const attributes = r.secrets ? (masked(r.attributes, r.secrets) as Record<string, unknown>) : r.attributes;
+  return { id: r.id, ...attributes, requires: r.requires };
 }

@@ -1,5 +1,6 @@
 /** Recursive-descent parser for .cf files. Operator precedence follows the real grammar (low → high): ?:, or, and, comparisons, + -, * / %, **, not, in. */
 import type { Span } from '../../core/diag.js';
+import { MAX_NESTING } from '../../core/nesting.js';
 import type { Attribute, Expr, KwArg, RelationEnd, Stmt, TypeRef } from './ast.js';
 import { InmantaError } from './errors.js';
 import { lex, type Token } from './lexer.js';
@@ -21,12 +22,38 @@ function tokenValue(t: Token): string {
 const CAPITAL = 'Syntax error: Invalid identifier: Entity names must start with a capital';
 
 export function parseFile(file: string, src: string): Stmt[] {
-  return new Parser(lex(file, src)).file();
+  const toks = lex(file, src);
+  tooDeep(toks);
+  const parser = new Parser(toks);
+  try {
+    return parser.file();
+  } catch (e) {
+    // Deep input that is not brackets (a long chain of `not` or of unary minus): the same error, at the
+    // token the parser had reached, never a stack overflow.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, parser.where());
+    throw e;
+  }
+}
+
+/** Brackets nested past the shared limit are refused before parsing, at the first one too deep. */
+function tooDeep(toks: readonly Token[]): void {
+  let depth = 0;
+  for (const t of toks) {
+    if (t.kind !== 'op') continue;
+    if (t.text === '(' || t.text === '[' || t.text === '{') {
+      if (++depth > MAX_NESTING) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, t.span);
+    } else if (t.text === ')' || t.text === ']' || t.text === '}') depth = Math.max(0, depth - 1);
+  }
 }
 
 class Parser {
   private pos = 0;
   constructor(private readonly toks: Token[]) {}
+
+  /** Where the parser is. */
+  where(): Span {
+    return this.tok.span;
+  }
 
   private get tok(): Token {
     return this.toks[this.pos] as Token;

@@ -1,4 +1,6 @@
 /** The bundled std plugins and the primitive casts; module plugins written in Python are not supported. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Span } from '../../core/diag.js';
 import { InmantaError } from './errors.js';
 import type { Compilation } from './compilation.js';
@@ -56,6 +58,9 @@ function int(v: Value, span: Span): number {
   return v;
 }
 
+/** The most items std::sequence builds (the list is made whole, as range() is listed by the plugin). */
+const MAX_SEQUENCE = 1_000_000;
+
 const STD: Record<string, Plugin> = {
   ...STD_EXTRA,
   print: (ctx, args, kw, span) => {
@@ -76,8 +81,11 @@ const STD: Record<string, Plugin> = {
     const [i, start, offset] = params('sequence', ['i', 'start', 'offset'], args, kw, span, { start: 0, offset: 0 });
     // range(start, i + start - offset), as std's plugin computes it.
     const from = int(start ?? null, span);
+    const to = int(i ?? null, span) + from - int(offset ?? null, span);
+    // A list is built whole: one too long to hold stops the compile with a positioned error, not an abort.
+    if (to - from > MAX_SEQUENCE) throw new InmantaError('RuntimeException', `std::sequence would make ${to - from} items; at most ${MAX_SEQUENCE} are allowed`, span);
     const out: number[] = [];
-    for (let n = from; n < int(i ?? null, span) + from - int(offset ?? null, span); n++) out.push(n);
+    for (let n = from; n < to; n++) out.push(n);
     return out;
   },
   equals: (_c, args, kw, span) => {
@@ -144,6 +152,29 @@ const STD: Record<string, Plugin> = {
   is_unknown: (_c, args, kw, span) => {
     params('is_unknown', ['value'], args, kw, span);
     return false;
+  },
+  password: (ctx, args, kw, span) => {
+    const [id] = params('password', ['pw_id'], args, kw, span);
+    const key = str(id ?? null, 'password', span);
+    const file = join(ctx.c.dirs.project ?? '.', 'passwordfile');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw pluginFailure('std::password', `${file} does not exist`, span);
+    }
+    // `ID = VALUE` lines; `#` starts a comment line.
+    for (const line of text.split('\n')) {
+      if (line.trim().startsWith('#')) continue;
+      const eq = line.indexOf('=');
+      if (eq > 0 && line.slice(0, eq).trim() === key) {
+        const value = line.slice(eq + 1).trim();
+        // A value from the password file is secret wherever it goes: printed, exported, deployed.
+        ctx.c.secrets.add(value);
+        return value;
+      }
+    }
+    throw pluginFailure('std::password', `Password ${key} does not exist in file ${file}`, span);
   },
   get_env: (_c, args, kw, span) => {
     const [name, fallback] = params('get_env', ['name', 'default_value'], args, kw, span, { default_value: null });

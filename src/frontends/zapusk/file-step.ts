@@ -171,7 +171,7 @@ async function planFile(it: Interpreter, call: StepCall, path: string, content: 
     return it.fail(call, 'Z041', `file: cannot write ${path}: ${(e as Error).message}`);
   }
   if (check.inSync) {
-    it.o.printer.info(call.inst.padding, `would leave ${path} as it is (${call.comp.name} [${call.step.id}] in ${call.inst.globalName})`);
+    it.o.printer.unchanged(call.inst.padding, `would leave ${path} as it is (${call.comp.name} [${call.step.id}] in ${call.inst.globalName})`);
     it.record(call, 'ok', check.comment ?? '', started);
     return;
   }

@@ -37,6 +37,8 @@ export interface ZapuskRunOptions {
   /** A dry run (`plan`, `--dry-run`): says what would run and change, changes nothing. */
   readonly dry?: boolean;
   readonly only?: string | undefined;
+  /** --changes-only: a dry run does not list the files it would leave as they are (a line counts them). */
+  readonly changesOnly?: boolean;
   /** zapusk_tool: a shell command that runs this front end (`node /…/cairn.js zapusk`). */
   readonly toolCommand: string;
   readonly host: Host;
@@ -158,7 +160,7 @@ async function runDeferred(it: Interpreter, root: Instance, file: string): Promi
 
 export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): Promise<ZapuskOutcome> {
   const { program, stateDir } = prepared;
-  const printer = new Printer({ write: o.write, color: o.color, quiet: o.quiet });
+  const printer = new Printer({ write: o.write, color: o.color, quiet: o.quiet, changesOnly: o.changesOnly === true });
   const inherited = o.env.ZAPUSK_DEFERRED_PATH;
   const basePadding = o.env.ZAPUSK_PADDING ?? '';
   const nested = o.env.ZAPUSK_PADDING !== undefined;

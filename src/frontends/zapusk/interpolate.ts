@@ -41,6 +41,9 @@ function spanAt(start: Span | undefined, text: string, at: number): Span | undef
   return { file: start.file, line: start.line + lines, col: at - nl };
 }
 
+/** The longest value a param may compute to. */
+export const MAX_VALUE = 16 * 1024 * 1024;
+
 export class Scope {
   private readonly cache = new Map<string, Value>();
 
@@ -79,7 +82,12 @@ export class Scope {
     let last = 0;
     for (const m of text.matchAll(REF)) {
       const name = (m[1] as string).trim();
-      out += text.slice(last, m.index) + String(await this.lookup(name, spanAt(start, text, m.index ?? 0), usedIn, computing));
+      const piece = text.slice(last, m.index) + String(await this.lookup(name, spanAt(start, text, m.index ?? 0), usedIn, computing));
+      // Params that each repeat the one before grow without bound (2^n): stop at a size no value needs.
+      if (out.length + piece.length > MAX_VALUE) {
+        throw new ZapuskError('Z023', `the value of ${usedIn} grows past ${MAX_VALUE} characters (${this.owner})`, spanAt(start, text, m.index ?? 0));
+      }
+      out += piece;
       last = (m.index ?? 0) + m[0].length;
     }
     out += text.slice(last);

@@ -19,6 +19,8 @@ export interface OutputOptions {
   readonly color: boolean;
   /** Quiet: nothing is printed (JSON output prints the record at the end instead). */
   readonly quiet: boolean;
+  /** --changes-only: a dry run leaves out the files it would leave as they are, and counts them. */
+  readonly changesOnly?: boolean;
 }
 
 const CYAN = '\x1b[96m';
@@ -27,6 +29,8 @@ const RESET = '\x1b[0m';
 
 export class Printer {
   readonly warnings: string[] = [];
+  /** Lines of things left as they are that --changes-only did not print. */
+  private hidden = 0;
 
   constructor(private readonly o: OutputOptions) {}
 
@@ -65,9 +69,16 @@ export class Printer {
     for (const d of detail) this.line(`${padding}    ${d}`);
   }
 
+  /** A dry run's line for something it would leave as it is: left out, and counted, with --changes-only. */
+  unchanged(padding: string, message: string): void {
+    if (this.o.changesOnly) this.hidden++;
+    else this.info(padding, message);
+  }
+
   /** A dry run's count line. */
   planSummary(list: readonly Change[], padding = ''): void {
     const n = (kind: Change['kind']): number => list.filter((c) => c.kind === kind).length;
+    if (this.o.changesOnly) this.info(padding, `${this.hidden} unchanged not shown (--changes-only)`);
     this.info(padding, `Plan: ${n('wrote')} to write, ${n('removed')} to remove, ${n('restored')} to restore, ${n('ran')} to run; nothing was changed.`);
   }
 

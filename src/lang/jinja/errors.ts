@@ -27,3 +27,16 @@ export class PyError extends Error {
 export const typeError = (msg: string): PyError => new PyError('TypeError', msg);
 export const valueError = (msg: string): PyError => new PyError('ValueError', msg);
 export const undefinedError = (msg: string): PyError => new PyError('UndefinedError', msg);
+
+/**
+ * Budgets that make a runaway template end with a positioned error instead of running for ever or
+ * exhausting memory (Python's lazy `range(10**9)` loop would run for hours; `'x' * 10**10` aborts).
+ * The most items one `range()` makes, the longest string or list `*` builds, and the most loop-body runs
+ * in one render (CAIRN_JINJA_MAX_ITERATIONS overrides the last).
+ */
+export const MAX_RANGE = 1_000_000;
+export const MAX_SEQUENCE = 16 * 1024 * 1024;
+export function maxIterations(): number {
+  const n = Number(process.env.CAIRN_JINJA_MAX_ITERATIONS);
+  return Number.isInteger(n) && n > 0 ? n : 10_000_000;
+}

@@ -5,7 +5,7 @@
 
 import { type Code, type Diagnostic, DiagnosticError, error, LineMap } from '../../core/diag.js';
 import type { TemplateAst } from './ast.js';
-import { CODE_NOT_FOUND, CODE_RUNTIME, CODE_SYNTAX, CODE_UNDEFINED, PyError, TemplateSyntaxError } from './errors.js';
+import { CODE_NOT_FOUND, CODE_RUNTIME, CODE_SYNTAX, CODE_UNDEFINED, MAX_RANGE, PyError, TemplateSyntaxError } from './errors.js';
 import { BUILTIN_FILTERS, type FilterFn } from './filters.js';
 import { Interpreter, type RuntimeEnv, Scope } from './interpreter.js';
 import { parseTemplate } from './parser.js';
@@ -98,6 +98,8 @@ const BUILTIN_GLOBALS = new Map<string, PyValue>([
     const n = args.map(Number);
     const [start, stop, step] = n.length === 1 ? [0, n[0]!, 1] : [n[0]!, n[1]!, n[2] ?? 1];
     if (step === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero');
+    const count = Math.max(0, Math.ceil((stop - start) / step));
+    if (count > MAX_RANGE) throw new PyError('OverflowError', `range() would make ${count} items; at most ${MAX_RANGE} are allowed`);
     const out: number[] = [];
     for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i);
     Object.defineProperty(out, REPR_TAG, { value: step === 1 ? `range(${start}, ${stop})` : `range(${start}, ${stop}, ${step})` });

@@ -1,7 +1,7 @@
 /** Walks a TemplateAst and writes output, with Jinja2's scoping (for/with/macro bodies are new scopes). */
 
 import type { CallArgs, Expr, MacroParam, Stmt, Target, TemplateAst } from './ast.js';
-import { PyError, typeError, valueError } from './errors.js';
+import { maxIterations, PyError, typeError, valueError } from './errors.js';
 import { evalExpr, type ExprHost } from './eval-expr.js';
 import { BREAK, CONTINUE } from './parser.js';
 import { LoopContext, Macro, Namespace, TemplateModule } from './runtime-objects.js';
@@ -60,6 +60,9 @@ export class Interpreter implements ExprHost {
   tpl: TemplateAst;
   pos = 0;
   private depth = 0;
+  /** Loop-body runs so far in this render, against the budget. */
+  private iterations = 0;
+  private readonly maxIterations = maxIterations();
   private readonly moduleCache = new Map<string, TemplateModule>();
 
   constructor(readonly env: RuntimeEnv, root: TemplateAst, readonly context: ReadonlyMap<string, PyValue>) {
@@ -237,6 +240,7 @@ export class Interpreter implements ExprHost {
     let iterated = false;
     const loop = new LoopContext(items, (m) => this.undef(m));
     for (let i = 0; i < items.length; i++) {
+      if (++this.iterations > this.maxIterations) throw new PyError('RuntimeError', `loops ran more than ${this.maxIterations} times in one render`);
       loop.index0 = i;
       const iter = new Scope(scope);
       iter.vars.set('loop', loop);

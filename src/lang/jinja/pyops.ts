@@ -1,6 +1,6 @@
 /** Python operators: arithmetic, `%` formatting, indexing and slicing. */
 
-import { PyError, typeError } from './errors.js';
+import { MAX_SEQUENCE, PyError, typeError } from './errors.js';
 import { percentFormat } from './pyformat.js';
 import {
   isNumber,
@@ -83,6 +83,8 @@ export function binop(op: string, a: PyValue, b: PyValue): PyValue {
       break;
     case '*': {
       const [seq, n] = isIntLike(b) ? [a, Number(b)] : isIntLike(a) ? [b, Number(a)] : [null, 0];
+      const len = typeof seq === 'string' ? seq.length : seq instanceof Markup ? seq.s.length : Array.isArray(seq) ? seq.length : seq instanceof PyTuple ? seq.items.length : 0;
+      if (len * Math.max(0, n) > MAX_SEQUENCE) throw new PyError('MemoryError', `a sequence of ${len * n} items is more than the ${MAX_SEQUENCE} a template may build`);
       if (typeof seq === 'string') return seq.repeat(Math.max(0, n));
       if (seq instanceof Markup) return new Markup(seq.s.repeat(Math.max(0, n)));
       if (Array.isArray(seq)) return repeat(seq, n);

@@ -48,13 +48,13 @@ export class HighRenderer {
   }
 
   /** Salt's render_highstate over `env → [sls or glob]`. */
-  renderMatches(matches: Record<string, string[]>): HighData {
+  renderMatches(matches: Record<string, string[]>, origin: (env: string) => Span): HighData {
     const high: SlsState = new Map();
     for (const [env, list] of Object.entries(matches)) {
       for (const slsMatch of list) {
         let targets = [slsMatch];
         if (!this.roots.hasEnv(env)) {
-          this.problem(`No matching salt environment for environment '${env}' found`, error(SALT_MISSING_SLS, `No matching salt environment for environment '${env}' found`));
+          this.problem(`No matching salt environment for environment '${env}' found`, error(SALT_MISSING_SLS, `No matching salt environment for environment '${env}' found`, { span: origin(env) }));
         } else if (hasGlob(slsMatch)) {
           const found = this.list(env).filter((s) => fnmatch(s, slsMatch));
           if (found.length > 0) targets = found;
@@ -62,7 +62,7 @@ export class HighRenderer {
         for (const sls of targets) {
           if (this.mods.has(`${env}:${sls}`)) continue;
           const before = this.errors.length;
-          const state = this.renderState(sls, env, matches, undefined);
+          const state = this.renderState(sls, env, matches, origin(env));
           if (state.size > 0) this.mergeIncluded(high, state);
           for (let i = before; i < this.errors.length; i++) {
             const e = this.errors[i] as string;

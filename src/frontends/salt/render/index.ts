@@ -13,7 +13,7 @@ import { grainsFor } from './grains.js';
 import { HighRenderer } from './high-render.js';
 import { JinjaSession, TemplateError } from './jinja-session.js';
 import { compilePillar, type PillarResult } from './pillar.js';
-import { readTop, topMatches, type Problems } from './top.js';
+import { readTop, topFileSpan, topMatches, type Problems } from './top.js';
 
 export { showHighstateData } from './show.js';
 export { verifyHigh } from './validate.js';
@@ -79,7 +79,8 @@ export function renderHighstate(opts: SaltOptions): RenderResult {
   const matches = matchTop(s, opts, p);
   if (p.errors.length === 0 && Object.keys(matches).length === 0) return { high: emptyHigh(), errors: [], diagnostics: [], noStates: 'none' };
   const r = new HighRenderer(s.roots, s.jinja);
-  const high = r.renderMatches(matches);
+  // An SLS the top file names but that cannot be found is reported at the top file that named it.
+  const high = r.renderMatches(matches, (env) => topFileSpan(s.roots, env));
   const errors = [...p.errors, ...r.errors];
   const empty = errors.length === 0 && Object.keys(high.states).length === 0 && high.extend.length === 0 && high.exclude.length === 0;
   return { high, errors, diagnostics: [...p.diagnostics, ...r.diagnostics], ...(empty ? { noStates: 'empty' as const } : {}) };
@@ -92,7 +93,7 @@ export function renderSls(mods: string[], opts: SaltOptions): RenderResult {
   if (failed) return failed;
   const names = mods.flatMap((m) => m.split(',')).map((m) => m.trim()).filter((m) => m !== '');
   const r = new HighRenderer(s.roots, s.jinja);
-  const high = r.renderMatches({ [opts.saltenv ?? 'base']: names });
+  const high = r.renderMatches({ [opts.saltenv ?? 'base']: names }, () => ({ file: '<command line>', line: 1, col: 1 }));
   return { high, errors: r.errors, diagnostics: r.diagnostics };
 }
 

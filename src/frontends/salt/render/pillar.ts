@@ -11,7 +11,7 @@ import { deepMerge, isPlainObject } from './data-path.js';
 import { FileRoots } from './file-roots.js';
 import { JinjaSession, slsContext } from './jinja-session.js';
 import { renderFile } from './renderer.js';
-import { readTop, topMatches, type Problems } from './top.js';
+import { readTop, topFileSpan, topMatches, type Problems } from './top.js';
 
 export interface PillarResult {
   pillar: Record<string, unknown>;
@@ -34,7 +34,7 @@ export function compilePillar(opts: SaltOptions, grains: Record<string, unknown>
       const found = roots.findSls(env, sls);
       if (found === undefined) {
         p.errors.push(`Specified SLS '${sls}' in environment '${env}' is not available on the salt master`);
-        p.diagnostics.push({ code: 'SALTR010', severity: 'error', message: `pillar SLS '${sls}' in environment '${env}' was not found in the pillar roots` });
+        p.diagnostics.push({ code: 'SALTR010', severity: 'error', message: `pillar SLS '${sls}' in environment '${env}' was not found in the pillar roots`, span: topFileSpan(roots, env) });
         return {};
       }
       if ('code' in found) {

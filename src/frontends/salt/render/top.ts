@@ -5,7 +5,7 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { type Diagnostic, error } from '../../../core/diag.js';
+import { type Diagnostic, error, type Span } from '../../../core/diag.js';
 import { SALT_TOP } from './codes.js';
 import { isPlainObject } from './data-path.js';
 import type { FileRoots } from './file-roots.js';
@@ -35,6 +35,7 @@ function addSection(top: Top, env: string, targets: unknown, file: string, p: Pr
   }
   let section = top.get(env);
   if (!section) top.set(env, (section = new Map()));
+  sectionFiles.set(section, file);
   for (const [tgt, list] of Object.entries(targets)) {
     if (!Array.isArray(list) && typeof list !== 'string') {
       const msg = 'Malformed topfile (state declarations not formed as a list)';
@@ -81,6 +82,15 @@ export function readTop(roots: FileRoots, jinja: JinjaSession, onlyEnv: string |
 }
 
 /** state.show_top: env → SLS names matched for this minion, in top-file order (duplicates kept, as Salt does; rendering skips repeats). */
+/** The top file each section was read from, for the position of a problem found when matching. */
+const sectionFiles = new WeakMap<Map<string, unknown[]>, string>();
+
+/** Where a problem with what the top file of `env` names is reported: that top file, else the command line. */
+export function topFileSpan(roots: FileRoots, env: string): Span {
+  const found = roots.find(env, 'top.sls', 'top file');
+  return found !== undefined && !('code' in found) ? { file: found.path, line: 1, col: 1 } : { file: '<command line>', line: 1, col: 1 };
+}
+
 export function topMatches(top: Top, ctx: MatchContext, onlyEnv: string | undefined, knownEnvs: (env: string) => boolean, p: Problems): Record<string, string[]> {
   const matches: Record<string, string[]> = {};
   const add = (env: string, sls: string): void => {
@@ -98,7 +108,8 @@ export function topMatches(top: Top, ctx: MatchContext, onlyEnv: string | undefi
       } catch (e) {
         const msg = `Top file target '${target}' in saltenv ${env}: ${(e as Error).message}`;
         p.errors.push(msg);
-        p.diagnostics.push(error(SALT_TOP, msg));
+        const file = sectionFiles.get(section);
+        p.diagnostics.push(error(SALT_TOP, msg, file !== undefined ? { span: { file, line: 1, col: 1 } } : {}));
         continue;
       }
       if (!ok) continue;
