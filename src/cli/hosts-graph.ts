@@ -27,6 +27,11 @@ import { withRunStore } from '../engine/session.js';
  */
 const REMOTE_JOBS_FLOOR = 4096;
 
+/** Resources acting at once on a host: `--jobs` on this machine, at least REMOTE_JOBS_FLOOR on a remote one. */
+export function jobsFor(target: Host, jobs: number): number {
+  return target instanceof LocalHost ? jobs : Math.max(jobs, REMOTE_JOBS_FLOOR);
+}
+
 export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOptions & FleetOptions & { out: 'text' | 'json' }): Promise<number> {
   const { graph, index } = await loadGraph(file);
   const { inventory, selected } = await selectFromInventory(opts);
@@ -46,7 +51,7 @@ export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOpti
       async (target: Host): Promise<RunReport> => {
         const host = mode === 'simulate' ? new SimulatedHost(target) : target;
         const ctx: ResourceContext = { host, sources, baseDir };
-        return runGraph(graph, index, { mode, jobs: target instanceof LocalHost ? opts.jobs : Math.max(opts.jobs, REMOTE_JOBS_FLOOR), kinds, ctx });
+        return runGraph(graph, index, { mode, jobs: jobsFor(target, opts.jobs), kinds, ctx });
       },
     );
     const totals = totalsOf(outcomes);

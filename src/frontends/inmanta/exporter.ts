@@ -2,6 +2,7 @@
  * The exporter: instances of resource entities become resources with ids `type[agent,attr=value]`, their
  * `requires` become resource ids, and each resource becomes a node of the core graph.
  */
+import type { Span } from '../../core/diag.js';
 import type { Graph } from '../../core/graph.js';
 import type { Edge, GraphNode } from '../../core/model.js';
 import type { Compilation } from './compilation.js';
@@ -63,6 +64,8 @@ export interface ExportedResource {
   readonly id: string;
   readonly type: string;
   readonly agent: string;
+  /** Where the agent's std::Host was constructed (absent for the internal agent). */
+  readonly agentSpan?: Span;
   readonly attributes: Record<string, unknown>;
   readonly requires: string[];
   readonly instance: Instance;
@@ -91,7 +94,7 @@ export function exportResources(c: Compilation): ExportedResource[] {
     const attributes: Record<string, unknown> = {};
     for (const name of inst.entity.attributes().keys()) attributes[name] = toPlain(inst.value(name) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
-    byInstance.set(inst, { id, type: found.type, agent, attributes, requires: [], instance: inst });
+    byInstance.set(inst, { id, type: found.type, agent, ...(isInstance(host) ? { agentSpan: host.span } : {}), attributes, requires: [], instance: inst });
   }
   // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.
   const built = new Map<Instance, Instance[]>();

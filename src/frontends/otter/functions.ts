@@ -16,6 +16,9 @@ export interface FunctionContext {
   readonly cwd: string;
   readonly simulation: boolean;
   readonly serverName: string;
+  /** Every server the execution knows (the inventory's, or only its own). */
+  readonly allServers: readonly string[];
+  serversInRole(role: string): string[];
   readonly roleName: string;
   readonly environmentName: string;
   executionState(): 'normal' | 'warning' | 'error';
@@ -156,12 +159,13 @@ const table: Record<string, [min: number, max: number, impl: Impl]> = {
     const sigil = t === 'scalar' || t === '$' ? '$' : t === 'vector' || t === '@' ? '@' : t === 'map' || t === '%' ? '%' : undefined;
     return String(ctx.isDefined(scalar(a[0], span).replace(/^[$@%]/, ''), sigil));
   }],
-  EnvironmentVariable: [1, 1, (a, _c, span) => process.env[scalar(a[0], span)] ?? ''],
+  // The environment of the server in context, read on it with its other facts (not this process's).
+  EnvironmentVariable: [1, 1, async (a, ctx, span) => (await ctx.host.facts()).env[scalar(a[0], span)] ?? ''],
   ServerName: [0, 0, (_a, ctx) => ctx.serverName],
   RoleName: [0, 0, (_a, ctx) => ctx.roleName],
   EnvironmentName: [0, 0, (_a, ctx) => ctx.environmentName],
-  AllServers: [0, 0, (_a, ctx) => [ctx.serverName]],
-  ServersInRole: [0, 1, () => []],
+  AllServers: [0, 0, (_a, ctx) => [...ctx.allServers]],
+  ServersInRole: [0, 1, (a, ctx, span) => ctx.serversInRole(a[0] === undefined ? ctx.roleName : scalar(a[0], span))],
   ...fileFunctions,
 };
 

@@ -1,0 +1,103 @@
+/**
+ * The fleet wiring OtterScript and Inmanta share: connect the chosen inventory hosts (host keys, become,
+ * timeouts), fan the work out through the engine (forks, unreachable hosts apart), record one run whose
+ * results carry their host, print, and give the fleet's exit code. What runs on each host, how a host's
+ * outcome is classed and how it is printed are the front end's.
+ */
+import type { NodeResult, RunMode } from '../core/model.js';
+import { fleetExitCode, type FleetTotals, type HostOutcome, runOnHosts } from '../engine/fanout.js';
+import type { RunOptions } from '../engine/run-options.js';
+import { withRunStore } from '../engine/session.js';
+import { hostsFor } from '../host/fleet.js';
+import type { Inventory, InventoryHost } from '../host/inventory.js';
+import type { Host } from '../host/types.js';
+import { defaultStateDir, ensureStateDir } from '../store/index.js';
+import type { HostClass } from './hosts-report.js';
+import { fanoutOptions, type FleetOptions, fleetSecurity } from './inventory.js';
+
+export interface FleetWork<T> {
+  readonly mode: RunMode;
+  readonly frontEnd: string;
+  readonly source: readonly string[];
+  /** The command line to record (default: this process's). */
+  readonly command?: string;
+  /** The work on one connected host. */
+  run(target: Host, pool: HostPool): Promise<T>;
+  classify(outcome: HostOutcome<T>): HostClass;
+  /** The results of one host's work as recorded: each with the host it acted on. */
+  results(value: T, host: string): NodeResult[];
+  print(outcomes: readonly HostOutcome<T>[], totals: FleetTotals, runId: number): void;
+}
+
+/**
+ * Hosts of the inventory beyond the one a host's work runs on (an OtterScript `for server`): each made
+ * once, connected on first use, closed when the run ends.
+ */
+export class HostPool {
+  private readonly made = new Map<string, Host>();
+
+  constructor(
+    readonly inventory: Inventory,
+    private readonly make: (h: InventoryHost) => Host,
+  ) {}
+
+  get(name: string): Host | undefined {
+    const entry = this.inventory.hosts.find((h) => h.name === name);
+    if (!entry) return undefined;
+    let host = this.made.get(entry.name);
+    if (!host) {
+      host = this.make(entry);
+      this.made.set(entry.name, host);
+    }
+    return host;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.made.values()].map((h) => h.close().catch(() => {})));
+  }
+}
+
+export function totalsBy<T>(outcomes: readonly HostOutcome<T>[], classify: (o: HostOutcome<T>) => HostClass): FleetTotals {
+  const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
+  for (const o of outcomes) t[classify(o)] += 1;
+  return t;
+}
+
+/** On a terminal, one line per host on stderr as it finishes; silent when piped. */
+function progress<T>(classify: (o: HostOutcome<T>) => HostClass): ((o: HostOutcome<unknown>) => void) | undefined {
+  if (!process.stderr.isTTY || process.env.CI) return undefined;
+  let done = 0;
+  return (o) => {
+    done += 1;
+    const why = o.status === 'done' ? '' : `: ${o.reason}`;
+    process.stderr.write(`[${done}] ${o.host}: ${classify(o as HostOutcome<T>)}${why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
+  };
+}
+
+/** Runs `work` on the selected inventory hosts as one recorded run; returns the fleet's exit code. */
+export async function runFleet<T>(
+  opts: RunOptions & FleetOptions,
+  inventory: Inventory,
+  selected: readonly InventoryHost[],
+  work: FleetWork<T>,
+): Promise<number> {
+  const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
+  const security = fleetSecurity(opts, stateDir);
+  const hosts = hostsFor(selected, inventory, security);
+  const pool = new HostPool(inventory, (h) => hostsFor([h], inventory, security)[0] as Host);
+  const meta = { mode: work.mode, frontEnd: work.frontEnd, source: work.source, ...(work.command !== undefined ? { command: work.command } : {}) };
+  return withRunStore({ ...opts, stateDir }, meta, async () => {
+    let outcomes: HostOutcome<T>[];
+    try {
+      outcomes = await runOnHosts(hosts, { ...fanoutOptions(opts), onDone: progress(work.classify) }, (target) => work.run(target, pool));
+    } finally {
+      await pool.closeAll();
+    }
+    const totals = totalsBy(outcomes, work.classify);
+    return {
+      results: outcomes.flatMap((o) => (o.status === 'done' ? work.results(o.value, o.host) : [])),
+      exitCode: fleetExitCode(totals, opts.detailedExitcode),
+      print: (runId) => work.print(outcomes, totals, runId),
+    };
+  });
+}
