@@ -16,7 +16,7 @@ import { jobsFor } from './hosts-graph.js';
 import { classify, fleetJson, printFleetText } from './hosts-report.js';
 import type { InmantaOptions } from './inmanta-command.js';
 import { hostPattern, loadInventory } from './inventory.js';
-import { runFleet } from './otter-inmanta-fleet.js';
+import { reportResults, runFleet } from './otter-inmanta-fleet.js';
 
 /** The resources of each agent, agents in name order. */
 function byAgent(resources: readonly ExportedResource[]): Map<string, ExportedResource[]> {
@@ -61,7 +61,7 @@ export async function deployOnHosts(resources: readonly ExportedResource[], proj
       return runGraph(graph, index, { mode, jobs: jobsFor(target, opts.jobs), kinds, ctx: { host: target, baseDir: projectDir } });
     },
     classify,
-    results: (report, host) => report.results.map((r) => ({ ...r, host })),
+    results: reportResults,
     print(outcomes, _totals, runId) {
       if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, mode, runId, { project: projectDir }), null, 2)}\n`);
       else printFleetText(outcomes, mode, runId);

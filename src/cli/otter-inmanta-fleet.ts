@@ -5,6 +5,7 @@
  * outcome is classed and how it is printed are the front end's.
  */
 import type { NodeResult, RunMode } from '../core/model.js';
+import type { RunReport } from '../core/runtime.js';
 import { fleetExitCode, type FleetTotals, type HostOutcome, runOnHosts } from '../engine/fanout.js';
 import type { RunOptions } from '../engine/run-options.js';
 import { withRunStore } from '../engine/session.js';
@@ -12,7 +13,7 @@ import { hostsFor } from '../host/fleet.js';
 import type { Inventory, InventoryHost } from '../host/inventory.js';
 import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
-import type { HostClass } from './hosts-report.js';
+import { type HostClass, hostProgress } from './hosts-report.js';
 import { fanoutOptions, type FleetOptions, fleetSecurity } from './inventory.js';
 
 export interface FleetWork<T> {
@@ -26,7 +27,8 @@ export interface FleetWork<T> {
   classify(outcome: HostOutcome<T>): HostClass;
   /** The results of one host's work as recorded: each with the host it acted on. */
   results(value: T, host: string): NodeResult[];
-  print(outcomes: readonly HostOutcome<T>[], totals: FleetTotals, runId: number): void;
+  /** `hosts` are the connected hosts, in the order of `outcomes` (what reaching each cost, where they count it). */
+  print(outcomes: readonly HostOutcome<T>[], totals: FleetTotals, runId: number, hosts: readonly Host[]): void;
 }
 
 /**
@@ -57,21 +59,15 @@ export class HostPool {
   }
 }
 
+/** A graph run's results on one host, each marked with that host (what the run store records). */
+export function reportResults(report: RunReport, host: string): NodeResult[] {
+  return report.results.map((r) => ({ ...r, host }));
+}
+
 export function totalsBy<T>(outcomes: readonly HostOutcome<T>[], classify: (o: HostOutcome<T>) => HostClass): FleetTotals {
   const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
   for (const o of outcomes) t[classify(o)] += 1;
   return t;
-}
-
-/** On a terminal, one line per host on stderr as it finishes; silent when piped. */
-function progress<T>(classify: (o: HostOutcome<T>) => HostClass): ((o: HostOutcome<unknown>) => void) | undefined {
-  if (!process.stderr.isTTY || process.env.CI) return undefined;
-  let done = 0;
-  return (o) => {
-    done += 1;
-    const why = o.status === 'done' ? '' : `: ${o.reason}`;
-    process.stderr.write(`[${done}] ${o.host}: ${classify(o as HostOutcome<T>)}${why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
-  };
 }
 
 /** Runs `work` on the selected inventory hosts as one recorded run; returns the fleet's exit code. */
@@ -89,7 +85,7 @@ export async function runFleet<T>(
   return withRunStore({ ...opts, stateDir }, meta, async () => {
     let outcomes: HostOutcome<T>[];
     try {
-      outcomes = await runOnHosts(hosts, { ...fanoutOptions(opts), onDone: progress(work.classify) }, (target) => work.run(target, pool));
+      outcomes = await runOnHosts(hosts, { ...fanoutOptions(opts), onDone: hostProgress(process.stderr, work.classify) as ((o: HostOutcome<unknown>) => void) | undefined }, (target) => work.run(target, pool));
     } finally {
       await pool.closeAll();
     }
@@ -97,7 +93,7 @@ export async function runFleet<T>(
     return {
       results: outcomes.flatMap((o) => (o.status === 'done' ? work.results(o.value, o.host) : [])),
       exitCode: fleetExitCode(totals, opts.detailedExitcode),
-      print: (runId) => work.print(outcomes, totals, runId),
+      print: (runId) => work.print(outcomes, totals, runId, hosts),
     };
   });
 }
