@@ -170,6 +170,23 @@ groups:
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stdout, /== gamma\n(.*\n)*ERROR: .*bad\.otter:2:15: cannot switch to server mail9: it is not in the inventory \(it has alpha, beta, gamma, delta\)\n/);
       assert.match(r.stdout, /2 hosts: 0 changed, 0 ok, 2 failed, 0 unreachable/);
+      // Switching to a server that cannot be reached fails that operation, in that execution only.
+      const dead = join(dir, 'dead.otter');
+      fs.writeFileSync(dead, 'for role web { for server delta { Ensure-File /tmp/never (Text: x); } }\n');
+      const d = run(['otter', 'run', dead, '--hosts', 'alpha,gamma'], state());
+      assert.equal(d.code, 1, d.stdout + d.stderr);
+      assert.match(d.stdout, new RegExp(`== alpha\\n(.*\\n)*ERROR: .*connection refused by 127\\.0\\.0\\.1:${downPort}`));
+      assert.match(d.stdout, /2 hosts: 0 changed, 1 ok, 1 failed, 0 unreachable/);
+    });
+
+    test('--simulation reports what would change on each server and changes nothing', () => {
+      fs.writeFileSync(join(roots.alpha as string, 'motd'), 'drifted');
+      const r = run(['otter', 'run', script, '--hosts', 'alpha,beta', '--simulation', '--detailed-exitcode'], state());
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stdout, /== alpha\n(.*\n)*Simulation: nothing was changed\.\n/);
+      assert.match(r.stdout, /2 hosts: 1 changed, 1 ok, 0 failed, 0 unreachable/);
+      assert.equal(fs.readFileSync(join(roots.alpha as string, 'motd'), 'utf8'), 'drifted');
+      fs.writeFileSync(join(roots.alpha as string, 'motd'), 'hello from alpha');
     });
   });
 

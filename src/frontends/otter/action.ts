@@ -6,6 +6,7 @@
  */
 import { posix } from 'node:path';
 import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.js';
+import { isConnectionError } from '../../host/errors.js';
 import type { ActionStatement, Expr, LogLevel } from './ast.js';
 import type { DriftDetail, Frame } from './engine-types.js';
 import { Cancelled, OtterError } from './errors.js';
@@ -232,7 +233,8 @@ async function invoke(engine: Engine, op: Operation, stmt: ActionStatement, fram
       record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
       throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
     }
-    if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e)) throw e;
+    // A server that cannot be reached (or whose connection was lost) fails the operation, like a file error.
+    if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e) && !isConnectionError(e)) throw e;
     // An operation's failure is logged as the operation reports it, without a source position.
     const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
     engine.write('ERROR', err.message);

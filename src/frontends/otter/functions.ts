@@ -63,6 +63,15 @@ function compare(a: string, op: string, b: string, asNumber: boolean, span: Span
   return String(r);
 }
 
+/** The environment of the server in context; a server whose facts cannot be read is an error at the call. */
+async function targetEnv(ctx: FunctionContext, span: Span): Promise<Readonly<Record<string, string>>> {
+  try {
+    return (await ctx.host.facts()).env;
+  } catch (e) {
+    throw new OtterError(`cannot read the environment of server ${ctx.serverName}: ${(e as Error).message}`, span);
+  }
+}
+
 const table: Record<string, [min: number, max: number, impl: Impl]> = {
   Eval: [1, 1, (a, ctx, span) => ctx.evalText(scalar(a[0], span), span)],
   Date: [0, 1, (a, _c, span) => formatDate(new Date(), scalar(a[0], span), false)],
@@ -160,7 +169,7 @@ const table: Record<string, [min: number, max: number, impl: Impl]> = {
     return String(ctx.isDefined(scalar(a[0], span).replace(/^[$@%]/, ''), sigil));
   }],
   // The environment of the server in context, read on it with its other facts (not this process's).
-  EnvironmentVariable: [1, 1, async (a, ctx, span) => (await ctx.host.facts()).env[scalar(a[0], span)] ?? ''],
+  EnvironmentVariable: [1, 1, async (a, ctx, span) => (await targetEnv(ctx, span))[scalar(a[0], span)] ?? ''],
   ServerName: [0, 0, (_a, ctx) => ctx.serverName],
   RoleName: [0, 0, (_a, ctx) => ctx.roleName],
   EnvironmentName: [0, 0, (_a, ctx) => ctx.environmentName],

@@ -97,3 +97,14 @@ test('a server that is not in the inventory is a positioned error; without an in
   const roles = await runOn('Log-Information [$Join(",", @ServersInRole(web))] [$Join(",", @AllServers)];', 'web1', undefined, fake('web1'));
   assert.deepEqual(roles.log, ['INFO: [] [web1]']);
 });
+
+test('a server whose facts cannot be read makes $EnvironmentVariable a positioned error, not a crash', async () => {
+  class NoFacts extends FakeHost {
+    override async facts(): Promise<never> {
+      throw new Error('the facts script exited 127');
+    }
+  }
+  const r = await runOn('Log-Information before;\nLog-Information $EnvironmentVariable(HOME);\nLog-Information never;', 'web1', undefined, new NoFacts({ name: 'web1' }));
+  assert.equal(r.result.status, 'error');
+  assert.deepEqual(r.log, ['INFO: before', 'ERROR: test.otter:2:17: cannot read the environment of server web1: the facts script exited 127']);
+});
