@@ -27,6 +27,8 @@ export interface FleetWork<T> {
   classify(outcome: HostOutcome<T>): HostClass;
   /** The results of one host's work as recorded: each with the host it acted on. */
   results(value: T, host: string): NodeResult[];
+  /** Told as each host's work ends, or as the host turns out unreachable. */
+  onDone?(outcome: HostOutcome<T>): void;
   /** `hosts` are the connected hosts, in the order of `outcomes` (what reaching each cost, where they count it). */
   print(outcomes: readonly HostOutcome<T>[], totals: FleetTotals, runId: number, hosts: readonly Host[]): void;
 }
@@ -85,7 +87,12 @@ export async function runFleet<T>(
   return withRunStore({ ...opts, stateDir }, meta, async () => {
     let outcomes: HostOutcome<T>[];
     try {
-      outcomes = await runOnHosts(hosts, { ...fanoutOptions(opts), onDone: hostProgress(process.stderr, work.classify) as ((o: HostOutcome<unknown>) => void) | undefined }, (target) => work.run(target, pool));
+      const progress = hostProgress(process.stderr, work.classify);
+      const onDone = (o: HostOutcome<unknown>): void => {
+        work.onDone?.(o as HostOutcome<T>);
+        progress?.(o as HostOutcome<T>);
+      };
+      outcomes = await runOnHosts(hosts, { ...fanoutOptions(opts), onDone }, (target) => work.run(target, pool));
     } finally {
       await pool.closeAll();
     }

@@ -245,5 +245,38 @@ groups:
       assert.match(failed.stdout, /2 hosts: 0 changed, 1 ok, 1 failed, 0 unreachable/);
       fs.rmdirSync(join(roots.alpha as string, 'inmanta.conf'));
     });
+
+    test('a resource requiring one on another agent waits for it, and is skipped when it failed', () => {
+      const cross = join(dir, 'cross');
+      fs.mkdirSync(cross, { recursive: true });
+      const [alpha, beta] = [roots.alpha as string, roots.beta as string];
+      const model = (first: string) =>
+        [
+          'import exec',
+          'alpha = std::Host(name="alpha", os=std::linux)',
+          'beta = std::Host(name="beta", os=std::linux)',
+          `first = exec::Run(host=alpha, command="${first}", creates="${alpha}/first")`,
+          // Succeeds only once alpha's command has run: beta must wait for alpha.
+          `exec::Run(host=beta, command="test -e ${alpha}/first && touch ${beta}/second", creates="${beta}/second", requires=first)`,
+          '',
+        ].join('\n');
+      fs.writeFileSync(join(cross, 'main.cf'), model('exit 3'));
+      const failed = run(['inmanta', 'deploy', cross, '--out', 'json'], state());
+      assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+      const j = JSON.parse(failed.stdout) as { hosts: Record<string, { status: string; results: Array<{ id: string; status: string; comment: string }> }> };
+      assert.deepEqual(Object.keys(j.hosts), ['alpha', 'beta']);
+      assert.equal(j.hosts.alpha?.results[0]?.status, 'failed');
+      assert.deepEqual(
+        j.hosts.beta?.results.map((x) => `${x.status}: ${x.comment}`),
+        [`skipped: Skipped: it requires exec::Run[alpha,command=exit 3], which failed on agent alpha`],
+      );
+      assert.equal(fs.existsSync(join(beta, 'second')), false);
+
+      fs.writeFileSync(join(cross, 'main.cf'), model(`sleep 1; touch ${alpha}/first`));
+      const ok = run(['inmanta', 'deploy', cross, '--forks', '2'], state());
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      assert.match(ok.stdout, /2 hosts: 2 changed, 0 ok, 0 failed, 0 unreachable/);
+      assert.ok(fs.existsSync(join(beta, 'second')));
+    });
   });
 }
