@@ -30,7 +30,8 @@ function printText(resources: readonly ExportedResource[]): void {
 export async function runInmanta(action: string, project: string, opts: InmantaOptions): Promise<number> {
   if (!existsSync(project) || !statSync(project).isDirectory()) throw new UserError(`project directory ${project} does not exist`);
   const projectDir = resolve(project);
-  const fleet = action === 'deploy' && wantsFleet(opts);
+  const fleet = wantsFleet(opts);
+  if (fleet && action !== 'deploy') throw new UserError(`--inventory and --hosts are options of deploy; ${action} does not act on hosts`);
   // std::get_env reads the target's environment. A fleet deploy compiles once for every agent, on this
   // machine (as Inmanta's server compiles), so there the target of the compile is this machine too.
   const here = new LocalHost();

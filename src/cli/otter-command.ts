@@ -32,7 +32,7 @@ function collectRaft(value: string, previous: string[] = []): string[] {
 }
 
 export function register(program: Command): void {
-  const otter = program.command('otter').description('OtterScript: run plans that configure this machine or report drift from them');
+  const otter = program.command('otter').description('OtterScript: run plans that configure this machine, or the servers of an inventory, or report drift from them');
   const run = otter
     .command('run')
     .argument('<script>', 'OtterScript file (.otter)')

@@ -38,6 +38,9 @@ test('inmanta: a std::Host that is not in the inventory is a positioned error, b
   );
   assert.equal(r.stdout, '');
   assert.equal(fs.existsSync(join(dir, 'state', 'runs')), false);
+  const exp = cairn(['inmanta', 'export', project, '--inventory', inv], { cwd: dir });
+  assert.equal(exp.code, 1);
+  assert.equal(exp.stderr, 'cairn: --inventory and --hosts are options of deploy; export does not act on hosts\n');
 });
 
 const missing = sshdMissing() ?? ensureBecomeUser();
