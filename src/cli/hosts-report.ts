@@ -65,14 +65,17 @@ export function fleetJson(
   return { run: runId ?? null, mode, ...extra, totals: totalsOf(outcomes), hosts };
 }
 
-/** On a terminal, one line per host as it finishes; silent when piped. */
-export function hostProgress(stream: NodeJS.WriteStream = process.stderr): ((o: HostOutcome<RunReport>) => void) | undefined {
+/** On a terminal, one line per host as it finishes (classed by `cls`, a graph run's by default); silent when piped. */
+export function hostProgress<T = RunReport>(
+  stream: NodeJS.WriteStream = process.stderr,
+  cls: (o: HostOutcome<T>) => HostClass = classify as unknown as (o: HostOutcome<T>) => HostClass,
+): ((o: HostOutcome<T>) => void) | undefined {
   if (!stream.isTTY || process.env.CI) return undefined;
   let done = 0;
   return (o) => {
     done += 1;
-    const cls = classify(o);
+    const status = cls(o);
     const why = o.status === 'done' ? '' : `: ${o.reason}`;
-    stream.write(`[${done}] ${o.host}: ${cls}${why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
+    stream.write(`[${done}] ${o.host}: ${status}${why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
   };
 }

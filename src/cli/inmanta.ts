@@ -1,13 +1,14 @@
 /** `cairn inmanta compile|export|deploy`: compile the project, print or deploy what it exports. */
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { compileProject } from '../frontends/inmanta/compiler.js';
+import { compileFor } from '../frontends/inmanta/compiler.js';
 import { type ExportedResource, exportResources, resourceJson, toGraph } from '../frontends/inmanta/exporter.js';
 import { InmantaError } from '../frontends/inmanta/errors.js';
 import { LocalHost } from '../host/local.js';
 import type { ResourceContext } from '../host/types.js';
 import { printDiagnostics, UserError } from '../engine/errors.js';
 import type { InmantaOptions } from './inmanta-command.js';
+import { wantsFleet } from './inventory.js';
 import { checkCompiled, preflight, runCompiled } from '../engine/pipeline.js';
 import { printReport } from '../engine/report.js';
 
@@ -29,7 +30,12 @@ function printText(resources: readonly ExportedResource[]): void {
 export async function runInmanta(action: string, project: string, opts: InmantaOptions): Promise<number> {
   if (!existsSync(project) || !statSync(project).isDirectory()) throw new UserError(`project directory ${project} does not exist`);
   const projectDir = resolve(project);
-  const result = compileProject(projectDir);
+  const fleet = wantsFleet(opts);
+  if (fleet && action !== 'deploy') throw new UserError(`--inventory and --hosts are options of deploy; ${action} does not act on hosts`);
+  // std::get_env reads the target's environment. A fleet deploy compiles once for every agent, on this
+  // machine (as Inmanta's server compiles), so there the target of the compile is this machine too.
+  const here = new LocalHost();
+  const result = await compileFor(projectDir, here);
   let resources: ExportedResource[] = [];
   let error = result.error;
   if (!error && result.compilation && action !== 'compile') {
@@ -56,9 +62,13 @@ export async function runInmanta(action: string, project: string, opts: InmantaO
     else printText(resources);
     return 0;
   }
+  if (fleet) {
+    const { deployOnHosts } = await import('./inmanta-fleet.js');
+    return deployOnHosts(resources, projectDir, resolve(projectDir, 'main.cf'), opts);
+  }
   const graph = toGraph(resources);
   const index = checkCompiled(graph);
-  const ctx: ResourceContext = { host: new LocalHost(), baseDir: projectDir };
+  const ctx: ResourceContext = { host: here, baseDir: projectDir };
   await preflight(graph, ctx);
   const mode = opts.dryRun ? 'check' : 'apply';
   const run = { frontEnd: 'inmanta', mode, source: [resolve(projectDir, 'main.cf')], graph, index, ctx } as const;

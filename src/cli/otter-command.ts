@@ -1,9 +1,10 @@
 /** `cairn otter run SCRIPT`: options here; the implementation loads lazily. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { availableParallelism } from 'node:os';
+import { addFleetOptions, type FleetOptions } from './inventory.js';
 import { lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
-export interface OtterOptions {
+export interface OtterOptions extends FleetOptions {
   mode: 'collect' | 'collect-execute' | 'execute';
   simulation: boolean;
   var: string[];
@@ -31,8 +32,8 @@ function collectRaft(value: string, previous: string[] = []): string[] {
 }
 
 export function register(program: Command): void {
-  const otter = program.command('otter').description('OtterScript: run plans that configure this machine or report drift from them');
-  otter
+  const otter = program.command('otter').description('OtterScript: run plans that configure this machine, or the servers of an inventory, or report drift from them');
+  const run = otter
     .command('run')
     .argument('<script>', 'OtterScript file (.otter)')
     .description('run a script: collect (report drift, change nothing), collect-execute (fix drift), or execute')
@@ -53,8 +54,8 @@ export function register(program: Command): void {
     .addOption(stateDirOption())
     .option('--detailed-exitcode', 'exit 2 when drift was found or changes were made', false)
     .option('--jobs <n>', 'most `with async` blocks running at once (statements otherwise run in script order)', positiveInt, availableParallelism())
-    .addOption(lockTimeoutOption())
-    .action(async (script: string, opts: OtterOptions) => {
+    .addOption(lockTimeoutOption());
+  addFleetOptions(run).action(async (script: string, opts: OtterOptions) => {
       const { runOtterCommand } = await import('./otter.js');
       process.exitCode = await runOtterCommand(script, opts);
     });

@@ -63,6 +63,11 @@ function shown(log: readonly LogLine[], level: OtterOptions['logLevel']): LogLin
 
 /** The log (scopes as headers), the final status and summary, then for collect runs the drift report. */
 export function printText(result: OtterRunResult, opts: OtterOptions, runId: number): void {
+  process.stdout.write(`${textLines(result, opts, runId).join('\n')}\n`);
+}
+
+/** What `printText` prints, as lines (a fleet run prints them under each server's name). */
+export function textLines(result: OtterRunResult, opts: OtterOptions, runId: number): string[] {
   const lines = indentedLines(shown(result.log, opts.logLevel ?? 'information'));
   if (lines.length > 0) lines.push('');
   if (opts.simulation) lines.push('Simulation: nothing was changed.');
@@ -76,17 +81,21 @@ export function printText(result: OtterRunResult, opts: OtterOptions, runId: num
       for (const d of result.drift) lines.push(...driftLines(d));
     }
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return lines;
 }
 
 /** Status, `LEVEL: message` lines without scopes, drift in the script's names (with what differs), and the summary. */
 export function printJson(result: OtterRunResult, opts: OtterOptions, warnings: readonly string[]): void {
-  const out = {
+  process.stdout.write(`${JSON.stringify(jsonOf(result, opts, warnings), null, 2)}\n`);
+}
+
+/** What `printJson` prints, as an object. */
+export function jsonOf(result: OtterRunResult, opts: OtterOptions, warnings: readonly string[]): Record<string, unknown> {
+  return {
     status: STATUS[result.status],
     log: plainLines(shown(result.log, opts.logLevel)),
     drift: result.drift.map((d) => ({ operation: d.operation, key: d.key, properties: [...d.properties], ...(d.details ? { details: d.details } : {}) })),
     summary: summarize(result),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
-  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
 }

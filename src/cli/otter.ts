@@ -1,125 +1,41 @@
 /** `cairn otter run`: parse, check, lock, run in the chosen mode, record, print the execution log. */
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { DiagnosticError, formatDiagnostic } from '../core/diag.js';
-import type { RunMode } from '../core/model.js';
-import { checkScript, parseScript, RaftLoader, runOtter, type Value } from '../frontends/otter/index.js';
+import { resolve } from 'node:path';
+import { runOtter } from '../frontends/otter/index.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
 import { LocalHost } from '../host/local.js';
 import { SimulatedHost } from '../host/simulated.js';
 import type { Host } from '../host/types.js';
-import { UserError } from '../engine/errors.js';
 import type { OtterOptions } from './otter-command.js';
 import { printJson, printText } from './otter-output.js';
+import { otterRunOptions, prepareScript } from './otter-prepare.js';
 import { exitCodeFor } from '../engine/exit-code.js';
 import { withRunStore } from '../engine/session.js';
 import { recordedCommandLine } from '../core/command-line.js';
-
-function readScript(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(`cannot read script ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
-  }
-}
-
-function variables(pairs: readonly string[]): Map<string, Value> {
-  const out = new Map<string, Value>();
-  for (const pair of pairs) {
-    const i = pair.indexOf('=');
-    out.set(pair.slice(0, i).replace(/^\$/, ''), pair.slice(i + 1));
-  }
-  return out;
-}
-
-/** Named credentials: the `--credentials` JSON file, then `CAIRN_OTTER_CREDENTIAL_NAME=user:password` variables. */
-function credentials(file: string | undefined): Map<string, { userName: string; password: string }> {
-  const out = new Map<string, { userName: string; password: string }>();
-  if (file !== undefined) {
-    let data: unknown;
-    try {
-      data = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new UserError(`cannot read credentials ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? 'not valid JSON'}`);
-    }
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UserError(`credentials ${file}: expected an object of named credentials`);
-    for (const [name, c] of Object.entries(data as Record<string, unknown>)) {
-      const v = c as { UserName?: unknown; Password?: unknown } | null;
-      if (typeof v !== 'object' || v === null || typeof v.UserName !== 'string' || typeof v.Password !== 'string') {
-        throw new UserError(`credentials ${file}: ${name} needs "UserName" and "Password" strings`);
-      }
-      out.set(name, { userName: v.UserName, password: v.Password });
-    }
-  }
-  for (const [key, value] of Object.entries(process.env)) {
-    const m = /^CAIRN_OTTER_CREDENTIAL_(.+)$/.exec(key);
-    if (!m || value === undefined) continue;
-    const colon = value.indexOf(':');
-    out.set(m[1] as string, { userName: colon < 0 ? value : value.slice(0, colon), password: colon < 0 ? '' : value.slice(colon + 1) });
-  }
-  return out;
-}
-
-/** `--raft DIR` is the default raft, `--raft NAME=DIR` a named one. */
-function rafts(values: readonly string[], file: string): { dir: string; named: Map<string, string> } {
-  let dir = dirname(file);
-  const named = new Map<string, string>();
-  for (const v of values) {
-    const eq = v.indexOf('=');
-    if (eq > 0 && !v.slice(0, eq).includes('/')) named.set(v.slice(0, eq), resolve(v.slice(eq + 1)));
-    else dir = v;
-  }
-  return { dir: resolve(dir), named };
-}
+import { wantsFleet } from './inventory.js';
 
 export async function runOtterCommand(file: string, opts: OtterOptions): Promise<number> {
-  const source = readScript(file);
-  const script = parseScript(file, source);
+  if (wantsFleet(opts)) {
+    const { runOtterOnHosts } = await import('./otter-fleet.js');
+    return runOtterOnHosts(file, opts);
+  }
   const local: Host = new LocalHost();
   const host: Host = opts.simulation ? new SimulatedHost(local) : local;
-  const root = resolve(opts.root ?? process.cwd());
-  const { dir: raftDir, named } = rafts(opts.raft ?? [], file);
-  const secretVars = variables(opts.secretVar ?? []);
-  const vars = new Map([...variables(opts.var), ...secretVars]);
-  const creds = credentials(opts.credentials);
-  const problems = await checkScript(script, new RaftLoader(raftDir, host, named), new Set(vars.keys()));
-  const errors = problems.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new DiagnosticError(errors);
-  // What the run raises only when it gets there is told before anything runs when collecting.
-  const warnings = opts.mode === 'execute' ? [] : problems.filter((d) => d.severity === 'warning').map((d) => formatDiagnostic({ ...d, message: `warning: ${d.message}` }));
-  for (const d of problems) {
-    if (opts.mode !== 'execute' && d.severity === 'warning') process.stderr.write(`${formatDiagnostic({ ...d, message: `warning: ${d.message}` }, source)}\n`);
-  }
+  const prepared = await prepareScript(file, opts, host);
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
-  const runMode: RunMode = opts.simulation ? 'simulate' : opts.mode === 'collect' ? 'collect' : 'apply';
   // The recorded command line never holds a sensitive value.
   const command = recordedCommandLine();
-  return withRunStore(opts, { mode: runMode, frontEnd: 'otter', source: [resolve(file)], command }, async () => {
-    const result = await runOtter(script, {
-      mode: opts.mode,
-      simulation: opts.simulation,
-      host,
-      root,
-      raftDir,
-      rafts: named,
-      lockDir: join(stateDir, 'otter-locks'),
-      credentials: creds,
-      secrets: [...secretVars.values()].map((v) => String(v)),
-      variables: vars,
+  return withRunStore(opts, { mode: prepared.runMode, frontEnd: 'otter', source: [resolve(file)], command }, async () => {
+    const result = await runOtter(
+      prepared.script,
       // $ServerName is the target's, read through the host like every fact.
-      serverName: (await host.facts()).hostname,
-      jobs: opts.jobs,
-      roles: [],
-      environmentName: '',
-    });
+      otterRunOptions(prepared, opts, stateDir, { host, root: resolve(opts.root ?? process.cwd()), serverName: (await host.facts()).hostname, roles: [] }),
+    );
     const failed = result.status === 'error';
     const exitCode = exitCodeFor({ failed, changed: result.drift.length > 0 || result.changed }, opts.detailedExitcode);
     return {
       results: result.results,
       exitCode,
-      print: (runId) => (opts.out === 'json' ? printJson(result, opts, warnings) : printText(result, opts, runId)),
+      print: (runId) => (opts.out === 'json' ? printJson(result, opts, prepared.warnings) : printText(result, opts, runId)),
     };
   });
 }

@@ -32,6 +32,11 @@ export class HostError extends Error {
   }
 }
 
+/** Whether the error says a host could not be reached or its connection was lost (an SSH host's SshConnectError). */
+export function isConnectionError(e: unknown): e is Error {
+  return e instanceof Error && (e as { isSshConnectError?: unknown }).isSshConnectError === true;
+}
+
 export function errnoCode(e: unknown): string | undefined {
   const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;

@@ -7,17 +7,20 @@ import type { HostFacts } from './types.js';
 
 const MARK = '@@cairn-facts@@';
 
-/** Sections are introduced by `MARK name` lines; env is NUL-separated so values may hold newlines. */
-export const FACTS_SCRIPT = `LC_ALL=C; export LC_ALL
-m='${MARK}'
+/**
+ * Sections are introduced by `MARK name` lines; env is NUL-separated so values may hold newlines. The
+ * environment is read first, before the script sets LC_ALL for its own tools.
+ */
+export const FACTS_SCRIPT = `m='${MARK}'
+echo "$m env"; env -0 2>/dev/null || env
+echo; LC_ALL=C; export LC_ALL
 echo "$m uname"; uname -s; uname -r; uname -m; uname -n
 echo "$m fqdn"; (hostname -f 2>/dev/null || uname -n) | head -n 1
 echo "$m cpus"; getconf _NPROCESSORS_ONLN 2>/dev/null || grep -c '^processor' /proc/cpuinfo 2>/dev/null || echo 1
 echo "$m mem"; if [ -r /proc/meminfo ]; then awk '/^MemTotal:/ {print $2 * 1024}' /proc/meminfo; else sysctl -n hw.memsize hw.physmem 2>/dev/null | head -n 1; fi
 echo "$m os-release"; cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release 2>/dev/null
 echo "$m ip"; if command -v ip >/dev/null 2>&1; then ip -o addr show 2>/dev/null | awk '{print $4}'; elif command -v hostname >/dev/null 2>&1; then hostname -I 2>/dev/null | tr ' ' '\\n'; fi
-echo "$m env"; env -0 2>/dev/null || env
-echo; echo "$m end"
+echo "$m end"
 `;
 
 function sections(text: string): Map<string, string> {

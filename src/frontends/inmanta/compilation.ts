@@ -40,7 +40,11 @@ export class Compilation {
   /** Queries waiting for an instance to appear under a key. */
   readonly pendingQueries = new Map<string, { var: ResultVar; type: EntityType; desc: string; span: Span }>();
 
-  constructor(readonly dirs: ModuleDirs) {}
+  constructor(
+    readonly dirs: ModuleDirs,
+    /** The environment of the machine the compile is for (`std::get_env`). */
+    readonly env: Readonly<Record<string, string>> = {},
+  ) {}
 
   // ---- names ----
 

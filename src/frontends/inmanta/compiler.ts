@@ -1,5 +1,6 @@
 /** `compile`: load, define, execute gradually, then check that every instance is complete. */
 import { maskValues } from '../../core/redact.js';
+import type { Host } from '../../host/types.js';
 import { Compilation } from './compilation.js';
 import { defineAll } from './definitions.js';
 import { InmantaError } from './errors.js';
@@ -16,11 +17,16 @@ export interface CompileResult {
   readonly compilation?: Compilation;
 }
 
-export function compileProject(projectDir: string): CompileResult {
+export interface CompileOptions {
+  /** The environment `std::get_env` reads: the target's (its facts), never this process's; empty when absent. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export function compileProject(projectDir: string, options: CompileOptions = {}): CompileResult {
   let c: Compilation | undefined;
   try {
     const project = loadProject(projectDir);
-    c = new Compilation({ modules: project.moduleDirs, project: projectDir });
+    c = new Compilation({ modules: project.moduleDirs, project: projectDir }, options.env ?? {});
     for (const [name, ns] of project.namespaces) c.namespaces.set(name, ns);
     defineAll(c);
     pythonPlugins(c).load(c.printed);
@@ -39,6 +45,11 @@ export function compileProject(projectDir: string): CompileResult {
 function printedOf(c: Compilation): readonly string[] {
   const secrets = [...c.secrets];
   return secrets.length === 0 ? c.printed : c.printed.map((line) => maskValues(line, secrets));
+}
+
+/** Compiles for a machine: `std::get_env` reads that machine's environment, from its facts. */
+export async function compileFor(projectDir: string, target: Pick<Host, 'facts'>): Promise<CompileResult> {
+  return compileProject(projectDir, { env: (await target.facts()).env });
 }
 
 function allInstances(c: Compilation): Instance[] {

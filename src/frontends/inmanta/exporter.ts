@@ -2,6 +2,7 @@
  * The exporter: instances of resource entities become resources with ids `type[agent,attr=value]`, their
  * `requires` become resource ids, and each resource becomes a node of the core graph.
  */
+import type { Span } from '../../core/diag.js';
 import type { Graph } from '../../core/graph.js';
 import type { Edge, GraphNode } from '../../core/model.js';
 import { maskValues } from '../../core/redact.js';
@@ -64,6 +65,8 @@ export interface ExportedResource {
   readonly id: string;
   readonly type: string;
   readonly agent: string;
+  /** Where the agent's std::Host was constructed (absent for the internal agent). */
+  readonly agentSpan?: Span;
   readonly attributes: Record<string, unknown>;
   readonly requires: string[];
   readonly instance: Instance;
@@ -111,7 +114,16 @@ export function exportResources(c: Compilation): ExportedResource[] {
     for (const name of inst.entity.attributes().keys()) attributes[name] = toPlain(inst.value(name) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
     const secrets = [...c.secrets].filter((v) => v !== '' && holds(attributes, v));
-    byInstance.set(inst, { id, type: found.type, agent, attributes, requires: [], instance: inst, ...(secrets.length > 0 ? { secrets: [...c.secrets] } : {}) });
+    byInstance.set(inst, {
+      id,
+      type: found.type,
+      agent,
+      ...(isInstance(host) ? { agentSpan: host.span } : {}),
+      attributes,
+      requires: [],
+      instance: inst,
+      ...(secrets.length > 0 ? { secrets: [...c.secrets] } : {}),
+    });
   }
   // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.
   const built = new Map<Instance, Instance[]>();

@@ -35,6 +35,11 @@ function str(v: Value, _what: string, span: Span): string {
 }
 
 
+/** A variable of the target's environment (read with its facts), not of this process. */
+function envOf(ctx: Ctx, name: string): string | undefined {
+  return Object.hasOwn(ctx.c.env, name) ? ctx.c.env[name] : undefined;
+}
+
 /** A plugin argument checked against its declared type, worded as the compiler's type check. */
 function invalid(v: Value, type: string, span: Span): InmantaError {
   return new InmantaError('RuntimeException', `Invalid value '${pyStr(v)}', expected ${type}`, span);
@@ -176,13 +181,13 @@ const STD: Record<string, Plugin> = {
     }
     throw pluginFailure('std::password', `Password ${key} does not exist in file ${file}`, span);
   },
-  get_env: (_c, args, kw, span) => {
+  get_env: (ctx, args, kw, span) => {
     const [name, fallback] = params('get_env', ['name', 'default_value'], args, kw, span, { default_value: null });
-    return process.env[str(name ?? null, 'get_env', span)] ?? fallback ?? null;
+    return envOf(ctx, str(name ?? null, 'get_env', span)) ?? fallback ?? null;
   },
-  get_env_int: (_c, args, kw, span) => {
+  get_env_int: (ctx, args, kw, span) => {
     const [name, fallback] = params('get_env_int', ['name', 'default_value'], args, kw, span, { default_value: null });
-    const raw = process.env[str(name ?? null, 'get_env_int', span)];
+    const raw = envOf(ctx, str(name ?? null, 'get_env_int', span));
     return raw !== undefined ? Number.parseInt(raw, 10) : (fallback ?? null);
   },
   timestamp: () => Math.floor(Date.now() / 1000),

@@ -5,7 +5,8 @@
  * a block with drift, and blocks with executionPolicy=always run.
  */
 import { posix } from 'node:path';
-import { type NodeStatus, stepResult } from '../../core/model.js';
+import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.js';
+import { isConnectionError } from '../../host/errors.js';
 import type { ActionStatement, Expr, LogLevel } from './ast.js';
 import type { DriftDetail, Frame } from './engine-types.js';
 import { Cancelled, OtterError } from './errors.js';
@@ -97,7 +98,7 @@ export const SENSITIVE_DIFF = 'The text holds a sensitive value: it differs, and
 function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: { count: number }): OpContext {
   const o = engine.shared.options;
   return {
-    resources: { host: o.host, baseDir: frame.cwd },
+    resources: { host: frame.server.host, baseDir: frame.cwd },
     cwd: frame.cwd,
     simulation: o.simulation,
     raftDir: o.raftDir,
@@ -112,6 +113,7 @@ function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: 
         throw e;
       }
     },
+    readRaftItem: (path) => engine.shared.raft.read(path),
     log: (level: LogLevel, message: string) => {
       if (level === 'ERROR') errors.count++;
       engine.write(level, message);
@@ -132,13 +134,16 @@ function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: 
   };
 }
 
-function record(engine: Engine, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = {}): void {
+function record(engine: Engine, frame: Frame, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = {}): void {
   const results = engine.shared.results;
   // The run history never holds a sensitive value (an Exec's command line is its key).
   const mask = engine.shared.secrets;
   key = mask.mask(key);
   comment = mask.mask(comment);
-  results.push(stepResult({ id: `${op.name}:${key}#${results.length}`, name: key, type: op.name, status, changes, comment, started, ended: Date.now(), run_num: results.length, span: stmt.span }));
+  const result = stepResult({ id: `${op.name}:${key}#${results.length}`, name: key, type: op.name, status, changes, comment, started, ended: Date.now(), run_num: results.length, span: stmt.span });
+  // Over an inventory, each result names the server it acted on (a `for server` block may switch it).
+  const marked: NodeResult & { host?: string } = engine.shared.options.servers ? { ...result, host: frame.server.name } : result;
+  results.push(marked);
 }
 
 function keyOf(op: Operation, args: OpArgs): string {
@@ -175,19 +180,19 @@ async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: Action
           drift.push({ operation: op.name, key, properties: collected.drift, ...(details ? { details } : {}) });
           driftKeys.add(identity);
           driftBlocks.add(frame.blockId);
-          record(engine, op, key, stmt, 'pending', `drift: ${collected.drift.join(', ')}`, started, { drift: collected.drift });
-        } else record(engine, op, key, stmt, 'ok', 'no drift', started);
+          record(engine, frame, op, key, stmt, 'pending', `drift: ${collected.drift.join(', ')}`, started, { drift: collected.drift });
+        } else record(engine, frame, op, key, stmt, 'ok', 'no drift', started);
         return { changed: false };
       }
       if (pass === 'remediate' && !frame.policyAlways && !driftKeys.has(identity)) return undefined;
       const outcome = await op.configure(ctx, args);
-      record(engine, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
+      record(engine, frame, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
       return outcome;
     }
     case 'collect': {
       if (pass !== 'collect') return undefined;
       const outcome = await op.collect(ctx, args);
-      record(engine, op, op.key(args), stmt, 'ok', 'collected', started, outcome.outputs ? { collected: Object.keys(outcome.outputs) } : {});
+      record(engine, frame, op, op.key(args), stmt, 'ok', 'collected', started, outcome.outputs ? { collected: Object.keys(outcome.outputs) } : {});
       return outcome;
     }
     case 'execute':
@@ -198,7 +203,7 @@ async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: Action
       break;
   }
   const outcome = await op.execute(ctx, args);
-  record(engine, op, op.key(args), stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'executed' : 'nothing to change', started);
+  record(engine, frame, op, op.key(args), stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'executed' : 'nothing to change', started);
   return outcome;
 }
 
@@ -225,15 +230,16 @@ async function invoke(engine: Engine, op: Operation, stmt: ActionStatement, fram
   } catch (e) {
     if (e instanceof Cancelled) {
       // Stopped by an enclosing timeout: the `with` block reports it.
-      record(engine, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
+      record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
       throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
     }
-    if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e)) throw e;
+    // A server that cannot be reached (or whose connection was lost) fails the operation, like a file error.
+    if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e) && !isConnectionError(e)) throw e;
     // An operation's failure is logged as the operation reports it, without a source position.
     const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
     engine.write('ERROR', err.message);
     err.logged = true;
-    record(engine, op, keyOf(op, args), stmt, 'failed', err.message, started);
+    record(engine, frame, op, keyOf(op, args), stmt, 'failed', err.message, started);
     throw err;
   }
   // Seed: an error-level message written by the operation raises an error as well.

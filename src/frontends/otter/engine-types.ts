@@ -11,8 +11,29 @@ import type { Secrets } from './secrets.js';
 export type Pass = 'collect' | 'execute' | 'remediate';
 export type Status = 'normal' | 'warning' | 'error';
 
+/** A server an execution acts on: its name, the host its operations act through, and its roles. */
+export interface ServerContext {
+  readonly name: string;
+  readonly host: Host;
+  readonly roles: readonly string[];
+}
+
+/** The servers a `for server NAME` may switch to (an inventory); without one, only the execution's own. */
+export interface ServerDirectory {
+  /** Every server, in inventory order (`$AllServers`). */
+  readonly names: readonly string[];
+  /** The server of that name (case-insensitive), its host connected on first use; undefined when unknown. */
+  server(name: string): ServerContext | undefined;
+  /** The roles of a server (case-insensitive name); empty when unknown. */
+  rolesOf(name: string): readonly string[];
+}
+
 export interface EngineOptions {
   readonly host: Host;
+  /** Where raft items (modules, scripts, templates) are read: the controller when the host is another machine; `host` when absent. */
+  readonly sources?: Host;
+  /** The servers `for server` may switch to; absent, an execution stays on its own server. */
+  readonly servers?: ServerDirectory;
   /** Absolute working directory of the run. */
   readonly root: string;
   readonly raftDir: string;
@@ -74,6 +95,8 @@ export interface Frame {
   readonly instance: string;
   readonly cwd: string;
   readonly role: string;
+  /** The server in context: `for server NAME` switches it, and operations act through its host. */
+  readonly server: ServerContext;
   readonly policyAlways: boolean;
   readonly locked: boolean;
   readonly inLoop: boolean;

@@ -7,7 +7,7 @@ import type { Span } from '../../core/diag.js';
 import type { Block, ContextType, Expr, LogLevel, ModuleDecl, Script, Statement, VarTarget } from './ast.js';
 import { runAction } from './action.js';
 import { runAwait, runWith } from './directives.js';
-import type { Frame, Shared, Status } from './engine-types.js';
+import type { EngineOptions, Frame, Shared, Status } from './engine-types.js';
 import { at, ControlSignal, OtterError } from './errors.js';
 import { type EvalEnv, evaluate, test } from './evaluate.js';
 import { ExecutionLog } from './log.js';
@@ -23,6 +23,14 @@ export interface Child {
 }
 
 const NO_OP = (): void => {};
+
+/** `$ServersInRole(role)`: the servers that have the role (the inventory's, or only the one in context without one). */
+function serversInRole(o: EngineOptions, frame: Frame, role: string): string[] {
+  const has = (roles: readonly string[]): boolean => roles.some((r) => r.toLowerCase() === role.toLowerCase());
+  if (!o.servers) return has(frame.server.roles) ? [frame.server.name] : [];
+  const dir = o.servers;
+  return dir.names.filter((n) => has(dir.rolesOf(n)));
+}
 
 /** Nested module calls allowed before a call is refused (a module that calls itself without end). */
 export const MAX_CALL_DEPTH = 200;
@@ -49,7 +57,8 @@ export class Engine {
   }
 
   rootFrame(): Frame {
-    return { scope: this.shared.global, blockId: '', instance: '', cwd: this.shared.options.root, role: '', policyAlways: false, locked: false, inLoop: false, cancels: [], depth: 0 };
+    const o = this.shared.options;
+    return { scope: this.shared.global, blockId: '', instance: '', cwd: o.root, role: '', server: { name: o.serverName, host: o.host, roles: o.roles }, policyAlways: false, locked: false, inLoop: false, cancels: [], depth: 0 };
   }
 
   env(frame: Frame): EvalEnv {
@@ -57,10 +66,12 @@ export class Engine {
     const env: EvalEnv = {
       scope: frame.scope,
       config: this.shared.config,
-      host: o.host,
+      host: frame.server.host,
       cwd: frame.cwd,
       simulation: o.simulation,
-      serverName: o.serverName,
+      serverName: frame.server.name,
+      allServers: o.servers?.names ?? [frame.server.name],
+      serversInRole: (role) => serversInRole(o, frame, role),
       roleName: frame.role,
       environmentName: o.environmentName,
       executionState: () => this.status,
@@ -266,14 +277,17 @@ export class Engine {
       case 'directory':
         return { ...frame, cwd: posix.resolve(frame.cwd, value) };
       case 'role':
-        // Seed: the whole block is skipped when the server does not have the role.
-        if (!o.roles.some((r) => r.toLowerCase() === value.toLowerCase())) return undefined;
+        // Seed: the whole block is skipped when the server in context does not have the role.
+        if (!frame.server.roles.some((r) => r.toLowerCase() === value.toLowerCase())) return undefined;
         return { ...frame, role: value };
-      case 'server':
-        if (value.toLowerCase() !== o.serverName.toLowerCase() && value.toLowerCase() !== 'localhost') {
-          throw new OtterError(`cannot switch to server ${value}: this execution runs on its own server only (localhost, or its host name)`, span);
-        }
-        return frame;
+      case 'server': {
+        if (value.toLowerCase() === frame.server.name.toLowerCase() || value.toLowerCase() === 'localhost') return frame;
+        // Seed: "if the execution allows it": an execution over an inventory may switch to any of its servers.
+        if (!o.servers) throw new OtterError(`cannot switch to server ${value}: this execution runs on its own server only (localhost, or its host name)`, span);
+        const server = o.servers.server(value);
+        if (!server) throw new OtterError(`cannot switch to server ${value}: it is not in the inventory (it has ${o.servers.names.join(', ')})`, span);
+        return { ...frame, server };
+      }
     }
   }
 

@@ -16,6 +16,9 @@ export interface FunctionContext {
   readonly cwd: string;
   readonly simulation: boolean;
   readonly serverName: string;
+  /** Every server the execution knows (the inventory's, or only its own). */
+  readonly allServers: readonly string[];
+  serversInRole(role: string): string[];
   readonly roleName: string;
   readonly environmentName: string;
   executionState(): 'normal' | 'warning' | 'error';
@@ -58,6 +61,15 @@ function compare(a: string, op: string, b: string, asNumber: boolean, span: Span
   const r = { '<': c < 0, '>': c > 0, '<=': c <= 0, '>=': c >= 0, '=': c === 0, '==': c === 0, '!=': c !== 0 }[op];
   if (r === undefined) throw new OtterError(`unknown comparison "${op}" (use <, >, <=, >=, =, !=)`, span);
   return String(r);
+}
+
+/** The environment of the server in context; a server whose facts cannot be read is an error at the call. */
+async function targetEnv(ctx: FunctionContext, span: Span): Promise<Readonly<Record<string, string>>> {
+  try {
+    return (await ctx.host.facts()).env;
+  } catch (e) {
+    throw new OtterError(`cannot read the environment of server ${ctx.serverName}: ${(e as Error).message}`, span);
+  }
 }
 
 const table: Record<string, [min: number, max: number, impl: Impl]> = {
@@ -156,12 +168,13 @@ const table: Record<string, [min: number, max: number, impl: Impl]> = {
     const sigil = t === 'scalar' || t === '$' ? '$' : t === 'vector' || t === '@' ? '@' : t === 'map' || t === '%' ? '%' : undefined;
     return String(ctx.isDefined(scalar(a[0], span).replace(/^[$@%]/, ''), sigil));
   }],
-  EnvironmentVariable: [1, 1, (a, _c, span) => process.env[scalar(a[0], span)] ?? ''],
+  // The environment of the server in context, read on it with its other facts (not this process's).
+  EnvironmentVariable: [1, 1, async (a, ctx, span) => (await targetEnv(ctx, span))[scalar(a[0], span)] ?? ''],
   ServerName: [0, 0, (_a, ctx) => ctx.serverName],
   RoleName: [0, 0, (_a, ctx) => ctx.roleName],
   EnvironmentName: [0, 0, (_a, ctx) => ctx.environmentName],
-  AllServers: [0, 0, (_a, ctx) => [ctx.serverName]],
-  ServersInRole: [0, 1, () => []],
+  AllServers: [0, 0, (_a, ctx) => [...ctx.allServers]],
+  ServersInRole: [0, 1, (a, ctx, span) => ctx.serversInRole(a[0] === undefined ? ctx.roleName : scalar(a[0], span))],
   ...fileFunctions,
 };
 

@@ -52,6 +52,11 @@ export class RaftLoader {
     return undefined;
   }
 
+  /** The text of an item `item()` found. */
+  async read(path: string): Promise<string> {
+    return (await this.host.readFile(path)).toString('utf8');
+  }
+
   /**
    * The module `name` from `RAFT/name.otter`: the module of that name declared in the file, or else the
    * whole file as a module without parameters. A parse error in the file is a positioned diagnostic.

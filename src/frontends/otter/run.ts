@@ -55,7 +55,7 @@ async function runPass(script: Script, opts: OtterRunOptions, pass: Pass, raft: 
 }
 
 export async function runOtter(script: Script, opts: OtterRunOptions): Promise<OtterRunResult> {
-  const raft = new RaftLoader(opts.raftDir, opts.host, opts.rafts);
+  const raft = new RaftLoader(opts.raftDir, opts.sources ?? opts.host, opts.rafts);
   const secrets = new Secrets();
   for (const v of opts.secrets ?? []) secrets.add(v);
   if (opts.mode !== 'collect-execute') {

@@ -262,14 +262,13 @@ export const shCall: ExecuteOperation = {
     if (ctx.simulation) return { changed: false };
     const name = args.text('Name');
     const path = await ctx.raftItem(name, ['.sh']);
-    const host = ctx.resources.host;
     if (path === undefined) {
       ctx.log('ERROR', `Script ${name} was not found.`);
       return { changed: false };
     }
     const injected = new Map<string, Value>([...args.map('Parameters'), ...args.map('InputVariables')]);
     return runShell(ctx, args, {
-      text: (await host.readFile(path)).toString('utf8'),
+      text: await ctx.readRaftItem(path),
       injected,
       outputs: args.list('OutputVariables', []),
       env: stringMap(args.map('EnvironmentVariables')),

@@ -53,7 +53,7 @@ async function templateSource(ctx: OpContext, args: OpArgs): Promise<string> {
     const path = await ctx.raftItem(asset, ['.tpl', '.txt']);
     if (path === undefined) throw new OtterError(`Template "${asset.includes('::') ? asset.slice(asset.indexOf('::') + 2) : asset}" not found in raft.`, ctx.span);
     ctx.log('DEBUG', 'Loading template from raft...');
-    return (await ctx.resources.host.readFile(path)).toString('utf8');
+    return ctx.readRaftItem(path);
   }
   ctx.log('WARN', 'No template specified. Setting output to empty string.');
   return '';

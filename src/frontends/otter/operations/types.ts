@@ -39,6 +39,8 @@ export interface OpContext {
   remaining(): number | undefined;
   /** A raft item's path: `name` or `raft::name` with one of `extensions`; undefined when it is not there. */
   raftItem(name: string, extensions: readonly string[]): Promise<string | undefined>;
+  /** The text of a raft item found by `raftItem` (read where the rafts are: the controller). */
+  readRaftItem(path: string): Promise<string>;
   log(level: LogLevel, message: string): void;
   /** An absolute path for a script path, relative to the working directory of the context. */
   path(p: string): string;
