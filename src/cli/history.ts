@@ -23,7 +23,7 @@ export interface HistoryOptions {
 function countsText(s: StoredRunSummary): string {
   const c = s.counts;
   if (!c) return '-';
-  const changed = s.mode === 'apply' || s.mode === 'simulate' ? `${c.changed} changed` : `${c.pending} ${s.mode === 'collect' ? 'drifted' : 'to change'}`;
+  const changed = s.mode === 'apply' || s.mode === 'simulate' || s.mode === 'destroy' ? `${c.changed} changed` : `${c.pending} ${s.mode === 'collect' ? 'drifted' : 'to change'}`;
   return `${c.ok} ok, ${changed}, ${c.failed} failed, ${c.skipped} skipped`;
 }
 

@@ -1,5 +1,6 @@
 /** `cairn history`, `cairn history prune`, `cairn store migrate|import` and `cairn serve`: options here, work loaded on use. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { RUN_MODES } from '../core/model.js';
 import { lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
 function finish(code: number): void {
@@ -24,7 +25,7 @@ export function registerHistory(program: Command): void {
     .option('--before <run>', 'list runs older than this one (the next page)', runId)
     .option('--host <host>', 'runs that acted on this host (with a run id: only its results)')
     .option('--front-end <name>', 'runs of one front end (graph, salt, converge, zapusk, otter, inmanta)')
-    .addOption(new Option('--mode <mode>', 'runs of one mode').choices(['apply', 'check', 'collect', 'simulate']))
+    .addOption(new Option('--mode <mode>', 'runs of one mode').choices(RUN_MODES))
     .addOption(new Option('--outcome <outcome>', 'runs that came to this').choices(['ok', 'changed', 'failed', 'running', 'interrupted']))
     .option('--source <text>', 'runs one of whose sources contains this text')
     .option('--since <time>', 'runs started at or after a time (ISO date) or within an age (12h, 30d)')

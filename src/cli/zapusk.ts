@@ -78,12 +78,14 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   // `plan` is a dry run of apply; --dry-run makes any command one.
   const dry = word === 'plan' || opts.dryRun;
   const command = word === 'plan' ? 'apply' : word;
-  const cairnState = defaultStateDir();
+  // --state-dir is the run store's directory, as for every command; the program instance's own state dir
+  // is zapusk-tool's --state_dir, and never changes where the run is recorded.
+  const cairnState = opts.stateDir ?? defaultStateDir();
   const base = {
     programDir: dir,
     command,
     request: params.map(parseParam),
-    stateDir: opts.stateDir,
+    stateDir: opts.state_dir,
     defaultStateRoot: join(cairnState, 'zapusk'),
     libDirs: opts.lib,
     // The folder zapusk-tool's files sit in: --tool-dir, else $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder.
@@ -93,7 +95,8 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   const quiet = opts.out === 'json';
   const write = stdoutWriter();
   const store = opts.store !== undefined ? { store: opts.store } : { stateDir: cairnState };
-  return withRunStore({ ...store, lockTimeout: opts.lockTimeout }, { mode: dry ? 'check' : 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
+  const mode = dry ? 'check' : command === 'destroy' ? 'destroy' : 'apply';
+  return withRunStore({ ...store, lockTimeout: opts.lockTimeout }, { mode, frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
     const outcome = await runZapusk(
       {
         ...base,
