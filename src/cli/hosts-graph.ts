@@ -7,58 +7,28 @@ import { dirname, resolve } from 'node:path';
 import { DiagnosticError } from '../core/diag.js';
 import type { RunMode } from '../core/model.js';
 import { preflightGraph, type RunReport, runGraph } from '../core/runtime.js';
-import { fleetExitCode, runOnHosts } from '../engine/fanout.js';
-import { hostsFor } from '../host/fleet.js';
 import { LocalHost } from '../host/local.js';
 import { SimulatedHost } from '../host/simulated.js';
 import type { Host, ResourceContext } from '../host/types.js';
 import { kinds } from '../resources/index.js';
-import { defaultStateDir, ensureStateDir } from '../store/index.js';
-import { fleetJson, fleetResults, hostProgress, printFleetText, totalsOf } from './hosts-report.js';
-import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
+import { jobsOn, runOnFleet } from './fleet-run.js';
+import { type FleetOptions, selectFromInventory } from './inventory.js';
 import type { RunOptions } from '../engine/run-options.js';
 import { loadGraph } from './run-graph.js';
-import { withRunStore } from '../engine/session.js';
 
-/**
- * Remote hosts wait on the network, not on this machine's CPU: at least this many resources act at once on
- * each, so their requests share round trips (a no-op costs the same few round trips for 10 or 1,000
- * resources). Commands are still bounded by the SSH host's own limit on exec channels.
- */
-const REMOTE_JOBS_FLOOR = 4096;
 
 export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOptions & FleetOptions & { out: 'text' | 'json' }): Promise<number> {
   const { graph, index } = await loadGraph(file);
-  const { inventory, selected } = await selectFromInventory(opts);
+  const selection = await selectFromInventory(opts);
   const baseDir = dirname(resolve(file));
   const sources = new LocalHost();
   // Problems with the configuration itself (a missing source file) stop the run before any host is touched.
   const here: ResourceContext = { host: sources, sources, baseDir };
   const sourceProblems = (await preflightGraph(graph, kinds, here)).filter((d) => d.code === 'R002');
   if (sourceProblems.length > 0) throw new DiagnosticError((await preflightGraph((await loadGraph(file, { withSpans: true })).graph, kinds, here)).filter((d) => d.code === 'R002'));
-  const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
-  const hosts = hostsFor(selected, inventory, fleetSecurity(opts, stateDir));
-  const meta = { mode, source: [file, `--hosts ${hostPattern(opts)}`], frontEnd: 'graph' };
-  return withRunStore({ ...opts, stateDir }, meta, async () => {
-    const outcomes = await runOnHosts(
-      hosts,
-      { ...fanoutOptions(opts), onDone: hostProgress() as ((o: unknown) => void) | undefined },
-      async (target: Host): Promise<RunReport> => {
-        const host = mode === 'simulate' ? new SimulatedHost(target) : target;
-        const ctx: ResourceContext = { host, sources, baseDir };
-        return runGraph(graph, index, { mode, jobs: target instanceof LocalHost ? opts.jobs : Math.max(opts.jobs, REMOTE_JOBS_FLOOR), kinds, ctx });
-      },
-    );
-    const totals = totalsOf(outcomes);
-    const exitCode = fleetExitCode(totals, opts.detailedExitcode);
-    return {
-      results: fleetResults(outcomes),
-      exitCode,
-      print: (runId) => {
-        const transport = new Map(hosts.filter((h) => 'stats' in h).map((h) => [h.name, (h as unknown as { stats: unknown }).stats]));
-        if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, mode, runId, { source: file }, transport), null, 2)}\n`);
-        else printFleetText(outcomes, mode, runId);
-      },
-    };
-  });
+  return runOnFleet(opts, { mode, frontEnd: 'graph', source: [file], json: { source: file } }, async (target: Host): Promise<RunReport> => {
+    const host = mode === 'simulate' ? new SimulatedHost(target) : target;
+    const ctx: ResourceContext = { host, sources, baseDir };
+    return runGraph(graph, index, { mode, jobs: jobsOn(target, opts.jobs), kinds, ctx });
+  }, selection);
 }
