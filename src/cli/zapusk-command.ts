@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UserError } from '../engine/errors.js';
 import { HELP } from './zapusk-help.js';
+import { addFleetOptions, type FleetOptions } from './inventory.js';
 import { availableParallelism } from 'node:os';
 import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
@@ -26,7 +27,7 @@ export interface ZapuskCliOptions {
 
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('zapusk')
     .argument('<program>', 'the program folder, NAME.zdb')
     .argument('[command]', 'apply, destroy or any custom command', 'apply')
@@ -45,8 +46,9 @@ export function register(program: Command): void {
     .option('--dry-run', 'show which components and steps would run and what each [file] step would change; change nothing (`plan` is a dry run of apply)', false)
     .addOption(outOption())
     .addOption(lockTimeoutOption())
-    .addHelpText('after', HELP)
-    .action(async (dir: string, command: string, params: string[], opts: ZapuskCliOptions) => {
+    .addHelpText('after', HELP);
+  addFleetOptions(cmd)
+  cmd.action(async (dir: string, command: string, params: string[], opts: ZapuskCliOptions & FleetOptions) => {
       const { runZapuskCommand } = await import('./zapusk.js');
       process.exitCode = await runZapuskCommand(dir, command, params, opts);
     });
@@ -61,7 +63,17 @@ const TOOL_OPTIONS: Record<string, boolean> = {
   '--padding': true,
   '--deferred-master': false,
 };
-const SHARED_OPTIONS: Record<string, boolean> = { '--state-dir': true, '--jobs': true, '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false, '--detailed-exitcode': false, '--store': true };
+const SHARED_OPTIONS: Record<string, boolean> = {
+  '--hosts': true,
+  '--limit': true,
+  '--inventory': true,
+  '--forks': true,
+  '--connect-timeout': true,
+  '--command-timeout': true,
+  '--become': false,
+  '--accept-new-host-keys': false,
+  '--state-dir': true,
+  '--jobs': true, '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false, '--detailed-exitcode': false, '--store': true };
 
 /** The first word that is neither an option nor an option's value. */
 function firstWord(args: readonly string[]): string | undefined {
