@@ -101,10 +101,10 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   const quiet = opts.out === 'json';
   const mode: RunMode = dry ? 'check' : command === 'destroy' ? 'destroy' : 'apply';
   /** One run of the program acting on `host`, its output going to `write`. */
-  const runOn = (host: Host, write: (t: string) => void, writeErr: (t: string) => void, color: boolean): Promise<ZapuskOutcome> =>
+  const runOn = (host: Host, write: (t: string) => void, writeErr: (t: string) => void, color: boolean, on = prepared): Promise<ZapuskOutcome> =>
     runZapusk(
       { ...base, debug: opts.debug, force: opts.force, dry, only: opts.only, toolCommand: toolCommand(opts.toolDir), host, write, writeErr, color, quiet, env: process.env, now: Date.now },
-      prepared,
+      on,
     );
   // zapusk-tool's exit code stands; with --detailed-exitcode a successful run that changed (or would change) something exits 2.
   const changedBy = (outcome: ZapuskOutcome): boolean => outcome.results.some((r) => r.status === 'changed' || r.status === 'pending');
@@ -112,7 +112,10 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
     return runOnFleet({ ...opts, stateDir: cairnState }, { mode, frontEnd: 'zapusk', source: [resolve(dir)], json: { program: resolve(dir), command } }, async (host): Promise<HostRun> => {
       const started = Date.now();
       let text = '';
-      const outcome = await runOn(host, (t) => (text += t), (t) => (text += t), false);
+      // Without --state_dir or zapusk.conf's state_dir, another machine keeps the program's state under its
+      // own cairn state dir (its $XDG_STATE_HOME or ~/.local/state), not under a path of this one.
+      const onTarget = host instanceof LocalHost ? prepared : prepare({ ...base, defaultStateRoot: join(defaultStateDir((await host.facts()).env), 'zapusk') });
+      const outcome = await runOn(host, (t) => (text += t), (t) => (text += t), false, onTarget);
       if (outcome.error) text += `${formatDiagnostic(outcome.error)}\n`;
       return { ...reportOf(mode, outcome.results, started), text, failed: outcome.exitCode !== 0 };
     });

@@ -9,7 +9,7 @@ import type { HclValue } from '../../lang/hcl1/index.js';
 import { allowedFields, FIELDS, isTask, UNSUPPORTED } from './fields.js';
 import { Loader } from './load.js';
 import { abs, bool, CORE_TYPE, resourceParams } from './params.js';
-import { type Phase, Renderer } from './render.js';
+import { type Phase, Renderer, type TargetView } from './render.js';
 import { convergePlatform, runSyntaxChecks, type SyntaxCheck } from './target.js';
 import type { Host } from '../../host/types.js';
 import type { ModuleInfo, RawNode, Scope } from './types.js';
@@ -38,8 +38,8 @@ class Compiler {
   /** Check scripts to syntax-check on the target before anything runs. */
   readonly checks: SyntaxCheck[] = [];
 
-  constructor(phase: Phase, platform: Readonly<Record<string, unknown>>) {
-    this.renderer = new Renderer(phase, platform);
+  constructor(phase: Phase, target: TargetView) {
+    this.renderer = new Renderer(phase, target);
   }
 
   node(raw: RawNode): GraphNode | undefined {
@@ -161,11 +161,12 @@ function addEdge(edges: Edge[], seen: Set<string>, from: string, to: string, spa
 /**
  * Loads, renders and links a Converge file for one target host; every problem is a positioned diagnostic.
  * `phase` is the run the program is compiled for: `apply` lets lookups read what an apply printed, any
- * other run reads the status of the check (see Renderer). `platform` comes from the host's facts, and the
+ * other run reads the status of the check (see Renderer). `platform` and `env` come from the host's facts, and the
  * check scripts are syntax-checked on the host, as converge does both on the machine it runs on.
  */
 export async function compileConverge(file: string, params: ReadonlyMap<string, string>, phase: Phase, host: Host): Promise<ConvergeProgram> {
-  const compiler = new Compiler(phase, convergePlatform(await host.facts()));
+  const facts = await host.facts();
+  const compiler = new Compiler(phase, { platform: convergePlatform(facts), env: facts.env });
   const loader = new Loader(compiler.renderer);
   const root = loader.load(file, 'root', params, true);
   const nodes: GraphNode[] = [];

@@ -16,6 +16,12 @@ import type { RawNode, Scope } from './types.js';
 
 type Runtime = (ref: DeferredRef) => unknown;
 
+/** What templates read of the machine the program acts on. */
+export interface TargetView {
+  readonly platform: Readonly<Record<string, unknown>>;
+  readonly env: Readonly<Record<string, string>>;
+}
+
 /** The run a program is rendered for. */
 export type Phase = 'plan' | 'apply' | 'healthcheck' | 'graph';
 
@@ -41,10 +47,10 @@ export class Renderer {
   private readonly cache = new Map<string, unknown>();
   private readonly active: string[] = [];
 
-  /** `platform` is what the template function of that name returns: the target's, from its facts. */
+  /** `target` is what the template functions `platform` and `env` read: the target host's, from its facts. */
   constructor(
     private readonly phase: Phase = 'plan',
-    private readonly platform: Readonly<Record<string, unknown>> = {},
+    private readonly target: TargetView = { platform: {}, env: {} },
   ) {}
 
   /** A module's params: rendered in the calling scope, and known before anything runs. */
@@ -268,12 +274,12 @@ export class Renderer {
       },
       lookup: (path) => this.lookup(scope, String(path), runtime),
       results: (path) => this.lookup(scope, String(path), runtime, 'results'),
-      env: (name) => process.env[String(name)] ?? '',
+      env: (name) => this.target.env[String(name)] ?? '',
       split: (sep, s) => stringArg(s).split(stringArg(sep)),
       join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(stringArg(sep)) : (stringArg(sep), printValue(list))),
       // Go's encoding/json writes map keys sorted.
       jsonify: (v) => JSON.stringify(sortKeys(v ?? null)),
-      platform: () => this.platform,
+      platform: () => this.target.platform,
     };
   }
 }

@@ -28,6 +28,17 @@ test('platform is the target host\'s, from its facts', async () => {
   assert.equal(other.graph.nodes.find((n) => n.id === 'root/file.content.p')?.params.content, 'freebsd||||[]');
 });
 
+test('env reads the environment of the target, not of the controller', async () => {
+  const host = new FakeHost({ facts: { env: { ROLE: 'db' } } });
+  process.env.ROLE = 'controller';
+  try {
+    const program = await compileConverge(hcl('file.content "e" {\n  destination = "/tmp/e"\n  content = "{{env `ROLE`}}|{{env `HOME`}}"\n}\n'), new Map(), 'plan', host);
+    assert.equal(program.graph.nodes.find((n) => n.id === 'root/file.content.e')?.params.content, 'db|');
+  } finally {
+    delete process.env.ROLE;
+  }
+});
+
 test('a switch on platform picks the case of the target', async () => {
   const text = 'switch "os" {\n  case "eq `{{with platform}}{{.LinuxDistribution}}{{end}}` `alpine`" "alpine" {\n    task "a" {\n      check = "true"\n      apply = "true"\n    }\n  }\n  default {\n    task "d" {\n      check = "true"\n      apply = "true"\n    }\n  }\n}\n';
   const ids = async (host: FakeHost) => (await compileConverge(hcl(text), new Map(), 'plan', host)).graph.nodes.filter((n) => n.meta?.skipped === undefined).map((n) => n.id).filter((id) => id.includes('/task.'));
