@@ -1,6 +1,7 @@
 /** `cairn history`, `cairn history prune`, `cairn store migrate|import` and `cairn serve`: options here, work loaded on use. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { RUN_MODES } from '../core/model.js';
+import { DRIFT_STATES } from '../store/types.js';
 import { lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
 function finish(code: number): void {
@@ -47,6 +48,25 @@ export function registerHistory(program: Command): void {
       // `history` parses the options it shares with prune (--store, --state-dir) wherever they stand.
       const shared = history.opts() as { store?: string; stateDir?: string };
       finish(await pruneHistory({ ...opts, ...(shared.store !== undefined ? { store: shared.store } : {}), ...(shared.stateDir !== undefined ? { stateDir: shared.stateDir } : {}) }));
+    });
+}
+
+export function registerDrift(program: Command): void {
+  program
+    .command('drift')
+    .argument('[pattern]', 'hosts to show, as --hosts takes them: names, globs, inventory groups, a,b, !excluded (default: every host)')
+    .description('the latest known state of every resource per host: in sync, drifted or failed, since when, from which run')
+    .addOption(new Option('--state <state>', 'only resources in this state').choices(DRIFT_STATES))
+    .option('--type <type>', 'only resources of this type')
+    .option('--resource <text>', 'only resources whose id contains this text')
+    .option('--inventory <file>', `inventory whose groups the pattern may name (default ./inventory.yaml when present)`)
+    .option('--detailed-exitcode', 'exit 2 when a shown resource is drifted or failed', false)
+    .addOption(outOption())
+    .addOption(storeOption())
+    .addOption(stateDirOption())
+    .action(async (pattern: string | undefined, opts) => {
+      const { showDrift } = await import('./drift.js');
+      finish(await showDrift(pattern, opts));
     });
 }
 
