@@ -70,6 +70,7 @@ const SHARED_OPTIONS: Record<string, boolean> = {
   '--forks': true,
   '--connect-timeout': true,
   '--command-timeout': true,
+  '--ssh-config': true,
   '--become': false,
   '--accept-new-host-keys': false,
   '--state-dir': true,

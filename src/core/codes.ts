@@ -54,6 +54,7 @@ const entries = {
   INV006: { area: 'inventory', title: 'passwords are not supported', help: 'cairn logs in with keys or ssh-agent only; remove passwd/priv_passwd and use a key.' },
   INV007: { area: 'inventory', title: 'groups contain themselves', help: 'Break the cycle of child groups.' },
   INV008: { area: 'inventory', title: 'a name is both a host and a group', help: 'Rename one of them.' },
+  INV009: { area: 'inventory', title: 'a bad line in the OpenSSH client config', help: 'Fix the line shown in the ssh config file (ssh_config(5)), or point --ssh-config elsewhere.' },
   // HCL1 (src/lang/hcl1), used by Converge
   HCL001: { area: 'HCL', title: 'unexpected character', help: 'Remove or quote the character.' },
   HCL002: { area: 'HCL', title: 'unterminated string', help: 'Close the string with " on the same line, or use a heredoc.' },

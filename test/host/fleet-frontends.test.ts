@@ -173,4 +173,36 @@ hosts:
       assert.match(f.stdout, /2 hosts: 1 changed, 0 ok, 1 failed, 0 unreachable/);
     });
   });
+
+  describe('OpenSSH client config', () => {
+    test('hosts given only by name connect with HostName, Port, User, IdentityFile and ProxyJump from ~/.ssh/config', () => {
+      const [a, g] = servers as [TestSshd, TestSshd];
+      const sshHome = join(dir, 'cfg-home');
+      fs.mkdirSync(join(sshHome, '.ssh'), { recursive: true });
+      fs.writeFileSync(
+        join(sshHome, '.ssh', 'config'),
+        `Host cfg-alpha\n  HostName 127.0.0.1\n  Port ${a.port}\n  User root\n\nHost cfg-gamma\n  HostName 127.0.0.1\n  Port ${g.port}\n  User ${BECOME_USER}\n  ProxyJump cfg-alpha\n\nHost *\n  IdentityFile ${testClientKey()}\n`,
+      );
+      const inv = join(dir, 'by-name.yaml');
+      // Nothing but names (and become, which ssh has no word for).
+      fs.writeFileSync(inv, 'hosts:\n  cfg-alpha: {}\n  cfg-gamma: {become: true}\n');
+      const r = cairn(['converge', 'apply', join(dir, 'main.hcl'), '--inventory', inv, '--hosts', 'all', '--state-dir', state(), '--accept-new-host-keys', '--detailed-exitcode'], {
+        cwd: dir,
+        env: { HOME: sshHome, SSH_AUTH_SOCK: '', CAIRN_STORE: '' },
+      });
+      // Both reached (gamma through alpha as its jump host, as the become user); the earlier runs converged them.
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /2 hosts: 0 changed, 2 ok, 0 failed, 0 unreachable/);
+      // An inventory value wins over the config: a wrong port given in the inventory is used, and refused.
+      fs.writeFileSync(inv, `hosts:\n  cfg-alpha: {port: ${downPort}}\n`);
+      const wins = cairn(['converge', 'plan', join(dir, 'main.hcl'), '--inventory', inv, '--hosts', 'all', '--state-dir', state()], { cwd: dir, env: { HOME: sshHome, SSH_AUTH_SOCK: '', CAIRN_STORE: '' } });
+      assert.equal(wins.code, 4, wins.stdout + wins.stderr);
+      assert.match(wins.stdout, new RegExp(`cfg-alpha: connection refused by 127\\.0\\.0\\.1:${downPort}`));
+      // --ssh-config none: nothing comes from the config (no key, no address), so the host is unreachable.
+      fs.writeFileSync(join(dir, 'by-name-2.yaml'), 'hosts:\n  cfg-alpha: {}\n');
+      const none = cairn(['ping', 'all', '--inventory', join(dir, 'by-name-2.yaml'), '--state-dir', state(), '--ssh-config', 'none', '--connect-timeout', '3'], { cwd: dir, env: { HOME: sshHome, SSH_AUTH_SOCK: '' } });
+      assert.equal(none.code, 4, none.stdout + none.stderr);
+      assert.match(none.stdout, /cfg-alpha: unreachable: /);
+    });
+  });
 }
