@@ -45,6 +45,10 @@ test('zapusk --state-dir is the run store; --state_dir (zapusk-tool) is the prog
   const text = cairn(['history', '--state-dir', runStore], { env });
   assert.match(text.stdout, /destroy/);
   assert.equal(cairn(['history', '--state-dir', runStore, '--mode', 'destroy', '--out', 'json'], { env }).stdout.match(/"mode": "destroy"/g)?.length, 1);
+  // After a destroy, what it removed is no longer known to be in sync.
+  const drift = JSON.parse(cairn(['drift', '--state-dir', runStore, '--out', 'json'], { env }).stdout) as Array<{ state: string; runId: number }>;
+  assert.ok(drift.length > 0);
+  assert.deepEqual([...new Set(drift.map((e) => e.state))], ['unknown']);
   // Nothing went to the default state dir.
   assert.ok(!existsSync(join(dir, 'elsewhere', 'runs')) && !existsSync(join(dir, 'elsewhere', 'zapusk')));
   // zapusk-tool's own spelling, in its argument style, still names the program state only.
