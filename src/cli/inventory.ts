@@ -72,10 +72,15 @@ export async function selectFromInventory(opts: Partial<FleetOptions>): Promise<
   return { inventory, selected };
 }
 
+/** --ssh-config: a file, null for `none`, undefined for the default (~/.ssh/config). */
+export function sshConfigFile(opts: Partial<FleetOptions>): string | null | undefined {
+  return opts.sshConfig === undefined ? undefined : opts.sshConfig === 'none' ? null : resolve(opts.sshConfig);
+}
+
 /** How every fleet command connects: host keys (OpenSSH's files and the store's own), become, timeout. */
 export function fleetSecurity(opts: FleetOptions, stateDir: string): FleetSecurity {
-  const sshConfig = opts.sshConfig === undefined ? {} : { sshConfig: opts.sshConfig === 'none' ? null : resolve(opts.sshConfig) };
-  return { acceptNewHostKeys: opts.acceptNewHostKeys, become: opts.become, managedKnownHosts: join(stateDir, 'known_hosts'), connectTimeoutMs: opts.connectTimeout * 1000, ...sshConfig };
+  const sshConfig = sshConfigFile(opts);
+  return { acceptNewHostKeys: opts.acceptNewHostKeys, become: opts.become, managedKnownHosts: join(stateDir, 'known_hosts'), connectTimeoutMs: opts.connectTimeout * 1000, ...(sshConfig !== undefined ? { sshConfig } : {}) };
 }
 
 /** The fan-out limits every fleet command takes from its options. */

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Inventory, InventoryHost } from './inventory.js';
 import { KnownHosts } from './known-hosts.js';
-import { SshConfig } from './ssh-config.js';
+import { loadSshConfig, type SshConfig, withSshConfig } from './ssh-config.js';
 import { LocalHost } from './local.js';
 import { SshHost } from './ssh.js';
 import type { SshEndpoint } from './ssh-connect.js';
@@ -18,22 +18,6 @@ export interface FleetSecurity {
   readonly become?: boolean;
   /** OpenSSH's client config file, for what the inventory leaves unset (default ~/.ssh/config; none: not read). */
   readonly sshConfig?: string | null;
-}
-
-/** The inventory host with what OpenSSH's client config says where the inventory said nothing. */
-function withSshConfig(h: InventoryHost, config: SshConfig): InventoryHost {
-  if (h.connection === 'local' || h.unset === undefined || h.unset.length === 0) return h;
-  // ssh is given the address (the host's name when the inventory has none) and matches Host lines on it.
-  const c = config.lookup(h.address);
-  const unset = new Set(h.unset);
-  return {
-    ...h,
-    ...(unset.has('address') && c.hostName !== undefined ? { address: c.hostName } : {}),
-    ...(unset.has('port') && c.port !== undefined ? { port: c.port } : {}),
-    ...(unset.has('user') && c.user !== undefined ? { user: c.user } : {}),
-    ...(unset.has('key') && c.identityFile !== undefined ? { key: c.identityFile } : {}),
-    ...(unset.has('jump') && c.proxyJump !== undefined ? { jump: c.proxyJump } : {}),
-  };
 }
 
 /** OpenSSH's own files, read only. */
@@ -64,8 +48,7 @@ function jumpEndpoint(jump: string, inventory: Inventory, from: InventoryHost, c
 export function hostsFor(selected: readonly InventoryHost[], inventory: Inventory, security: FleetSecurity): Host[] {
   const knownHosts = new KnownHosts(openSshKnownHostsFiles(), security.managedKnownHosts);
   const ssh = { knownHosts, acceptNewHostKeys: security.acceptNewHostKeys, connectTimeoutMs: security.connectTimeoutMs };
-  const configFile = security.sshConfig === undefined ? join(homedir(), '.ssh', 'config') : security.sshConfig;
-  const config = configFile === null ? SshConfig.parse('') : SshConfig.read(configFile);
+  const config = loadSshConfig(security.sshConfig);
   return selected.map((given) => {
     const h = withSshConfig(given, config);
     if (h.connection === 'local') return new LocalHost(h.name);

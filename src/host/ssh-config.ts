@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { DiagnosticError, error } from '../core/diag.js';
+import type { InventoryHost } from './inventory.js';
 
 interface Option {
   readonly key: string;
@@ -160,4 +161,26 @@ export class SshConfig {
       ...(jump !== undefined && jump.toLowerCase() !== 'none' ? { proxyJump: jump } : {}),
     };
   }
+}
+
+/** The config a run reads: `file`, else ~/.ssh/config; null reads none. */
+export function loadSshConfig(file?: string | null): SshConfig {
+  if (file === null) return SshConfig.parse('');
+  return SshConfig.read(file ?? join(homedir(), '.ssh', 'config'));
+}
+
+/** The inventory host with what OpenSSH's client config says where the inventory said nothing. */
+export function withSshConfig(h: InventoryHost, config: SshConfig): InventoryHost {
+  if (h.connection === 'local' || h.unset === undefined || h.unset.length === 0) return h;
+  // ssh is given the address (the host's name when the inventory has none) and matches Host lines on it.
+  const c = config.lookup(h.address);
+  const unset = new Set(h.unset);
+  return {
+    ...h,
+    ...(unset.has('address') && c.hostName !== undefined ? { address: c.hostName } : {}),
+    ...(unset.has('port') && c.port !== undefined ? { port: c.port } : {}),
+    ...(unset.has('user') && c.user !== undefined ? { user: c.user } : {}),
+    ...(unset.has('key') && c.identityFile !== undefined ? { key: c.identityFile } : {}),
+    ...(unset.has('jump') && c.proxyJump !== undefined ? { jump: c.proxyJump } : {}),
+  };
 }

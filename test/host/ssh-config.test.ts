@@ -9,7 +9,7 @@ import { DiagnosticError, formatDiagnostic } from '../../src/core/diag.js';
 import { hostsFor } from '../../src/host/fleet.js';
 import { parseInventory } from '../../src/host/inventory.js';
 import { SshConfig } from '../../src/host/ssh-config.js';
-import { tempDir } from '../cli/cli-helpers.js';
+import { cairn, tempDir } from '../cli/cli-helpers.js';
 
 const CONFIG = `# comment
 User everyone
@@ -76,4 +76,21 @@ test('inventory values win; only what the inventory leaves unset comes from the 
   assert.deepEqual(o.jump, { name: 'bastion', address: 'bastion.internal', port: 2200, user: 'ops', keyFile: '/keys/ops' });
   const none = hostsFor(byName.hosts, byName, { acceptNewHostKeys: false, managedKnownHosts: join(home, 'kh'), connectTimeoutMs: 1000, sshConfig: null });
   assert.equal((none[0] as unknown as { options: { address: string } }).options.address, 'web2');
+});
+
+test('cairn hosts shows the hosts as they will be connected, the config filling what the inventory leaves unset', () => {
+  const home = tempDir('cairn-sshcfg-');
+  fs.mkdirSync(join(home, '.ssh'));
+  fs.writeFileSync(join(home, '.ssh', 'config'), 'Host web1\n  HostName 10.1.1.1\n  Port 2201\n  User ops\n  ProxyJump gw\n');
+  fs.writeFileSync(join(home, 'inventory.yaml'), 'hosts:\n  web1: {}\n  web2: {address: 10.1.1.2}\n');
+  const r = cairn(['hosts', '--inventory', join(home, 'inventory.yaml')], { cwd: home, env: { HOME: home } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^web1 +10\.1\.1\.1:2201 +ops +- +gw +-$/m);
+  assert.match(r.stdout, /^web2 +10\.1\.1\.2:22 /m);
+  const none = cairn(['hosts', '--inventory', join(home, 'inventory.yaml'), '--ssh-config', 'none'], { cwd: home, env: { HOME: home } });
+  assert.match(none.stdout, /^web1 +web1:22 /m);
+  fs.writeFileSync(join(home, 'bad-config'), 'Host web1\n  Port twenty\n');
+  const bad = cairn(['hosts', '--inventory', join(home, 'inventory.yaml'), '--ssh-config', join(home, 'bad-config')], { cwd: home, env: { HOME: home } });
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /bad-config:2:3: INV009 Port: expected a port number from 1 to 65535, found "twenty"\n 2 \|   Port twenty\n/);
 });
