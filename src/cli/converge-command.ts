@@ -1,5 +1,6 @@
 /** `cairn converge plan|apply|healthcheck|graph FILE.hcl...`: arguments; the work is in converge.ts. */
 import { type Command, InvalidArgumentError } from 'commander';
+import { addFleetOptions } from './inventory.js';
 import { addRunOptions } from './options.js';
 
 export interface ConvergeOptions {
@@ -37,6 +38,7 @@ export function register(program: Command): void {
       .option('-p, --params <name=value>', 'set a root param (repeatable)', collectParam, [])
       .option('--only-show-changes', 'print only nodes that have changes', false);
     addRunOptions(sub, { detailedExitcode: 'exit 2 when the run succeeded with changes (or found something unhealthy)' });
+    if (name !== 'graph') addFleetOptions(sub);
     if (name === 'plan' || name === 'apply') sub.option('--show-meta', 'also print the root, module and param nodes', false);
     if (name === 'graph') sub.option('--show-params', 'also draw params and the edges to the nodes that read them', false);
     sub.action(async (files: string[], opts: ConvergeOptions) => {

@@ -23,11 +23,11 @@ export interface HistoryOptions {
 function countsText(s: StoredRunSummary): string {
   const c = s.counts;
   if (!c) return '-';
-  const changed = s.mode === 'apply' || s.mode === 'simulate' ? `${c.changed} changed` : `${c.pending} ${s.mode === 'collect' ? 'drifted' : 'to change'}`;
+  const changed = s.mode === 'apply' || s.mode === 'simulate' || s.mode === 'destroy' ? `${c.changed} changed` : `${c.pending} ${s.mode === 'collect' ? 'drifted' : 'to change'}`;
   return `${c.ok} ok, ${changed}, ${c.failed} failed, ${c.skipped} skipped`;
 }
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
@@ -55,7 +55,7 @@ function queryOf(opts: HistoryOptions): RunQuery {
   };
 }
 
-async function withStore<T>(opts: { store?: string; stateDir?: string }, use: (store: RunStore) => Promise<T>): Promise<T> {
+export async function withStore<T>(opts: { store?: string; stateDir?: string }, use: (store: RunStore) => Promise<T>): Promise<T> {
   const store = await openRunStore({ store: opts.store, stateDir: opts.stateDir });
   try {
     return await use(store);

@@ -7,27 +7,36 @@ import { formatResults, formatSummary } from '../engine/format-text.js';
 
 export type HostClass = 'changed' | 'ok' | 'failed' | 'unreachable';
 
-export function classify(outcome: HostOutcome<RunReport>): HostClass {
+/**
+ * One host's run: its report and, for a front end with its own output, the text it prints for the host
+ * and whether it counts the host's run as failed (an error it reports beside the results).
+ */
+export interface HostRun extends RunReport {
+  readonly text?: string;
+  readonly failed?: boolean;
+}
+
+export function classify(outcome: HostOutcome<HostRun>): HostClass {
   if (outcome.status === 'unreachable') return 'unreachable';
   if (outcome.status === 'failed') return 'failed';
   const r = outcome.value;
-  if (r.counts.failed > 0 || r.results.some((x) => x.result === false)) return 'failed';
+  if (r.failed === true || r.counts.failed > 0 || r.results.some((x) => x.result === false)) return 'failed';
   if (r.counts.changed + r.counts.pending > 0) return 'changed';
   return 'ok';
 }
 
-export function totalsOf(outcomes: readonly HostOutcome<RunReport>[]): FleetTotals {
+export function totalsOf(outcomes: readonly HostOutcome<HostRun>[]): FleetTotals {
   const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
   for (const o of outcomes) t[classify(o)] += 1;
   return t;
 }
 
 /** Every result of the fleet run, each marked with its host (what the run store records). */
-export function fleetResults(outcomes: readonly HostOutcome<RunReport>[]): NodeResult[] {
+export function fleetResults(outcomes: readonly HostOutcome<HostRun>[]): NodeResult[] {
   return outcomes.flatMap((o) => (o.status === 'done' ? o.value.results.map((r) => ({ ...r, host: o.host })) : []));
 }
 
-export function printFleetText(outcomes: readonly HostOutcome<RunReport>[], mode: RunMode, runId: number | undefined): void {
+export function printFleetText(outcomes: readonly HostOutcome<HostRun>[], mode: RunMode, runId: number | undefined): void {
   const c = colors();
   const out: string[] = [];
   for (const o of outcomes) {
@@ -35,6 +44,10 @@ export function printFleetText(outcomes: readonly HostOutcome<RunReport>[], mode
     out.push(c.bold(`== ${o.host}`));
     if (o.status === 'failed') {
       out.push(`${c.red('failed')}: ${o.reason}`);
+      continue;
+    }
+    if (o.value.text !== undefined) {
+      out.push(o.value.text.replace(/\n$/, ''));
       continue;
     }
     if (o.value.results.length > 0) out.push(formatResults(o.value.results, mode));
@@ -51,7 +64,7 @@ export function printFleetText(outcomes: readonly HostOutcome<RunReport>[], mode
 
 /** `transport` per host: what reaching it cost (requests, sequential round trips), where the host counts them. */
 export function fleetJson(
-  outcomes: readonly HostOutcome<RunReport>[],
+  outcomes: readonly HostOutcome<HostRun>[],
   mode: RunMode,
   runId: number | undefined,
   extra: Record<string, unknown>,
@@ -65,8 +78,8 @@ export function fleetJson(
   return { run: runId ?? null, mode, ...extra, totals: totalsOf(outcomes), hosts };
 }
 
-/** On a terminal, one line per host as it finishes (classed by `cls`, a graph run's by default); silent when piped. */
-export function hostProgress<T = RunReport>(
+/** On a terminal, one line per host as it finishes (classed by `cls`, a program run's by default); silent when piped. */
+export function hostProgress<T = HostRun>(
   stream: NodeJS.WriteStream = process.stderr,
   cls: (o: HostOutcome<T>) => HostClass = classify as unknown as (o: HostOutcome<T>) => HostClass,
 ): ((o: HostOutcome<T>) => void) | undefined {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { HostOutcome } from '../engine/fanout.js';
 import type { HostFacts } from '../host/types.js';
-import { addFleetOptions, fanoutOptions, type FleetOptions, fleetSecurity, selectFromInventory } from './inventory.js';
+import { addFleetOptions, fanoutOptions, type FleetOptions, fleetSecurity, selectFromInventory, sshConfigFile } from './inventory.js';
 import { outOption, stateDirOption } from './options.js';
 
 type Opts = FleetOptions & { out: 'text' | 'json'; stateDir?: string };
@@ -13,9 +13,13 @@ function table(rows: string[][]): string {
 }
 
 async function listHosts(pattern: string | undefined, opts: Opts): Promise<number> {
-  const { selected } = await selectFromInventory({ ...opts, hosts: pattern ?? opts.hosts ?? opts.limit ?? 'all', limit: undefined });
+  const chosen = await selectFromInventory({ ...opts, hosts: pattern ?? opts.hosts ?? opts.limit ?? 'all', limit: undefined });
+  // As the hosts will be connected: with what OpenSSH's client config gives where the inventory is silent.
+  const { loadSshConfig, withSshConfig } = await import('../host/ssh-config.js');
+  const config = loadSshConfig(sshConfigFile(opts));
+  const selected = chosen.selected.map((h) => withSshConfig(h, config));
   if (opts.out === 'json') {
-    const rows = selected.map(({ span: _span, ...h }) => h);
+    const rows = selected.map(({ span: _span, unset: _unset, ...h }) => h);
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }

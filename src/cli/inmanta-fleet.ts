@@ -13,12 +13,11 @@ import { type ExportedResource, toGraph } from '../frontends/inmanta/exporter.js
 import type { InventoryHost } from '../host/inventory.js';
 import { selectHosts } from '../host/targeting.js';
 import { kinds } from '../resources/index.js';
-import { jobsFor } from './hosts-graph.js';
 import { classify, fleetJson, printFleetText } from './hosts-report.js';
 import type { InmantaOptions } from './inmanta-command.js';
 import { hostPattern, loadInventory } from './inventory.js';
 import { type AgentOutcome, blockedResources, planAgents, skippedResult } from './inmanta-agents.js';
-import { reportResults, runFleet } from './otter-inmanta-fleet.js';
+import { jobsOn, reportResults, runFleet } from './fleet-run.js';
 
 interface Deferred<T> {
   readonly promise: Promise<T>;
@@ -76,7 +75,7 @@ export async function deployOnHosts(resources: readonly ExportedResource[], proj
       for (const agent of plan.waitsFor.get(target.name) ?? []) others.set(agent, await (finished.get(agent) as Deferred<AgentOutcome>).promise);
       const blocked = blockedResources(own, others, agentOf);
       const graph = toGraph(own.filter((r) => !blocked.has(r.id)));
-      const report = await runGraph(graph, checkCompiled(graph), { mode, jobs: jobsFor(target, opts.jobs), kinds, ctx: { host: target, baseDir: projectDir } });
+      const report = await runGraph(graph, checkCompiled(graph), { mode, jobs: jobsOn(target, opts.jobs), kinds, ctx: { host: target, baseDir: projectDir } });
       if (blocked.size === 0) return report;
       const types = new Map(toGraph(own).nodes.map((n) => [n.id, n.type]));
       const now = Date.now();

@@ -18,6 +18,8 @@ export interface FleetOptions {
   become: boolean;
   connectTimeout: number;
   commandTimeout?: number;
+  /** OpenSSH client config file, or `none`. */
+  sshConfig?: string;
 }
 
 export const DEFAULT_INVENTORY = 'inventory.yaml';
@@ -34,7 +36,8 @@ export function addFleetOptions(cmd: Command, settings: { limitAlias?: boolean }
     .option('--become', 'act as root on every selected host through sudo -n (as if each had become: true)', false)
     .option('--accept-new-host-keys', 'record the host key of a machine never seen before (a changed key is always refused)', false)
     .option('--connect-timeout <seconds>', 'seconds to connect to a host before it counts as unreachable', seconds, 10)
-    .option('--command-timeout <seconds>', 'seconds the work on one host may take before that host is reported failed', seconds);
+    .option('--command-timeout <seconds>', 'seconds the work on one host may take before that host is reported failed', seconds)
+    .option('--ssh-config <file>', "OpenSSH client config giving HostName, User, Port, IdentityFile and ProxyJump where the inventory gives none (default ~/.ssh/config; 'none' reads none)");
 }
 
 /** Whether the command was asked to act on inventory hosts rather than on this machine. */
@@ -69,9 +72,15 @@ export async function selectFromInventory(opts: Partial<FleetOptions>): Promise<
   return { inventory, selected };
 }
 
+/** --ssh-config: a file, null for `none`, undefined for the default (~/.ssh/config). */
+export function sshConfigFile(opts: Partial<FleetOptions>): string | null | undefined {
+  return opts.sshConfig === undefined ? undefined : opts.sshConfig === 'none' ? null : resolve(opts.sshConfig);
+}
+
 /** How every fleet command connects: host keys (OpenSSH's files and the store's own), become, timeout. */
 export function fleetSecurity(opts: FleetOptions, stateDir: string): FleetSecurity {
-  return { acceptNewHostKeys: opts.acceptNewHostKeys, become: opts.become, managedKnownHosts: join(stateDir, 'known_hosts'), connectTimeoutMs: opts.connectTimeout * 1000 };
+  const sshConfig = sshConfigFile(opts);
+  return { acceptNewHostKeys: opts.acceptNewHostKeys, become: opts.become, managedKnownHosts: join(stateDir, 'known_hosts'), connectTimeoutMs: opts.connectTimeout * 1000, ...(sshConfig !== undefined ? { sshConfig } : {}) };
 }
 
 /** The fan-out limits every fleet command takes from its options. */

@@ -5,7 +5,7 @@ import { FRONT_ENDS } from './front-ends.js';
 import { register as registerHosts } from './hosts.js';
 import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
 import { addRunOptions } from './options.js';
-import { registerHistory, registerServe, registerStore } from './store-command.js';
+import { registerDrift, registerHistory, registerServe, registerStore } from './store-command.js';
 import { VERSION } from './version.js';
 import { fromToolArgs } from './zapusk-command.js';
 
@@ -45,13 +45,14 @@ export function buildProgram(): Command {
     .option('--simulate', 'run the whole apply against a host that records changes instead of making them', false)
     .action(async (file: string, opts: CommonOptions & FleetOptions & { simulate: boolean }) => finish(await runGraphCommand('apply', file, opts)));
 
-  addFleetOptions(addRunOptions(program.command('collect').alias('drift').argument('<graph>', 'graph file (JSON, or YAML)')))
+  addFleetOptions(addRunOptions(program.command('collect').argument('<graph>', 'graph file (JSON, or YAML)')))
     .description('collect only: record drift from the graph in the run history, changing nothing')
     .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
     .option('--changes-only', 'text output: leave out resources already in the right state (a line counts them)', false)
     .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('collect', file, opts)));
 
   registerHistory(program);
+  registerDrift(program);
   registerStore(program);
   registerServe(program);
 

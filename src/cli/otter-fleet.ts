@@ -22,7 +22,7 @@ import type { HostClass } from './hosts-report.js';
 import { type FleetOptions, selectFromInventory } from './inventory.js';
 import type { OtterOptions } from './otter-command.js';
 import { otterRunOptions, prepareScript } from './otter-prepare.js';
-import { type HostPool, runFleet } from './otter-inmanta-fleet.js';
+import { type HostPool, runFleet } from './fleet-run.js';
 import { jsonOf, textLines } from './otter-output.js';
 
 function classify(o: HostOutcome<OtterRunResult>): HostClass {

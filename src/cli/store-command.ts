@@ -1,5 +1,7 @@
 /** `cairn history`, `cairn history prune`, `cairn store migrate|import` and `cairn serve`: options here, work loaded on use. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { RUN_MODES } from '../core/model.js';
+import { DRIFT_STATES } from '../store/types.js';
 import { lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
 function finish(code: number): void {
@@ -24,7 +26,7 @@ export function registerHistory(program: Command): void {
     .option('--before <run>', 'list runs older than this one (the next page)', runId)
     .option('--host <host>', 'runs that acted on this host (with a run id: only its results)')
     .option('--front-end <name>', 'runs of one front end (graph, salt, converge, zapusk, otter, inmanta)')
-    .addOption(new Option('--mode <mode>', 'runs of one mode').choices(['apply', 'check', 'collect', 'simulate']))
+    .addOption(new Option('--mode <mode>', 'runs of one mode').choices(RUN_MODES))
     .addOption(new Option('--outcome <outcome>', 'runs that came to this').choices(['ok', 'changed', 'failed', 'running', 'interrupted']))
     .option('--source <text>', 'runs one of whose sources contains this text')
     .option('--since <time>', 'runs started at or after a time (ISO date) or within an age (12h, 30d)')
@@ -46,6 +48,25 @@ export function registerHistory(program: Command): void {
       // `history` parses the options it shares with prune (--store, --state-dir) wherever they stand.
       const shared = history.opts() as { store?: string; stateDir?: string };
       finish(await pruneHistory({ ...opts, ...(shared.store !== undefined ? { store: shared.store } : {}), ...(shared.stateDir !== undefined ? { stateDir: shared.stateDir } : {}) }));
+    });
+}
+
+export function registerDrift(program: Command): void {
+  program
+    .command('drift')
+    .argument('[pattern]', 'hosts to show, as --hosts takes them: names, globs, inventory groups, a,b, !excluded (default: every host)')
+    .description('the latest known state of every resource per host: in sync, drifted or failed, since when, from which run')
+    .addOption(new Option('--state <state>', 'only resources in this state').choices(DRIFT_STATES))
+    .option('--type <type>', 'only resources of this type')
+    .option('--resource <text>', 'only resources whose id contains this text')
+    .option('--inventory <file>', `inventory whose groups the pattern may name (default ./inventory.yaml when present)`)
+    .option('--detailed-exitcode', 'exit 2 when a shown resource is drifted or failed', false)
+    .addOption(outOption())
+    .addOption(storeOption())
+    .addOption(stateDirOption())
+    .action(async (pattern: string | undefined, opts) => {
+      const { showDrift } = await import('./drift.js');
+      finish(await showDrift(pattern, opts));
     });
 }
 

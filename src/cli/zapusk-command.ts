@@ -3,10 +3,16 @@ import { existsSync, readdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UserError } from '../engine/errors.js';
 import { HELP } from './zapusk-help.js';
-import { collect, lockTimeoutOption, outOption, storeOption } from './options.js';
+import { addFleetOptions, type FleetOptions } from './inventory.js';
+import { availableParallelism } from 'node:os';
+import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
 export interface ZapuskCliOptions {
+  /** --state-dir: the run store's directory, as for every command. */
   stateDir?: string;
+  /** --state_dir: zapusk-tool's state directory of the program instance. */
+  state_dir?: string;
+  jobs: number;
   lib: string[];
   toolDir?: string;
   debug: boolean;
@@ -22,13 +28,15 @@ export interface ZapuskCliOptions {
 
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('zapusk')
     .argument('<program>', 'the program folder, NAME.zdb')
     .argument('[command]', 'apply, destroy or any custom command', 'apply')
     .argument('[params...]', 'request params: name=value, or a bare name for true')
     .description('run a Zapusk program (NAME.zdb of *.ini files) for a command')
-    .option('--state-dir <dir>', 'state directory of the program instance')
+    .option('--state_dir <dir>', "state directory of the program instance, as zapusk-tool's --state_dir (default: state_dir of zapusk.conf, else <state dir>/zapusk/<global_name>)")
+    .addOption(stateDirOption())
+    .option('--jobs <n>', 'accepted as by every run command; a Zapusk program runs its components and steps one at a time, in order, so it bounds nothing', positiveInt, availableParallelism())
     .option('--lib <dir>', 'a folder of zdb types (NAME.zdb); repeat for more', collect, [])
     .option('--tool-dir <dir>', "the folder zapusk-tool's files sit in: global params from zapusk.tool-defaults.conf and zapusk.global.conf, zdb types in lib/ (default: $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder)")
     .option('--only <substr>', 'run only components whose name contains substr')
@@ -40,8 +48,9 @@ export function register(program: Command): void {
     .option('--changes-only', "dry run: leave out the files it would leave as they are (a line counts them)", false)
     .addOption(outOption())
     .addOption(lockTimeoutOption())
-    .addHelpText('after', HELP)
-    .action(async (dir: string, command: string, params: string[], opts: ZapuskCliOptions) => {
+    .addHelpText('after', HELP);
+  addFleetOptions(cmd)
+  cmd.action(async (dir: string, command: string, params: string[], opts: ZapuskCliOptions & FleetOptions) => {
       const { runZapuskCommand } = await import('./zapusk.js');
       process.exitCode = await runZapuskCommand(dir, command, params, opts);
     });
@@ -56,12 +65,35 @@ const TOOL_OPTIONS: Record<string, boolean> = {
   '--padding': true,
   '--deferred-master': false,
 };
-const SHARED_OPTIONS: Record<string, boolean> = { '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false, '--detailed-exitcode': false, '--store': true, '--changes-only': false };
+const SHARED_OPTIONS: Record<string, boolean> = {
+  '--hosts': true,
+  '--limit': true,
+  '--inventory': true,
+  '--forks': true,
+  '--connect-timeout': true,
+  '--command-timeout': true,
+  '--ssh-config': true,
+  '--become': false,
+  '--accept-new-host-keys': false,
+  '--state-dir': true,
+  '--jobs': true, '--only': true, '--debug': false, '--force': false, '--tool-dir': true, '--dry-run': false, '--detailed-exitcode': false, '--store': true, '--changes-only': false };
+
+/** The first word that is neither an option nor an option's value. */
+function firstWord(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (!a.startsWith('-')) return a;
+    if (TOOL_OPTIONS[a] === true || SHARED_OPTIONS[a] === true || a === '--lib' || a === '--out' || a === '--lock-timeout') i++;
+  }
+  return undefined;
+}
 
 function looksLikeToolStyle(args: readonly string[]): boolean {
-  if (args.some((a) => a in TOOL_OPTIONS)) return true;
+  // --state_dir is also ours (the program's state dir): with a program folder first, the line is ours.
+  if (args.some((a) => a in TOOL_OPTIONS && a !== '--state_dir')) return true;
   // `zapusk-tool apply` run inside a program folder: the first word is a command, not a folder.
-  const first = args.find((a) => !a.startsWith('-'));
+  const first = firstWord(args);
+  if (args.includes('--state_dir')) return first === undefined || !(existsSync(first) || first.includes('/') || first.endsWith('.zdb'));
   if (first === undefined || first.includes('=') || existsSync(first) || first === 'init' || first === 'help') return false;
   try {
     return readdirSync('.').some((f) => f.endsWith('.ini'));
@@ -71,7 +103,7 @@ function looksLikeToolStyle(args: readonly string[]): boolean {
 }
 
 /**
- * zapusk-tool's command line (`apply --zdb_dir X --state_dir Y --a k=v`) as ours (`X apply k=v --state-dir Y`),
+ * zapusk-tool's command line (`apply --zdb_dir X --state_dir Y --a k=v`) as ours (`X apply k=v --state_dir Y`),
  * or undefined when the arguments are already ours. --padding and --deferred-master set the environment
  * variables zapusk-tool sets for them.
  */
@@ -95,9 +127,6 @@ export function fromToolArgs(args: readonly string[], env: NodeJS.ProcessEnv): s
       case '--zdb':
       case '--zdb_dir':
         dir = value as string;
-        break;
-      case '--state_dir':
-        options.push('--state-dir', value as string);
         break;
       case '--a': {
         // As zapusk-tool splits it: the name, and the text up to a second '=' if there is one.

@@ -1,5 +1,5 @@
 /** The text `cairn zapusk --help` and `cairn zapusk help` print. */
-export const USAGE = 'Usage: cairn zapusk PROGRAM.zdb [COMMAND | plan] [name=value | name ...] [--state-dir DIR] [--lib DIR ...] [--tool-dir DIR] [--only SUBSTR] [--debug] [--force] [--dry-run] [--out text|json]';
+export const USAGE = 'Usage: cairn zapusk PROGRAM.zdb [COMMAND | plan] [name=value | name ...] [--state_dir DIR] [--state-dir DIR] [--lib DIR ...] [--tool-dir DIR] [--only SUBSTR] [--debug] [--force] [--dry-run] [--out text|json]';
 
 export const HELP = `
 Service commands, as zapusk-tool's: \`cairn zapusk init\` (or \`cairn zapusk DIR init\`) writes a starter
@@ -16,8 +16,12 @@ Lookup for {{name}}: program and request params, the step's own keys, zapusk.con
 global params (zapusk.tool-defaults.conf, then zapusk.global.conf, in the tool folder: --tool-dir,
 else $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder).
 
-State: --state-dir, else state_dir in PROGRAM.zdb/zapusk.conf (relative to the program folder), else
-<cairn state dir>/zapusk/<global_name>. Sub-programs keep their state in <state dir>/<component>.
+State of the program instance: --state_dir (zapusk-tool's option), else state_dir in PROGRAM.zdb/zapusk.conf
+(relative to the program folder), else <cairn state dir>/zapusk/<global_name>. Sub-programs keep their state
+in <state dir>/<component>. --state-dir is cairn's state dir, as for every command: where the run is
+recorded (\`cairn history --state-dir DIR\` lists it); it never moves the program's own state. A destroy is
+recorded as a destroy run. --jobs is accepted as everywhere, but components and steps run one at a time,
+in order, as zapusk-tool runs them (a step may read what the one before wrote, and exit 100 stops the rest).
 
 Sub-programs (zdb types) are NAME.zdb folders found in the program's folder, then in prepend_zdb_dirs
 (a param; ':'-separated; relative folders are relative to the working directory), then --lib, then
@@ -45,7 +49,7 @@ Exit codes: 0 success; 1 a step failed, or the program is wrong (printed as file
 nothing runs).
 
 Examples:
-  cairn zapusk web.zdb apply --state-dir /var/lib/web
+  cairn zapusk web.zdb apply --state_dir /var/lib/web
   cairn zapusk web.zdb restart port=8080
   cairn zapusk web.zdb plan port=8080
-  cairn zapusk web.zdb destroy --state-dir /var/lib/web`;
+  cairn zapusk web.zdb destroy --state_dir /var/lib/web`;

@@ -1,9 +1,15 @@
-/** `cairn zapusk`: wires the Zapusk front end to the local host, the terminal and the run store. */
+/** `cairn zapusk`: wires the Zapusk front end to the local host (or, with --hosts, each selected host), the terminal and the run store. */
 import { dirname, join, resolve } from 'node:path';
 import type { Value } from '../frontends/zapusk/reader.js';
 import { prepare, runZapusk, type ZapuskOutcome } from '../frontends/zapusk/index.js';
 import { initProgram, printHelp } from '../frontends/zapusk/init.js';
+import { formatDiagnostic } from '../core/diag.js';
+import type { NodeResult, RunMode } from '../core/model.js';
+import { emptyCounts, type RunReport } from '../core/runtime.js';
 import { LocalHost } from '../host/local.js';
+import type { Host } from '../host/types.js';
+import { type HostRun, runOnFleet } from './fleet-run.js';
+import { type FleetOptions, wantsFleet } from './inventory.js';
 import { defaultStateDir } from '../store/index.js';
 import { useColor } from '../engine/color.js';
 import { printDiagnostics } from '../engine/errors.js';
@@ -70,7 +76,7 @@ async function serviceCommand(dir: string, commandArg: string, rest: readonly st
   return initProgram(dir === 'init' && alone ? '.' : dir, o);
 }
 
-export async function runZapuskCommand(dir: string, commandArg: string, rest: string[], opts: ZapuskCliOptions): Promise<number> {
+export async function runZapuskCommand(dir: string, commandArg: string, rest: string[], opts: ZapuskCliOptions & FleetOptions): Promise<number> {
   const service = await serviceCommand(dir, commandArg, rest);
   if (service !== undefined) return service;
   // `cairn zapusk x.zdb a=1` has no command: it is apply, as with zapusk-tool.
@@ -78,12 +84,14 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   // `plan` is a dry run of apply; --dry-run makes any command one.
   const dry = word === 'plan' || opts.dryRun;
   const command = word === 'plan' ? 'apply' : word;
-  const cairnState = defaultStateDir();
+  // --state-dir is the run store's directory, as for every command; the program instance's own state dir
+  // is zapusk-tool's --state_dir, and never changes where the run is recorded.
+  const cairnState = opts.stateDir ?? defaultStateDir();
   const base = {
     programDir: dir,
     command,
     request: params.map(parseParam),
-    stateDir: opts.stateDir,
+    stateDir: opts.state_dir,
     defaultStateRoot: join(cairnState, 'zapusk'),
     libDirs: opts.lib,
     // The folder zapusk-tool's files sit in: --tool-dir, else $CAIRN_ZAPUSK_TOOL_DIR, else cairn's bin folder.
@@ -91,33 +99,34 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   };
   const prepared = prepare(base);
   const quiet = opts.out === 'json';
+  const mode: RunMode = dry ? 'check' : command === 'destroy' ? 'destroy' : 'apply';
+  /** One run of the program acting on `host`, its output going to `write`. */
+  const runOn = (host: Host, write: (t: string) => void, writeErr: (t: string) => void, color: boolean, on = prepared): Promise<ZapuskOutcome> =>
+    runZapusk(
+      { ...base, debug: opts.debug, force: opts.force, dry, changesOnly: opts.changesOnly, only: opts.only, toolCommand: toolCommand(opts.toolDir), host, write, writeErr, color, quiet, env: process.env, now: Date.now },
+      on,
+    );
+  // zapusk-tool's exit code stands; with --detailed-exitcode a successful run that changed (or would change) something exits 2.
+  const changedBy = (outcome: ZapuskOutcome): boolean => outcome.results.some((r) => r.status === 'changed' || r.status === 'pending');
+  if (wantsFleet(opts)) {
+    return runOnFleet({ ...opts, stateDir: cairnState }, { mode, frontEnd: 'zapusk', source: [resolve(dir)], json: { program: resolve(dir), command } }, async (host): Promise<HostRun> => {
+      const started = Date.now();
+      let text = '';
+      // Without --state_dir or zapusk.conf's state_dir, another machine keeps the program's state under its
+      // own cairn state dir (its $XDG_STATE_HOME or ~/.local/state), not under a path of this one.
+      const onTarget = host instanceof LocalHost ? prepared : prepare({ ...base, defaultStateRoot: join(defaultStateDir((await host.facts()).env), 'zapusk') });
+      const outcome = await runOn(host, (t) => (text += t), (t) => (text += t), false, onTarget);
+      if (outcome.error) text += `${formatDiagnostic(outcome.error)}\n`;
+      return { ...reportOf(mode, outcome.results, started), text, failed: outcome.exitCode !== 0 };
+    });
+  }
   const write = stdoutWriter();
   const store = opts.store !== undefined ? { store: opts.store } : { stateDir: cairnState };
-  return withRunStore({ ...store, lockTimeout: opts.lockTimeout }, { mode: dry ? 'check' : 'apply', frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
-    const outcome = await runZapusk(
-      {
-        ...base,
-        debug: opts.debug,
-        force: opts.force,
-        dry,
-        changesOnly: opts.changesOnly,
-        only: opts.only,
-        toolCommand: toolCommand(opts.toolDir),
-        host: new LocalHost(),
-        write,
-        writeErr: (t) => process.stderr.write(t),
-        color: !quiet && useColor(),
-        quiet,
-        env: process.env,
-        now: Date.now,
-      },
-      prepared,
-    );
-    // zapusk-tool's exit code stands; with --detailed-exitcode a successful run that changed (or would change) something exits 2.
-    const changed = outcome.results.some((r) => r.status === 'changed' || r.status === 'pending');
+  return withRunStore({ ...store, lockTimeout: opts.lockTimeout }, { mode, frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
+    const outcome = await runOn(new LocalHost(), write, (t) => process.stderr.write(t), !quiet && useColor());
     return {
       results: outcome.results,
-      exitCode: outcome.exitCode !== 0 ? outcome.exitCode : exitCodeFor({ failed: false, changed }, opts.detailedExitcode),
+      exitCode: outcome.exitCode !== 0 ? outcome.exitCode : exitCodeFor({ failed: false, changed: changedBy(outcome) }, opts.detailedExitcode),
       print: (runId) => {
         if (outcome.error) printDiagnostics([outcome.error]);
         if (opts.out === 'json') write(json(outcome, runId, dry));
@@ -126,3 +135,9 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   });
 }
 
+/** A Zapusk run's results as the shared report the fleet output counts. */
+function reportOf(mode: RunMode, results: readonly NodeResult[], started: number): RunReport {
+  const counts = emptyCounts();
+  for (const r of results) if (r.status in counts) counts[r.status as keyof typeof counts] += 1;
+  return { mode, results, counts, start: new Date(started).toISOString(), durationMs: Date.now() - started };
+}

@@ -55,6 +55,7 @@ const entries = {
   INV007: { area: 'inventory', title: 'groups contain themselves', help: 'Break the cycle of child groups.' },
   INV008: { area: 'inventory', title: 'a name is both a host and a group', help: 'Rename one of them.' },
   INV009: { area: 'inventory', title: 'a host the configuration names is not in the inventory', help: 'Add the host (an Inmanta std::Host name) to the inventory, or correct its name in the model.' },
+  INV010: { area: 'inventory', title: 'a bad line in the OpenSSH client config', help: 'Fix the line shown in the ssh config file (ssh_config(5)), or point --ssh-config elsewhere.' },
   // HCL1 (src/lang/hcl1), used by Converge
   HCL001: { area: 'HCL', title: 'unexpected character', help: 'Remove or quote the character.' },
   HCL002: { area: 'HCL', title: 'unterminated string', help: 'Close the string with " on the same line, or use a heredoc.' },

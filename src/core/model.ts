@@ -78,8 +78,12 @@ export function hasDeferred(value: unknown): boolean {
   return false;
 }
 
-/** Run modes. `check` is plan/test; `collect` records drift only; `simulate` applies against a host that changes nothing. */
-export type RunMode = 'apply' | 'check' | 'collect' | 'simulate';
+/**
+ * Run modes. `check` is plan/test; `collect` records drift only; `simulate` applies against a host that
+ * changes nothing; `destroy` undoes what an apply made (a Zapusk destroy).
+ */
+export type RunMode = 'apply' | 'check' | 'collect' | 'simulate' | 'destroy';
+export const RUN_MODES: readonly RunMode[] = ['apply', 'check', 'collect', 'simulate', 'destroy'];
 
 /** What a kind's check found. */
 export interface CheckOutcome {

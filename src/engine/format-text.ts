@@ -120,7 +120,7 @@ function seconds(ms: number): string {
 
 export function formatSummary(mode: RunMode, counts: Counts, total: number, durationMs: number, runId?: string | number): string {
   const parts: string[] = [];
-  const head = { apply: 'Applied', check: 'Plan', collect: 'Drift', simulate: 'Simulated' }[mode];
+  const head = { apply: 'Applied', check: 'Plan', collect: 'Drift', simulate: 'Simulated', destroy: 'Destroyed' }[mode];
   if (mode === 'check') parts.push(`${counts.pending} to change`);
   else if (mode === 'collect') parts.push(`${counts.pending} drifted`);
   else parts.push(`${counts.changed} changed`);

@@ -24,6 +24,11 @@ export interface InventoryHost {
   readonly vars: Readonly<Record<string, unknown>>;
   /** Every group the host is in, directly or through a child group. */
   readonly groups: readonly string[];
+  /**
+   * The connection keys the inventory left unset (its defaults included): OpenSSH's client config may give
+   * them. Absent, every key was set (a Salt roster).
+   */
+  readonly unset?: readonly SshKey[];
   readonly span?: Span;
 }
 
@@ -98,6 +103,9 @@ function expandKey(key: string, baseDir: string): string {
   const expanded = key === '~' ? home : key.startsWith('~/') ? `${home}${key.slice(1)}` : key;
   return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
 }
+
+/** The connection keys OpenSSH's client config can supply. */
+export type SshKey = 'address' | 'port' | 'user' | 'key' | 'jump';
 
 interface ConnSettings {
   address?: string;
@@ -191,6 +199,8 @@ function readCairn(r: Reader, data: Record<string, unknown>, baseDir: string): O
     const vars = Object.assign({}, defaults.vars, ...member.map((g) => groups.get(g)?.vars ?? {}), s.vars);
     const key = s.key ?? defaults.key;
     const jump = s.jump ?? defaults.jump;
+    const given = { address: s.address, port: s.port ?? defaults.port, user: s.user ?? defaults.user, key, jump };
+    const unset = (Object.keys(given) as SshKey[]).filter((k) => given[k] === undefined);
     hosts.push({
       name,
       address: s.address ?? name,
@@ -202,6 +212,7 @@ function readCairn(r: Reader, data: Record<string, unknown>, baseDir: string): O
       connection: s.connection ?? defaults.connection ?? 'ssh',
       vars,
       groups: member,
+      unset,
       span: r.span(['hosts', name], true),
     });
   }

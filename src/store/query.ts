@@ -79,6 +79,8 @@ export function pageSize(limit: number | undefined): number {
  */
 export function driftStateOf(status: string, mode: RunMode): DriftState | undefined {
   if (mode === 'simulate') return undefined;
+  // A destroy undid what was managed: its resources are no longer known to be in sync (or drifted).
+  if (mode === 'destroy') return status === 'failed' ? 'failed' : status === 'skipped' ? undefined : 'unknown';
   switch (status) {
     case 'ok':
     case 'changed':

@@ -55,7 +55,7 @@ export const targets: readonly Target[] = [
     name: 'converge',
     seeds: ['converge/resources', 'converge/modules', 'converge/seed-effect', 'converge/switch', 'converge/values'],
     mutable: (f) => f.endsWith('.hcl'),
-    run: (dir) => diagnosticsOf(() => compileConverge(join(dir, 'main.hcl'), new Map(), 'plan')),
+    run: (dir) => diagnosticsOf(() => compileConverge(join(dir, 'main.hcl'), new Map(), 'plan', host)),
   },
   {
     name: 'zapusk',

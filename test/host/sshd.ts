@@ -56,8 +56,8 @@ export function ensureBecomeUser(): string | undefined {
   }
   // '*' rather than a locked '!': sshd without PAM refuses locked accounts even for key logins.
   execFileSync('usermod', ['-p', '*', BECOME_USER]);
-  // CAIRN_TEST_ROOT (set by each test server) survives sudo, so a graph can tell the test machines apart.
-  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}`, `Defaults:${BECOME_USER} env_keep += "CAIRN_TEST_ROOT"\n${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
+  // CAIRN_TEST_ROOT and XDG_STATE_HOME (set by each test server) survive sudo, so a run can tell the test machines apart.
+  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}`, `Defaults:${BECOME_USER} env_keep += "CAIRN_TEST_ROOT XDG_STATE_HOME"\n${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
   return undefined;
 }
 
@@ -126,7 +126,8 @@ export async function startSshd(options: { allowForwarding?: boolean; hostKeyTyp
       'MaxStartups 200',
       'MaxSessions 20',
       'LogLevel ERROR',
-      ...Object.entries(options.setEnv ?? {}).map(([k, v]) => `SetEnv ${k}=${v}`),
+      // sshd takes the first SetEnv line only: every variable goes on one.
+      ...(options.setEnv && Object.keys(options.setEnv).length > 0 ? [`SetEnv ${Object.entries(options.setEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`] : []),
       '',
     ].join('\n'),
   );

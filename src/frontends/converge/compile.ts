@@ -9,7 +9,9 @@ import type { HclValue } from '../../lang/hcl1/index.js';
 import { allowedFields, FIELDS, isTask, UNSUPPORTED } from './fields.js';
 import { Loader } from './load.js';
 import { abs, bool, CORE_TYPE, resourceParams } from './params.js';
-import { type Phase, Renderer } from './render.js';
+import { type Phase, Renderer, type TargetView } from './render.js';
+import { convergePlatform, runSyntaxChecks, type SyntaxCheck } from './target.js';
+import type { Host } from '../../host/types.js';
 import type { ModuleInfo, RawNode, Scope } from './types.js';
 
 export interface ConvergeProgram {
@@ -35,9 +37,11 @@ export interface ConvergeProgram {
 class Compiler {
   readonly diags: Diagnostic[] = [];
   readonly renderer: Renderer;
+  /** Check scripts to syntax-check on the target before anything runs. */
+  readonly checks: SyntaxCheck[] = [];
 
-  constructor(phase: Phase) {
-    this.renderer = new Renderer(phase);
+  constructor(phase: Phase, target: TargetView) {
+    this.renderer = new Renderer(phase, target);
   }
 
   node(raw: RawNode): GraphNode | undefined {
@@ -57,7 +61,7 @@ class Compiler {
       if (!allowed.includes(name)) this.diags.push(error('CV032', `${raw.ctype} has no field ${JSON.stringify(name)} (fields: ${allowed.join(', ')})`, { span: v.span }));
     }
     if (raw.skipped !== undefined) return this.nop(raw);
-    const params = resourceParams(raw, (name) => this.renderer.field(raw, name), this.diags);
+    const params = resourceParams(raw, (name) => this.renderer.field(raw, name), this.diags, this.checks);
     if (!params) return undefined;
     // The destination as written, for display: Converge prints a relative path as given.
     const shown = raw.fields.has('destination') ? this.renderer.field(raw, 'destination') : undefined;
@@ -156,13 +160,15 @@ function addEdge(edges: Edge[], seen: Set<string>, from: string, to: string, spa
   edges.push({ from, to, kind: 'depends', ...(span ? { span } : {}) });
 }
 
-/** Loads, renders and links a Converge file; every problem is a positioned diagnostic. */
 /**
+ * Loads, renders and links a Converge file for one target host; every problem is a positioned diagnostic.
  * `phase` is the run the program is compiled for: `apply` lets lookups read what an apply printed, any
- * other run reads the status of the check (see Renderer).
+ * other run reads the status of the check (see Renderer). `platform` and `env` come from the host's facts, and the
+ * check scripts are syntax-checked on the host, as converge does both on the machine it runs on.
  */
-export function compileConverge(file: string, params: ReadonlyMap<string, string>, phase: Phase = 'plan'): ConvergeProgram {
-  const compiler = new Compiler(phase);
+export async function compileConverge(file: string, params: ReadonlyMap<string, string>, phase: Phase, host: Host): Promise<ConvergeProgram> {
+  const facts = await host.facts();
+  const compiler = new Compiler(phase, { platform: convergePlatform(facts), env: facts.env });
   const loader = new Loader(compiler.renderer);
   const root = loader.load(file, 'root', params, true);
   const nodes: GraphNode[] = [];
@@ -230,7 +236,7 @@ export function compileConverge(file: string, params: ReadonlyMap<string, string
       }
     });
   }
-  const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags];
+  const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags, ...(await runSyntaxChecks(compiler.checks, host))];
   if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
   return { graph: { nodes: markSecret(nodes, loader.secrets, compiler.renderer.lookups), edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses, lookups: compiler.renderer.lookups, secrets: loader.secrets };
 }

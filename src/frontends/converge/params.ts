@@ -1,12 +1,12 @@
 /**
  * How each Converge resource type's fields become the params of a shared resource kind: durations, modes,
  * booleans and numbers as converge reads them, relative destinations resolved against the working
- * directory, and the check script syntax-checked as converge checks it when it prepares a task.
+ * directory, and the check script to syntax-check as converge checks it when it prepares a task.
  */
-import { runSync } from '../../host/run-sync.js';
 import { resolve } from 'node:path';
 import { type Diagnostic, error } from '../../core/diag.js';
 import { deferred, isDeferred } from '../../core/model.js';
+import { type SyntaxCheck, syntaxCheckFor } from './target.js';
 import type { RawNode } from './types.js';
 
 /** The shared resource kind each Converge type runs as. */
@@ -61,24 +61,10 @@ function defined(o: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Converge checks a task's check script when it prepares the task: with /bin/sh -n by default, with the
- * interpreter and its check_flags when both are given, not at all for an interpreter without check_flags.
- * Returns converge's error text, or undefined when the script is fine (or not known yet).
+ * The params of the shared kind a node of this type runs as; problems go to `diags`, and the check scripts
+ * converge syntax-checks when it prepares a task go to `checks` (run later, on the target).
  */
-function checkSyntax(interpreter: unknown, flags: unknown, script: unknown): string | undefined {
-  if (typeof script !== 'string') return undefined;
-  const given = Array.isArray(flags) ? flags.map(String) : [];
-  if (interpreter === undefined && given.length > 0) return 'custom syntax check_flags given without an interpreter';
-  if (interpreter !== undefined && given.length === 0) return undefined;
-  const r = runSync(interpreter === undefined ? '/bin/sh' : String(interpreter), interpreter === undefined ? ['-n'] : given, { input: script });
-  if (r.failure !== undefined && r.status === null) return `unable to start subprocess: ${r.failure}`;
-  if (r.status === 0) return undefined;
-  const out = `${r.stdout ? `Command Stdout:\n${r.stdout}` : ''}${r.stderr ? `Command Stderr:\n${r.stderr}` : ''}`;
-  return `syntax error: ${out}: exit status ${r.status ?? 1}`;
-}
-
-/** The params of the shared kind a node of this type runs as; problems go to `diags`. */
-export function resourceParams(node: RawNode, field: (name: string) => unknown, diags: Diagnostic[]): Record<string, unknown> | undefined {
+export function resourceParams(node: RawNode, field: (name: string) => unknown, diags: Diagnostic[], checks: SyntaxCheck[] = []): Record<string, unknown> | undefined {
   const f = field;
   switch (node.ctype) {
     case 'task':
@@ -106,8 +92,9 @@ export function resourceParams(node: RawNode, field: (name: string) => unknown, 
         dir: f('dir'),
         timeout,
       };
-      const syntax = checkSyntax(p.interpreter, f('check_flags'), p.check);
-      if (syntax) diags.push(error('CV041', syntax, { span: node.fields.get(node.ctype === 'task.query' ? 'query' : 'check')?.span ?? node.span }));
+      const syntax = syntaxCheckFor(p.interpreter, f('check_flags'), p.check, node.fields.get(node.ctype === 'task.query' ? 'query' : 'check')?.span ?? node.span);
+      if (typeof syntax === 'string') diags.push(error('CV041', syntax, { span: node.fields.get(node.ctype === 'task.query' ? 'query' : 'check')?.span ?? node.span }));
+      else if (syntax !== undefined) checks.push(syntax);
       return { ...defined(p), ...(env !== undefined ? { env } : {}), ...(node.ctype === 'task.query' ? { query: true } : {}), ...(node.ctype === 'healthcheck.task' ? { health: true } : {}) };
     }
     case 'file.content':

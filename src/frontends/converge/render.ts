@@ -7,8 +7,6 @@
  * apply what the apply printed (or the check, when nothing was applied). `results` reads only what an
  * apply produced, so in a plan or healthcheck a node using it is unresolvable.
  */
-import { readFileSync } from 'node:fs';
-import { platform } from 'node:os';
 import { type Diagnostic, error, type Span } from '../../core/diag.js';
 import { type DeferredRef, deferred, hasDeferred } from '../../core/model.js';
 import { executeTemplate, literalCalls, type PassThrough, parseTemplate, printValue, stringArg, type TemplateFunc, TemplateError, type TNode } from '../../lang/gotemplate/index.js';
@@ -17,6 +15,12 @@ import { lookupField } from './fields.js';
 import type { RawNode, Scope } from './types.js';
 
 type Runtime = (ref: DeferredRef) => unknown;
+
+/** What templates read of the machine the program acts on. */
+export interface TargetView {
+  readonly platform: Readonly<Record<string, unknown>>;
+  readonly env: Readonly<Record<string, string>>;
+}
 
 /** The run a program is rendered for. */
 export type Phase = 'plan' | 'apply' | 'healthcheck' | 'graph';
@@ -43,7 +47,11 @@ export class Renderer {
   private readonly cache = new Map<string, unknown>();
   private readonly active: string[] = [];
 
-  constructor(private readonly phase: Phase = 'plan') {}
+  /** `target` is what the template functions `platform` and `env` read: the target host's, from its facts. */
+  constructor(
+    private readonly phase: Phase = 'plan',
+    private readonly target: TargetView = { platform: {}, env: {} },
+  ) {}
 
   /** A module's params: rendered in the calling scope, and known before anything runs. */
   renderStatic(v: HclValue, scope: Scope, owner: string): unknown {
@@ -266,12 +274,12 @@ export class Renderer {
       },
       lookup: (path) => this.lookup(scope, String(path), runtime),
       results: (path) => this.lookup(scope, String(path), runtime, 'results'),
-      env: (name) => process.env[String(name)] ?? '',
+      env: (name) => this.target.env[String(name)] ?? '',
       split: (sep, s) => stringArg(s).split(stringArg(sep)),
       join: (sep, list) => (Array.isArray(list) ? list.map(printValue).join(stringArg(sep)) : (stringArg(sep), printValue(list))),
       // Go's encoding/json writes map keys sorted.
       jsonify: (v) => JSON.stringify(sortKeys(v ?? null)),
-      platform: machinePlatform,
+      platform: () => this.target.platform,
     };
   }
 }
@@ -281,26 +289,4 @@ function sortKeys(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
   const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(entries.map(([k, x]) => [k, sortKeys(x)]));
-}
-
-/** converge's `platform`: the OS, and on Linux the fields it reads from /etc/os-release. */
-function machinePlatform(): Record<string, unknown> {
-  const os = platform() === 'win32' ? 'windows' : platform();
-  const p: Record<string, unknown> = { Build: '', OS: os, LinuxDistribution: '', LinuxLSBLike: [], Name: '', PrettyName: '', Version: '' };
-  if (os !== 'linux') return p;
-  let text = '';
-  try {
-    text = readFileSync('/etc/os-release', 'utf8');
-  } catch {
-    return p;
-  }
-  const keys: Record<string, string> = { NAME: 'Name', ID: 'LinuxDistribution', VERSION_ID: 'Version', BUILD_ID: 'Build' };
-  for (const line of text.split('\n')) {
-    const eq = line.indexOf('=');
-    if (eq < 0) continue;
-    const [k, v] = [line.slice(0, eq), line.slice(eq + 1).replaceAll('"', '')];
-    if (k === 'ID_LIKE') p.LinuxLSBLike = v.split(' ');
-    else if (keys[k]) p[keys[k] as string] = v;
-  }
-  return p;
 }

@@ -23,7 +23,7 @@ export interface ZapuskRunOptions {
   readonly command: string;
   /** `name=value` / bare `name` from the command line, in order. */
   readonly request: readonly (readonly [string, Value])[];
-  /** --state-dir; else zapusk.conf's state_dir; else `<defaultStateRoot>/<global_name>`. */
+  /** --state_dir; else zapusk.conf's state_dir; else `<defaultStateRoot>/<global_name>`. */
   readonly stateDir?: string | undefined;
   readonly defaultStateRoot: string;
   readonly libDirs: readonly string[];

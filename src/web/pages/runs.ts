@@ -1,10 +1,10 @@
 /** The runs list: filterable by a plain GET form, paged by a cursor, rendered on the server. */
-import type { RunMode } from '../../core/model.js';
+import { RUN_MODES, type RunMode } from '../../core/model.js';
 import { RUN_OUTCOMES, type RunOutcome, type RunQuery, type RunStore, type StoredRunSummary } from '../../store/types.js';
 import { duration, type Html, html, query, shortTime } from '../html.js';
 import { page } from '../layout.js';
 
-const MODES: readonly RunMode[] = ['apply', 'check', 'collect', 'simulate'];
+const MODES: readonly RunMode[] = RUN_MODES;
 const FRONT_ENDS = ['graph', 'salt', 'converge', 'zapusk', 'otter', 'inmanta'];
 
 export interface RunFilters {

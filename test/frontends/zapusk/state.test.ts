@@ -13,7 +13,7 @@ import { caseEnv, FIXTURES, runZapusk } from './zapusk-helpers.js';
 test('state dir after apply: params.txt, zapusk.conf, params.sh, sub-program dirs and created flags', () => {
   const env = caseEnv(join(FIXTURES, 'nested'));
   try {
-    const r = runZapusk([join(FIXTURES, 'nested/prog.zdb'), 'apply', '--lib', join(FIXTURES, 'nested/lib'), '--state-dir', env.state], env);
+    const r = runZapusk([join(FIXTURES, 'nested/prog.zdb'), 'apply', '--lib', join(FIXTURES, 'nested/lib'), '--state_dir', env.state], env);
     assert.equal(r.code, 0, r.stderr);
     // As zapusk-tool writes it: global, then special, then program and request params.
     const params = readFileSync(join(env.state, 'params.txt'), 'utf8');
@@ -33,7 +33,7 @@ test('state dir after apply: params.txt, zapusk.conf, params.sh, sub-program dir
       assert.equal(statSync(join(env.state, f)).mode & 0o777, 0o600, f);
     }
 
-    const d = runZapusk([join(FIXTURES, 'nested/prog.zdb'), 'destroy', '--lib', join(FIXTURES, 'nested/lib'), '--state-dir', env.state], env);
+    const d = runZapusk([join(FIXTURES, 'nested/prog.zdb'), 'destroy', '--lib', join(FIXTURES, 'nested/lib'), '--state_dir', env.state], env);
     assert.equal(d.code, 0, d.stderr);
     assert.ok(!existsSync(env.state), 'the state dir is archived');
     const archived = readdirSync(join(env.tmp, '_zapusk.removed'));
@@ -49,7 +49,7 @@ test('[file]: backup of a file that was there, restored on destroy; a new file i
   try {
     const target = join(env.tmp, 'snippet.conf');
     writeFileSync(target, 'original\n');
-    const args = (cmd: string) => [join(FIXTURES, 'files/prog.zdb'), cmd, `target=${target}`, '--state-dir', env.state];
+    const args = (cmd: string) => [join(FIXTURES, 'files/prog.zdb'), cmd, `target=${target}`, '--state_dir', env.state];
     const a = runZapusk(args('apply'), env);
     assert.equal(a.code, 0, a.stderr);
     assert.match(a.stdout, new RegExp(`\\*\\*\\* making backup of \\[${target}\\] to \\[${env.state}/file-backup-snippet\\]`));
@@ -80,7 +80,7 @@ test('[file]: backup of a file that was there, restored on destroy; a new file i
 test('[file]: a changed path removes the file written before', () => {
   const env = caseEnv(join(FIXTURES, 'files'));
   try {
-    const run = (cmd: string, name: string) => runZapusk([join(FIXTURES, 'files/prog.zdb'), cmd, `target=${join(env.tmp, name)}`, '--state-dir', env.state], env);
+    const run = (cmd: string, name: string) => runZapusk([join(FIXTURES, 'files/prog.zdb'), cmd, `target=${join(env.tmp, name)}`, '--state_dir', env.state], env);
     assert.equal(run('apply', 'one.conf').code, 0);
     assert.ok(existsSync(join(env.tmp, 'one.conf')));
     assert.equal(run('apply', 'two.conf').code, 0);
@@ -97,7 +97,7 @@ test('[once] marks in the state dir and a shared dir; destroy removes them; guar
   const env = caseEnv(join(FIXTURES, 'steps'));
   try {
     const shared = join(env.tmp, 'shared');
-    const args = (cmd: string) => [join(FIXTURES, 'steps/prog.zdb'), cmd, `shared=${shared}`, '--state-dir', env.state];
+    const args = (cmd: string) => [join(FIXTURES, 'steps/prog.zdb'), cmd, `shared=${shared}`, '--state_dir', env.state];
     assert.equal(runZapusk(args('apply'), env).code, 0);
     assert.ok(existsSync(join(env.state, 'once-once-only-install-prereq.flag')));
     assert.deepEqual(readdirSync(shared), ['once-shared-once-apply.flag']);
@@ -105,7 +105,7 @@ test('[once] marks in the state dir and a shared dir; destroy removes them; guar
     assert.deepEqual(readdirSync(shared), []);
 
     const guards = join(env.tmp, 'guards');
-    const g = (p: string, cmd: string) => runZapusk([join(FIXTURES, `guard/${p}.zdb`), cmd, `guards=${guards}`, '--state-dir', join(env.tmp, p)], env);
+    const g = (p: string, cmd: string) => runZapusk([join(FIXTURES, `guard/${p}.zdb`), cmd, `guards=${guards}`, '--state_dir', join(env.tmp, p)], env);
     g('a', 'apply');
     g('b', 'apply');
     assert.deepEqual(readdirSync(join(guards, 'nginx')).sort(), ['20-a-shared-service.state', '20-b-shared-service.state']);
@@ -126,9 +126,9 @@ test('a component removed from the program is destroyed on the next run', () => 
     mkdirSync(join(prog, 'parts'), { recursive: true });
     writeFileSync(join(prog, 'parts/main.ini'), readFileSync(join(FIXTURES, 'nested/prog.zdb/parts/main.ini')));
     writeFileSync(join(prog, 'main.ini'), '#### extra\n[load]\ndir=parts\ngreeting=hi\n#### keep\n[os]\napply=echo kept\n');
-    assert.equal(runZapusk([prog, 'apply', '--state-dir', env.state], env).code, 0);
+    assert.equal(runZapusk([prog, 'apply', '--state_dir', env.state], env).code, 0);
     writeFileSync(join(prog, 'main.ini'), '#### keep\n[os]\napply=echo kept\n');
-    const r = runZapusk([prog, 'apply', '--state-dir', env.state], env);
+    const r = runZapusk([prog, 'apply', '--state_dir', env.state], env);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^parts destroyed$/m);
     assert.deepEqual(readdirSync(join(env.state, '_zapusk.created')), []);
@@ -141,7 +141,7 @@ test('a component removed from the program is destroyed on the next run', () => 
 test('--out json: every step with its command and exit code; the run is in the run store', () => {
   const env = caseEnv(join(FIXTURES, 'failing'));
   try {
-    const r = runZapusk([join(FIXTURES, 'failing/prog.zdb'), 'apply', '--state-dir', env.state, '--out', 'json'], env);
+    const r = runZapusk([join(FIXTURES, 'failing/prog.zdb'), 'apply', '--state_dir', env.state, '--out', 'json'], env);
     assert.equal(r.code, 1);
     const record = JSON.parse(r.stdout) as { run: number; exit_code: number; error: { code: string }; results: { name: string; status: string; outputs?: { retcode: number; command: string } }[] };
     assert.equal(record.exit_code, 1);
@@ -166,7 +166,7 @@ test('bad input runs nothing and leaves no state dir', () => {
   for (const name of ['bad-type', 'bad-param', 'bad-line', 'bad-unreadable']) {
     const env = caseEnv(join(FIXTURES, name));
     try {
-      const r = runZapusk([join(FIXTURES, `${name}/prog.zdb`), 'apply', '--state-dir', env.state], env);
+      const r = runZapusk([join(FIXTURES, `${name}/prog.zdb`), 'apply', '--state_dir', env.state], env);
       assert.equal(r.code, 1);
       assert.equal(r.stdout, '');
       assert.ok(!existsSync(env.state));
@@ -229,7 +229,7 @@ test('os step output is shown while the step runs, not when it ends', async () =
       join(prog, 'main.ini'),
       `#### slow\n[os]\napply=echo first; i=0; while [ ! -e ${marker} ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; if [ -e ${marker} ]; then echo second; else echo late; fi\n`,
     );
-    const child = spawn(process.execPath, [CAIRN, 'zapusk', prog, 'apply', '--state-dir', env.state], {
+    const child = spawn(process.execPath, [CAIRN, 'zapusk', prog, 'apply', '--state_dir', env.state], {
       cwd: env.tmp,
       env: { ...process.env, NO_COLOR: '1', CAIRN_STATE_DIR: env.cairnState },
     });
@@ -249,7 +249,7 @@ test('os step output is shown while the step runs, not when it ends', async () =
 test('relative prepend_zdb_dirs are relative to the working directory, as zapusk-tool reads them', () => {
   const env = caseEnv(join(FIXTURES, 'args'));
   try {
-    const args = ['zapusk', 'prog.zdb', 'apply', 'prepend_zdb_dirs=lib', '--state-dir', env.state];
+    const args = ['zapusk', 'prog.zdb', 'apply', 'prepend_zdb_dirs=lib', '--state_dir', env.state];
     const here = cairn(args, { cwd: join(FIXTURES, 'args'), env: { CAIRN_STATE_DIR: env.cairnState } });
     assert.equal(here.code, 0, here.stderr);
     assert.match(here.stdout, /^type_dir=lib\/two\.zdb$/m);
@@ -295,7 +295,7 @@ test('an ini file that cannot be read stops the program before anything runs', {
     mkdirSync(prog);
     writeFileSync(join(prog, 'main.ini'), '#### a\n[os]\napply=echo must not run\n');
     chmodSync(join(prog, 'main.ini'), 0);
-    const r = runZapusk([prog, 'apply', '--state-dir', env.state], env);
+    const r = runZapusk([prog, 'apply', '--state_dir', env.state], env);
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /Z006 cannot read .*main\.ini: permission denied/);
@@ -309,7 +309,7 @@ test('a dry run (plan, --dry-run) writes nothing: no state dir, no file, no flag
   const env = caseEnv(join(FIXTURES, 'plan'));
   try {
     const prog = join(FIXTURES, 'plan/prog.zdb');
-    const lib = ['--lib', join(FIXTURES, 'plan/lib'), '--state-dir', env.state];
+    const lib = ['--lib', join(FIXTURES, 'plan/lib'), '--state_dir', env.state];
     const plan = runZapusk([prog, 'plan', ...lib], env);
     assert.equal(plan.code, 0, plan.stderr);
     assert.match(plan.stdout, /would write .*app\.conf/);
@@ -345,13 +345,13 @@ test('the tool folder (global params, lib/) may be given as $CAIRN_ZAPUSK_TOOL_D
   try {
     const prog = join(FIXTURES, 'global-params/prog.zdb');
     const tool = join(FIXTURES, 'global-params/tool');
-    const r = runZapusk([prog, 'apply', '--state-dir', env.state], env, { CAIRN_ZAPUSK_TOOL_DIR: tool });
+    const r = runZapusk([prog, 'apply', '--state_dir', env.state], env, { CAIRN_ZAPUSK_TOOL_DIR: tool });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /region=default-region shared=from global conf/);
     assert.match(r.stdout, /hello world in default-region/);
     const empty = join(env.tmp, 'empty-tool');
     mkdirSync(empty);
-    const other = runZapusk([prog, 'apply', '--state-dir', join(env.tmp, 's2'), '--tool-dir', empty], env, { CAIRN_ZAPUSK_TOOL_DIR: tool });
+    const other = runZapusk([prog, 'apply', '--state_dir', join(env.tmp, 's2'), '--tool-dir', empty], env, { CAIRN_ZAPUSK_TOOL_DIR: tool });
     assert.equal(other.code, 1);
     assert.match(other.stderr, /Z020 unknown param "region"/);
   } finally {

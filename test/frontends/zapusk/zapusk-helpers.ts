@@ -27,10 +27,10 @@ export function readRuns(caseDir: string, env: CaseEnv): Run[] {
     const words = argText.split(/\s+/).map((w) => w.replaceAll('$CASE', env.caseDir).replaceAll('$STATE', env.state).replaceAll('$TMP', env.tmp));
     const hasProgram = words[0]?.endsWith('.zdb') ?? false;
     const program = join(caseDir, hasProgram ? (words.shift() as string) : 'prog.zdb');
-    const explicitState = words.includes('--state-dir');
+    const explicitState = words.includes('--state_dir');
     // A case's tool/ folder stands for the folder beside the tool: its global conf and its lib/ of zdb types.
     const tool = existsSync(join(caseDir, 'tool')) && !words.includes('--tool-dir') ? ['--tool-dir', join(caseDir, 'tool')] : [];
-    return { args: [program, ...words, ...(explicitState ? [] : ['--state-dir', env.state]), ...tool], exit: Number(exit) };
+    return { args: [program, ...words, ...(explicitState ? [] : ['--state_dir', env.state]), ...tool], exit: Number(exit) };
   });
 }
 
@@ -72,7 +72,7 @@ export function toolArgs(args: readonly string[]): string[] {
   const out = [command, '--zdb_dir', program];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i] as string;
-    if (a === '--state-dir') out.push('--state_dir', rest[++i] as string);
+    if (a === '--state_dir') out.push('--state_dir', rest[++i] as string);
     else if (a === '--lib') out.push('--a', `prepend_zdb_dirs=${rest[++i] as string}`);
     else if (a === '--only') out.push(a, rest[++i] as string);
     else if (a === '--debug' || a === '--force') out.push(a);

@@ -1,8 +1,10 @@
 /**
- * The fleet wiring OtterScript and Inmanta share: connect the chosen inventory hosts (host keys, become,
- * timeouts), fan the work out through the engine (forks, unreachable hosts apart), record one run whose
- * results carry their host, print, and give the fleet's exit code. What runs on each host, how a host's
- * outcome is classed and how it is printed are the front end's.
+ * The fleet wiring every front end that acts on many machines shares: connect the chosen inventory hosts
+ * (host keys, become, timeouts), fan the work out through the engine (forks, unreachable hosts apart),
+ * record one run whose results carry their host, print, and give the fleet's exit code. What runs on each
+ * host, how a host's outcome is classed and how it is printed are the front end's (`runFleet`); a program
+ * that runs once per host and prints each host in its own format (graph file, Converge, Zapusk) takes the
+ * defaults through `runOnFleet`.
  */
 import type { NodeResult, RunMode } from '../core/model.js';
 import type { RunReport } from '../core/runtime.js';
@@ -11,10 +13,25 @@ import type { RunOptions } from '../engine/run-options.js';
 import { withRunStore } from '../engine/session.js';
 import { hostsFor } from '../host/fleet.js';
 import type { Inventory, InventoryHost } from '../host/inventory.js';
+import { LocalHost } from '../host/local.js';
 import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
-import { type HostClass, hostProgress } from './hosts-report.js';
-import { fanoutOptions, type FleetOptions, fleetSecurity } from './inventory.js';
+import { classify, fleetJson, type HostClass, type HostRun, hostProgress, printFleetText } from './hosts-report.js';
+import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
+
+export type { HostRun };
+
+/**
+ * Remote hosts wait on the network, not on this machine's CPU: at least this many resources act at once on
+ * each, so their requests share round trips (a no-op costs the same few round trips for 10 or 1,000
+ * resources). Commands are still bounded by the SSH host's own limit on exec channels.
+ */
+const REMOTE_JOBS_FLOOR = 4096;
+
+/** The resources that may act at once on a host: --jobs here, at least REMOTE_JOBS_FLOOR on a remote one. */
+export function jobsOn(host: Host, jobs: number): number {
+  return host instanceof LocalHost ? jobs : Math.max(jobs, REMOTE_JOBS_FLOOR);
+}
 
 export interface FleetWork<T> {
   readonly mode: RunMode;
@@ -102,5 +119,40 @@ export async function runFleet<T>(
       exitCode: fleetExitCode(totals, opts.detailedExitcode),
       print: (runId) => work.print(outcomes, totals, runId, hosts),
     };
+  });
+}
+
+export interface FleetRunMeta {
+  readonly mode: RunMode;
+  readonly frontEnd: string;
+  /** What the run was made from (files, a program folder); the host pattern is added. */
+  readonly source: readonly string[];
+  /** Extra keys of the JSON output (e.g. `source`). */
+  readonly json?: Record<string, unknown>;
+}
+
+export type Selection = Awaited<ReturnType<typeof selectFromInventory>>;
+
+export type FleetRunOptions = RunOptions & FleetOptions & { out: string };
+
+/**
+ * Runs a program once per selected host and prints each host's results (or the system's own text for the
+ * host) with the unreachable hosts apart and a totals line. `selection` is the inventory and its selected
+ * hosts when the caller read them already (to report a bad pattern first).
+ */
+export async function runOnFleet(opts: FleetRunOptions, meta: FleetRunMeta, work: (host: Host) => Promise<HostRun>, selection?: Selection): Promise<number> {
+  const { inventory, selected } = selection ?? (await selectFromInventory(opts));
+  return runFleet<HostRun>(opts, inventory, selected, {
+    mode: meta.mode,
+    frontEnd: meta.frontEnd,
+    source: [...meta.source, `--hosts ${hostPattern(opts)}`],
+    run: (target) => work(target),
+    classify,
+    results: reportResults,
+    print(outcomes, _totals, runId, hosts) {
+      const transport = new Map(hosts.filter((h) => 'stats' in h).map((h) => [h.name, (h as unknown as { stats: unknown }).stats]));
+      if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, meta.mode, runId, meta.json ?? {}, transport), null, 2)}\n`);
+      else printFleetText(outcomes, meta.mode, runId);
+    },
   });
 }
