@@ -13,7 +13,7 @@ import { hostsFor } from '../host/fleet.js';
 import type { Inventory, InventoryHost } from '../host/inventory.js';
 import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
-import { type HostClass, hostProgress } from './hosts-report.js';
+import { type HostClass, hostProgress, totalsOf } from './hosts-report.js';
 import { fanoutOptions, type FleetOptions, fleetSecurity } from './inventory.js';
 
 export interface FleetWork<T> {
@@ -66,12 +66,6 @@ export function reportResults(report: RunReport, host: string): NodeResult[] {
   return report.results.map((r) => ({ ...r, host }));
 }
 
-export function totalsBy<T>(outcomes: readonly HostOutcome<T>[], classify: (o: HostOutcome<T>) => HostClass): FleetTotals {
-  const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
-  for (const o of outcomes) t[classify(o)] += 1;
-  return t;
-}
-
 /** Runs `work` on the selected inventory hosts as one recorded run; returns the fleet's exit code. */
 export async function runFleet<T>(
   opts: RunOptions & FleetOptions,
@@ -96,7 +90,7 @@ export async function runFleet<T>(
     } finally {
       await pool.closeAll();
     }
-    const totals = totalsBy(outcomes, work.classify);
+    const totals = totalsOf(outcomes, work.classify);
     return {
       results: outcomes.flatMap((o) => (o.status === 'done' ? work.results(o.value, o.host) : [])),
       exitCode: fleetExitCode(totals, opts.detailedExitcode),
