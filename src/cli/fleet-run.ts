@@ -16,7 +16,7 @@ import type { Inventory, InventoryHost } from '../host/inventory.js';
 import { LocalHost } from '../host/local.js';
 import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
-import { classify, fleetJson, type HostClass, type HostRun, hostProgress, printFleetText } from './hosts-report.js';
+import { classify, fleetJson, type HostClass, type HostRun, hostProgress, printFleetText, totalsOf } from './hosts-report.js';
 import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
 
 export type { HostRun };
@@ -83,12 +83,6 @@ export function reportResults(report: RunReport, host: string): NodeResult[] {
   return report.results.map((r) => ({ ...r, host }));
 }
 
-export function totalsBy<T>(outcomes: readonly HostOutcome<T>[], classify: (o: HostOutcome<T>) => HostClass): FleetTotals {
-  const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
-  for (const o of outcomes) t[classify(o)] += 1;
-  return t;
-}
-
 /** Runs `work` on the selected inventory hosts as one recorded run; returns the fleet's exit code. */
 export async function runFleet<T>(
   opts: RunOptions & FleetOptions,
@@ -113,7 +107,7 @@ export async function runFleet<T>(
     } finally {
       await pool.closeAll();
     }
-    const totals = totalsBy(outcomes, work.classify);
+    const totals = totalsOf(outcomes, work.classify);
     return {
       results: outcomes.flatMap((o) => (o.status === 'done' ? work.results(o.value, o.host) : [])),
       exitCode: fleetExitCode(totals, opts.detailedExitcode),

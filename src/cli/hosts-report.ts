@@ -25,9 +25,13 @@ export function classify(outcome: HostOutcome<HostRun>): HostClass {
   return 'ok';
 }
 
-export function totalsOf(outcomes: readonly HostOutcome<HostRun>[]): FleetTotals {
+/** How many hosts fell in each class (`cls`: a graph run's classes by default). */
+export function totalsOf<T = HostRun>(
+  outcomes: readonly HostOutcome<T>[],
+  cls: (o: HostOutcome<T>) => HostClass = classify as unknown as (o: HostOutcome<T>) => HostClass,
+): FleetTotals {
   const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
-  for (const o of outcomes) t[classify(o)] += 1;
+  for (const o of outcomes) t[cls(o)] += 1;
   return t;
 }
 

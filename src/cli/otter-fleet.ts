@@ -67,7 +67,12 @@ function print(outcomes: readonly HostOutcome<OtterRunResult>[], totals: FleetTo
     const hosts: Record<string, unknown> = {};
     for (const o of outcomes) {
       const base = { status: classify(o), duration_ms: o.durationMs };
-      hosts[o.host] = o.status === 'done' ? { ...base, ...jsonOf(o.value, opts, []) } : { ...base, reason: o.reason };
+      if (o.status !== 'done') hosts[o.host] = { ...base, reason: o.reason };
+      else {
+        // Otter's own status (Normal, Warning, Error) is the execution's; `status` is the host's class.
+        const { status, ...execution } = jsonOf(o.value, opts, []);
+        hosts[o.host] = { ...base, execution_status: status, ...execution };
+      }
     }
     const mode = opts.simulation ? 'simulate' : opts.mode;
     process.stdout.write(`${JSON.stringify({ run: runId, mode, totals, hosts, ...(warnings.length > 0 ? { warnings } : {}) }, null, 2)}\n`);

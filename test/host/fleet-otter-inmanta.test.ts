@@ -154,11 +154,12 @@ groups:
       fs.writeFileSync(join(roots.beta as string, 'web.conf'), 'drifted');
       const collect = run(['otter', 'run', script, '--hosts', 'web', '--mode', 'collect', '--detailed-exitcode', '--out', 'json'], state());
       assert.equal(collect.code, 2, collect.stdout + collect.stderr);
-      const j = JSON.parse(collect.stdout) as { mode: string; totals: unknown; hosts: Record<string, { status: string; drift: Array<{ key: string }> }> };
+      const j = JSON.parse(collect.stdout) as { mode: string; totals: unknown; hosts: Record<string, { status: string; execution_status: string; drift: Array<{ key: string }> }> };
       assert.equal(j.mode, 'collect');
       assert.deepEqual(j.totals, { hosts: 2, changed: 1, ok: 1, failed: 0, unreachable: 0 });
       assert.deepEqual(Object.keys(j.hosts), ['alpha', 'beta']);
       assert.deepEqual(j.hosts.alpha?.drift, []);
+      assert.deepEqual([j.hosts.alpha?.status, j.hosts.alpha?.execution_status, j.hosts.beta?.status, j.hosts.beta?.execution_status], ['ok', 'Normal', 'changed', 'Normal']);
       assert.deepEqual(j.hosts.beta?.drift.map((d) => d.key), [`${roots.beta}/web.conf`]);
       assert.equal(fs.readFileSync(join(roots.beta as string, 'web.conf'), 'utf8'), 'drifted', 'collect changes nothing');
       const fix = run(['otter', 'run', script, '--hosts', 'beta', '--mode', 'collect-execute'], state());
