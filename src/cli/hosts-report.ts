@@ -1,5 +1,5 @@
 /** Fleet output: per-host results, unreachable hosts apart with why, a totals line; and a progress line per host. */
-import type { NodeResult, RunMode } from '../core/model.js';
+import type { RunMode } from '../core/model.js';
 import type { RunReport } from '../core/runtime.js';
 import { type FleetTotals, type HostOutcome, totalsLine } from '../engine/fanout.js';
 import { colors } from '../engine/color.js';
@@ -33,11 +33,6 @@ export function totalsOf<T = HostRun>(
   const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
   for (const o of outcomes) t[cls(o)] += 1;
   return t;
-}
-
-/** Every result of the fleet run, each marked with its host (what the run store records). */
-export function fleetResults(outcomes: readonly HostOutcome<HostRun>[]): NodeResult[] {
-  return outcomes.flatMap((o) => (o.status === 'done' ? o.value.results.map((r) => ({ ...r, host: o.host })) : []));
 }
 
 export function printFleetText(outcomes: readonly HostOutcome<HostRun>[], mode: RunMode, runId: number | undefined): void {
