@@ -43,6 +43,8 @@ export interface GoldenSuite {
   readonly input?: (name: string) => boolean;
   /** Expected files recorded from the real system: CAIRN_ACCEPT never rewrites them. */
   readonly recorded?: boolean;
+  /** Words added to a case's test name (e.g. its note). */
+  readonly describe?: (c: GoldenCase) => string;
   /** The check of one case. */
   readonly run: (c: GoldenCase, expect: Expect) => void | Promise<void>;
 }
@@ -131,7 +133,8 @@ export function goldenSuite(suite: GoldenSuite): void {
   test(`${suite.title}: the corpus is not empty`, () => assert.ok(cases.length > 0, `no case under ${suite.root}`));
   for (const name of cases) {
     const dir = join(suite.root, name);
-    test(`${suite.title} ${name}`, async () => {
+    const more = suite.describe?.({ name, dir }) ?? '';
+    test(`${suite.title} ${name}${more ? ` ${more}` : ''}`, async () => {
       const expect = new Expect(dir, suite);
       await suite.run({ name, dir }, expect);
       finished.set(name, expect.read);
