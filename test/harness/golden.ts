@@ -57,6 +57,7 @@ export class Expect {
   constructor(
     private readonly dir: string,
     private readonly suite: GoldenSuite,
+    private readonly accept = ACCEPT,
   ) {}
 
   private file(name: string): string {
@@ -66,7 +67,7 @@ export class Expect {
   }
 
   private get accepting(): boolean {
-    return ACCEPT && this.suite.recorded !== true;
+    return this.accept && this.suite.recorded !== true;
   }
 
   /** Whether the expected file exists (it counts as read). */
@@ -123,12 +124,42 @@ function entries(dir: string): string[] {
   return readdirSync(dir).sort();
 }
 
+/** The case folders of a suite's root, sorted. */
+export function casesOf(suite: GoldenSuite): string[] {
+  if (!existsSync(suite.root)) return [];
+  return entries(suite.root).filter((n) => statSync(join(suite.root, n)).isDirectory() && (suite.isCase ?? (() => true))(join(suite.root, n)));
+}
+
+/**
+ * The orphans of a suite: root entries that are no case, case files that are neither input nor expected,
+ * and, for the cases that finished (`finished`: case → the expected files it read), expected files unread.
+ */
+export function orphansOf(suite: GoldenSuite, finished: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const cases = casesOf(suite);
+  const orphans: string[] = [];
+  const shared = new Set(suite.shared ?? []);
+  for (const n of entries(suite.root)) {
+    if (!cases.includes(n) && !shared.has(n)) orphans.push(`${n}: not a case`);
+  }
+  const input = suite.input ?? ((n: string) => !suite.expected(n));
+  for (const name of cases) {
+    const names = entries(join(suite.root, name));
+    for (const n of names) {
+      if (!suite.expected(n) && !input(n)) orphans.push(`${name}/${n}: neither an input nor an expected file`);
+    }
+    const read = finished.get(name);
+    if (!read) continue; // the case failed or was not run: its own test says so
+    const readTop = new Set([...read].map((f) => f.split('/')[0]));
+    for (const n of names) {
+      if (suite.expected(n) && !readTop.has(n)) orphans.push(`${name}/${n}: an expected file no run compares`);
+    }
+  }
+  return orphans;
+}
+
 /** Declares one test per case of the suite, then the orphan check. */
 export function goldenSuite(suite: GoldenSuite): void {
-  const isDir = (p: string): boolean => statSync(p).isDirectory();
-  const cases = existsSync(suite.root)
-    ? entries(suite.root).filter((n) => isDir(join(suite.root, n)) && (suite.isCase ?? (() => true))(join(suite.root, n)))
-    : [];
+  const cases = casesOf(suite);
   const finished = new Map<string, Set<string>>();
   test(`${suite.title}: the corpus is not empty`, () => assert.ok(cases.length > 0, `no case under ${suite.root}`));
   for (const name of cases) {
@@ -141,24 +172,5 @@ export function goldenSuite(suite: GoldenSuite): void {
       if (expect.accepted > 0) process.stderr.write(`${suite.title} ${name}: accepted ${expect.accepted} expected file(s)\n`);
     });
   }
-  test(`${suite.title}: no orphan fixtures`, () => {
-    const orphans: string[] = [];
-    const shared = new Set(suite.shared ?? []);
-    for (const n of entries(suite.root)) {
-      if (!cases.includes(n) && !shared.has(n)) orphans.push(`${n}: not a case`);
-    }
-    const input = suite.input ?? ((n: string) => !suite.expected(n));
-    for (const name of cases) {
-      for (const n of entries(join(suite.root, name))) {
-        if (!suite.expected(n) && !input(n)) orphans.push(`${name}/${n}: neither an input nor an expected file`);
-      }
-      const read = finished.get(name);
-      if (!read) continue; // the case failed or was not run: its own test says so
-      const readTop = new Set([...read].map((f) => f.split('/')[0]));
-      for (const n of entries(join(suite.root, name))) {
-        if (suite.expected(n) && !readTop.has(n)) orphans.push(`${name}/${n}: an expected file no run compares`);
-      }
-    }
-    assert.deepEqual(orphans, [], `orphan fixtures under ${suite.root}`);
-  });
+  test(`${suite.title}: no orphan fixtures`, () => assert.deepEqual(orphansOf(suite, finished), [], `orphan fixtures under ${suite.root}`));
 }
