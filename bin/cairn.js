@@ -4,7 +4,7 @@
 const versionOnly = process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V');
 try {
   if (versionOnly) process.stdout.write(`${(await import('../dist/version.js')).VERSION}\n`);
-  else await import('../dist/main.js');
+  else await (await import('../dist/main.js')).main();
 } catch (e) {
   const missing = e && e.code === 'ERR_MODULE_NOT_FOUND' && /dist\/(main|version)\.js/.test(String(e.message));
   if (!missing) throw e;

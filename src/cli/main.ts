@@ -1,5 +1,9 @@
-/** The composition root: arguments, wiring, output and exit codes. The only caller of process.exit. */
-import { Command } from 'commander';
+/**
+ * The composition root: arguments, wiring, output and exit codes. The only caller of process.exit.
+ * `bin/cairn.js` calls `main()`; `runCli()` runs one command line inside a process that goes on living
+ * (the test harness), returning the exit code instead of exiting.
+ */
+import { Command, CommanderError } from 'commander';
 import type { RunOptions } from '../engine/run-options.js';
 import { FRONT_ENDS } from './front-ends.js';
 import { register as registerHosts } from './hosts.js';
@@ -21,8 +25,12 @@ async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string
   return runGraphFile(file, opts.simulate ? 'simulate' : mode, opts);
 }
 
-export function buildProgram(): Command {
-  const program = new Command('cairn')
+export function buildProgram(options: { exitOverride?: boolean } = {}): Command {
+  const program = new Command('cairn');
+  // Set before the subcommands are declared, so that they inherit it: help, --version and usage errors
+  // then throw instead of calling process.exit.
+  if (options.exitOverride) program.exitOverride();
+  program
     .description(
       'Keep machines in a known state. cairn speaks Salt states, Converge, Zapusk, OtterScript and the ' +
         'Inmanta language, and its own resource graph: it shows what would change, makes the changes, ' +
@@ -108,7 +116,7 @@ function guardProcess(): void {
   }
 }
 
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   guardProcess();
   try {
     await buildProgram().parseAsync(cairnArgs(process.argv));
@@ -118,4 +126,22 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/**
+ * One command line (`argv` as process.argv: node, script, arguments) run in this process: the exit code
+ * is returned and process.exitCode left as it was. The caller owns process-wide state (argv, environment,
+ * working directory, where stdout and stderr go) and restores it between runs.
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const before = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    await buildProgram({ exitOverride: true }).parseAsync(cairnArgs(argv));
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    const { reportError } = await import('../engine/errors.js');
+    return reportError(e);
+  } finally {
+    process.exitCode = before;
+  }
+}

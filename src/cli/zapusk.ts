@@ -51,15 +51,23 @@ function json(outcome: ZapuskOutcome, runId: number, dry: boolean): string {
   return `${JSON.stringify(record, null, 2)}\n`;
 }
 
-/** Writes to stdout until its reader goes away (`| head`); the run itself goes on to the end. */
+let stdoutClosed = false;
+let watchingStdout = false;
+
+/**
+ * Writes to stdout until its reader goes away (`| head`); the run itself goes on to the end. The process
+ * watches stdout once, however many runs it makes.
+ */
 function stdoutWriter(): (text: string) => void {
-  let closed = false;
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') closed = true;
-    else throw e;
-  });
+  if (!watchingStdout) {
+    watchingStdout = true;
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') stdoutClosed = true;
+      else throw e;
+    });
+  }
   return (text) => {
-    if (!closed) process.stdout.write(text);
+    if (!stdoutClosed) process.stdout.write(text);
   };
 }
 

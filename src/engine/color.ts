@@ -11,10 +11,15 @@ export function useColor(): boolean {
   return process.stdout.isTTY === true;
 }
 
-let palette: ReturnType<typeof pc.createColors> | undefined;
+const palettes = new Map<boolean, ReturnType<typeof pc.createColors>>();
 
-/** The colour functions for this process: real escapes when useColor(), identity otherwise. */
+/** The colour functions for this run: real escapes when useColor(), identity otherwise. */
 export function colors(): ReturnType<typeof pc.createColors> {
-  palette ??= pc.createColors(useColor());
+  const on = useColor();
+  let palette = palettes.get(on);
+  if (!palette) {
+    palette = pc.createColors(on);
+    palettes.set(on, palette);
+  }
   return palette;
 }

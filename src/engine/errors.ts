@@ -2,9 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag.js';
 
-const sources = new Map<string, string | undefined>();
-
-function sourceOf(file: string): string | undefined {
+function sourceOf(file: string, sources: Map<string, string | undefined>): string | undefined {
   if (!sources.has(file)) {
     try {
       sources.set(file, readFileSync(file, 'utf8'));
@@ -16,7 +14,9 @@ function sourceOf(file: string): string | undefined {
 }
 
 export function printDiagnostics(diags: readonly Diagnostic[]): void {
-  const text = diags.map((d) => formatDiagnostic(d, d.span ? sourceOf(d.span.file) : undefined));
+  // Each file is read once per report, and again for the next (a file may change between two runs in one process).
+  const sources = new Map<string, string | undefined>();
+  const text = diags.map((d) => formatDiagnostic(d, d.span ? sourceOf(d.span.file, sources) : undefined));
   process.stderr.write(`${text.join('\n')}\n`);
   if (diags.length > 1) process.stderr.write(`${diags.length} errors\n`);
 }

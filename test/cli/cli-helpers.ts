@@ -1,8 +1,13 @@
-/** Runs the built CLI (dist/) as a user would, in temp dirs. */
+/**
+ * Runs the built CLI (dist/) as a user would, in temp dirs: in this process by default (a worker thread
+ * with the CLI loaded once, see test/harness/in-process.ts), or as its own process with cairnSpawned() for
+ * what only a real process shows (bin/cairn.js, signals, a closed pipe, locks held by another process).
+ */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runInProcess } from '../harness/in-process.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CAIRN = join(ROOT, 'bin/cairn.js');
@@ -13,13 +18,29 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cairn(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliResult {
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
+  return { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...options.env };
+}
+
+function needDist(): void {
   if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-  const r = spawnSync(process.execPath, [CAIRN, ...args], {
-    cwd: options.cwd ?? ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
-  });
+}
+
+/** `cairn ARGS…` run in this process (the CLI's runCli entry), with its exit code, stdout and stderr. */
+export function cairn(args: readonly string[], options: CliOptions = {}): CliResult {
+  needDist();
+  return runInProcess(ROOT, CAIRN, args, options.cwd ?? ROOT, cliEnv(options));
+}
+
+/** `node bin/cairn.js ARGS…` as its own process: for what only a real process shows. */
+export function cairnSpawned(args: readonly string[], options: CliOptions = {}): CliResult {
+  needDist();
+  const r = spawnSync(process.execPath, [CAIRN, ...args], { cwd: options.cwd ?? ROOT, encoding: 'utf8', env: cliEnv(options) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

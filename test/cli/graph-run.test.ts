@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cairn, tempDir, writeGraph } from './cli-helpers.js';
+import { cairn, cairnSpawned, tempDir, writeGraph } from './cli-helpers.js';
 
 function setup() {
   const dir = tempDir();
@@ -177,7 +177,8 @@ test('two independent slow commands overlap under --jobs 2 and do not under --jo
 test('--profile prints each stage of the command to stderr and leaves stdout as it was', () => {
   const { graph, state } = setup();
   const plain = cairn(['apply', graph, '--state-dir', state]);
-  const profiled = cairn(['apply', graph, '--state-dir', state, '--profile']);
+  // The profile is printed when the process exits: a real process.
+  const profiled = cairnSpawned(['apply', graph, '--state-dir', state, '--profile']);
   assert.equal(profiled.code, plain.code);
   const stages = [...profiled.stderr.matchAll(/^profile: (\S+(?: \S+)?)\s+[\d.]+ ms/gm)].map((m) => m[1]);
   assert.deepEqual(stages, ['startup', 'read', 'load', 'preflight', 'store open', 'run', 'print', 'record', 'close', 'total']);

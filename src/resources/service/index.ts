@@ -130,6 +130,12 @@ async function apply(ctx: ResourceContext, p: ServiceParams, checked: CheckOutco
     if (p.enable !== undefined) ret = merge(ret, await toggle(b, name, p.enable, !wantRunning, false));
     return done(ret);
   }
+  // A simulation ran nothing, so the service is as it was: report what the command would have done.
+  if (ctx.host.simulated === true) {
+    let ret: Step = { result: true, changes: { [name]: wantRunning }, comment: wantRunning ? `Started service ${name}` : `Service ${name} was killed` };
+    if (p.enable !== undefined && f.enabled !== p.enable) ret = merge(ret, await toggle(b, name, p.enable, null, true));
+    return done(ret);
+  }
   const after = await b.running(name);
   const afterEnabled = await b.enabled(name);
   const changes: Record<string, unknown> = afterEnabled !== f.enabled || after !== f.running ? { [name]: after } : {};

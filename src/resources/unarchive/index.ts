@@ -66,6 +66,9 @@ async function apply(ctx: ResourceContext, p: UnarchiveParams): Promise<ApplyOut
     const got = createHash(p.hash_type).update(await host.readFile(archive)).digest('hex');
     if (got !== p.hash.toLowerCase()) return { ok: false, comment: `failed to fetch: checksums did not match (expected ${p.hash}, got ${got})` };
   }
+  const done = { unarchive: { old: p.source, new: p.destination } };
+  // A simulation unpacks nothing: what would be unpacked is not known without running tar.
+  if (host.simulated === true) return { ok: true, changes: done, comment: `completed fetch and unarchive ${JSON.stringify(p.source)}`, outputs: { source: p.source, destination: p.destination } };
   const tmp = (await run(host, ['mktemp', '-d', '/tmp/cairn-unarchive.XXXXXX'])).trim();
   try {
     if (/\.zip$/i.test(archive)) await run(host, ['unzip', '-q', '-o', archive, '-d', tmp]);
@@ -82,7 +85,7 @@ async function apply(ctx: ResourceContext, p: UnarchiveParams): Promise<ApplyOut
     await run(host, ['cp', '-a', `${tmp}/.`, `${p.destination}/`]);
     return {
       ok: true,
-      changes: { unarchive: { old: p.source, new: p.destination } },
+      changes: done,
       comment: `completed fetch and unarchive ${JSON.stringify(p.source)}`,
       outputs: { source: p.source, destination: p.destination, files },
     };

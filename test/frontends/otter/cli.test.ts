@@ -1,4 +1,4 @@
-// Golden fixtures: test/fixtures/otter/<case>/script.otter run by the built CLI. expected.json holds the
+// Golden fixtures (test/harness/golden.ts): test/fixtures/otter/<case>/script.otter run by the built CLI. expected.json holds the
 // arguments, files before and after, the exit code and the whole `--out json` document (paths under the
 // run's root read as {root}, under the fixture as {fixture}); expected.stderr holds a diagnostic instead
 // (exit 1, nothing changed).
@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSyn
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { assertNoStack, cairn, ROOT, tempDir } from '../../cli/cli-helpers.js';
+import { goldenSuite } from '../../harness/golden.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/otter');
 
@@ -23,23 +24,23 @@ function placeholders(text: string, root: string, fixture: string): string {
   return text.split(root).join('{root}').split(fixture).join('{fixture}');
 }
 
-for (const name of readdirSync(FIXTURES).sort()) {
-  const dir = join(FIXTURES, name);
-  if (!statSync(dir).isDirectory()) continue;
-  test(`fixture ${name}`, () => {
+goldenSuite({
+  title: 'fixture',
+  root: FIXTURES,
+  expected: (name) => name === 'expected.json' || name === 'expected.stderr',
+  run: ({ dir }, expect) => {
     const root = realpathSync(tempDir('cairn-otter-'));
     const state = tempDir('cairn-otter-state-');
-    const stderrFile = join(dir, 'expected.stderr');
-    if (existsSync(stderrFile)) {
+    if (expect.has('expected.stderr')) {
       const r = cairn(['otter', 'run', 'script.otter', '--root', root, '--state-dir', state], { cwd: dir });
       assert.equal(r.code, 1);
       assert.equal(r.stdout, '');
-      assert.equal(r.stderr, readFileSync(stderrFile, 'utf8'));
+      expect.text('expected.stderr', r.stderr, 'the diagnostic');
       assertNoStack(r.stderr);
       assert.deepEqual(readdirSync(root), [], 'nothing was changed');
       return;
     }
-    const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expected;
+    const expected = expect.jsonOf('expected.json') as Expected;
     for (const [file, text] of Object.entries(expected.before ?? {})) {
       mkdirSync(dirname(join(root, file)), { recursive: true });
       writeFileSync(join(root, file), text);
@@ -47,15 +48,16 @@ for (const name of readdirSync(FIXTURES).sort()) {
     const r = cairn(['otter', 'run', 'script.otter', '--root', root, '--state-dir', state, '--out', 'json', ...(expected.args ?? [])], { cwd: dir });
     assertNoStack(r.stderr);
     const out: unknown = JSON.parse(placeholders(r.stdout, root, realpathSync(dir)));
-    assert.deepEqual({ exit: r.code, output: out }, { exit: expected.exit, output: expected.output });
+    // args, before and after are the case's own; exit and output are what cairn gave (CAIRN_ACCEPT=1 takes them).
+    expect.json('expected.json', { ...expected, exit: r.code, output: out }, 'exit code and --out json');
     for (const [file, text] of Object.entries(expected.after ?? {})) {
       const path = join(root, file);
       if (text === null) assert.equal(existsSync(path), false, `${file} must not exist`);
       else if (text === true) assert.equal(existsSync(path), true, `${file} must exist`);
       else assert.equal(readFileSync(path, 'utf8'), text, file);
     }
-  });
-}
+  },
+});
 
 test('drift through the CLI: collect finds it, collect-execute fixes exactly it, a second collect finds none', () => {
   const root = tempDir('cairn-otter-');

@@ -2,15 +2,17 @@
  * Differential corpus: every case under test/fixtures/salt/diff/<case>/ runs through cairn and is compared with
  * the output recorded from real salt-call 3006.0 (expected.json or expected.txt, expected.exit). When SALT_CALL
  * points at a real salt-call wrapper, each case also runs through Salt live and cairn is compared with that.
- * Case preparation and normalization are shared with scripts/salt-record.mjs (the recorder).
+ * Case preparation and normalization are shared with scripts/salt-record.mjs (the recorder), which is also
+ * the only way to rewrite the expected files (they come from Salt, so CAIRN_ACCEPT leaves them alone).
+ * cairn runs in-process (test/harness/in-process.ts) through the one golden harness (test/harness/golden.ts).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { CAIRN, ROOT } from '../../cli/cli-helpers.js';
+import { cairn, ROOT } from '../../cli/cli-helpers.js';
+import { type Expect, goldenSuite } from '../../harness/golden.js';
 
 interface CaseRun {
   code: number | null;
@@ -20,6 +22,9 @@ interface CaseRun {
 }
 interface RecorderLib {
   runCase(caseDir: string, command: string[]): CaseRun;
+  prepare(caseDir: string): { root: string; words: string[]; text: boolean };
+  normalizeJson(stdout: string, root: string): { json?: unknown; text?: string };
+  normalizeText(stdout: string, root: string): string;
 }
 
 const CORPUS = join(ROOT, 'test/fixtures/salt/diff');
@@ -30,14 +35,22 @@ if (!SALT_CALL) process.stderr.write('salt differential: SALT_CALL is not set; c
 const stateDir = mkdtempSync(join(tmpdir(), 'cairn-salt-diff-store-'));
 process.on('exit', () => rmSync(stateDir, { recursive: true, force: true }));
 
+/** The case as runCase prepares it (a fresh copy, setup.sh run), with cairn run in-process instead of spawned. */
 function runCairn(dir: string): CaseRun {
-  return lib.runCase(dir, [process.execPath, CAIRN, 'salt', '--state-dir', stateDir]);
+  const { root, words, text } = lib.prepare(dir);
+  try {
+    const r = cairn(['salt', '--state-dir', stateDir, ...words], { cwd: root });
+    const norm = text ? { text: lib.normalizeText(r.stdout, root) } : lib.normalizeJson(r.stdout, root);
+    return { code: r.code, ...norm, stderr: r.stderr };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
-function expectedOf(dir: string): { code: number; json?: unknown; text?: string } {
-  const code = Number(readFileSync(join(dir, 'expected.exit'), 'utf8').trim());
-  if (existsSync(join(dir, 'expected.json'))) return { code, json: JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) };
-  return { code, text: readFileSync(join(dir, 'expected.txt'), 'utf8') };
+function expectedOf(expect: Expect): { code: number; json?: unknown; text?: string } {
+  const code = Number((expect.textOf('expected.exit') ?? '').trim());
+  if (expect.has('expected.json')) return { code, json: expect.jsonOf('expected.json') };
+  return { code, text: expect.textOf('expected.txt') ?? '' };
 }
 
 function compare(got: CaseRun, want: { code: number | null; json?: unknown; text?: string }, what: string): void {
@@ -52,15 +65,15 @@ function compare(got: CaseRun, want: { code: number | null; json?: unknown; text
   assert.doesNotMatch(got.stderr, /\n\s+at .+:\d+:\d+\)?/, `${what}: a stack trace reached the user`);
 }
 
-const cases = existsSync(CORPUS) ? readdirSync(CORPUS).sort() : [];
-test('the differential corpus is not empty', () => assert.ok(cases.length > 0));
-
-for (const name of cases) {
-  const dir = join(CORPUS, name);
-  const note = existsSync(join(dir, 'note')) ? ` (${readFileSync(join(dir, 'note'), 'utf8').trim()})` : '';
-  test(`salt diff ${name}${note}`, () => {
+goldenSuite({
+  title: 'salt diff',
+  root: CORPUS,
+  recorded: true,
+  describe: ({ dir }) => (existsSync(join(dir, 'note')) ? `(${readFileSync(join(dir, 'note'), 'utf8').trim()})` : ''),
+  expected: (name) => /^expected\.(json|txt|exit)$/.test(name),
+  run: ({ dir }, expect) => {
     const got = runCairn(dir);
-    compare(got, expectedOf(dir), 'recorded salt-call 3006.0');
+    compare(got, expectedOf(expect), 'recorded salt-call 3006.0');
     if (SALT_CALL) compare(got, lib.runCase(dir, [SALT_CALL]), 'live salt-call');
-  });
-}
+  },
+});
