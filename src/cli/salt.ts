@@ -17,13 +17,13 @@ import { printDiagnostics, UserError } from '../engine/errors.js';
 import type { SaltCliOptions } from './salt-command.js';
 import { withRunStore } from '../engine/session.js';
 
-interface Call {
+export interface Call {
   fun: string;
   positional: string[];
   kwargs: Record<string, string>;
 }
 
-function parseCall(fun: string, args: readonly string[]): Call {
+export function parseCall(fun: string, args: readonly string[]): Call {
   const positional: string[] = [];
   const kwargs: Record<string, string> = {};
   for (const a of args) {
@@ -52,7 +52,7 @@ function cliValue(v: string): unknown {
   return v;
 }
 
-function loadConfig(opts: SaltCliOptions): MinionConfig {
+export function loadConfig(opts: SaltCliOptions): MinionConfig {
   if (!opts.configDir) return {};
   try {
     return readMinionConfig(resolve(opts.configDir));
@@ -62,7 +62,7 @@ function loadConfig(opts: SaltCliOptions): MinionConfig {
   }
 }
 
-function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig): SaltOptions {
+export function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig): SaltOptions {
   const envRoots = opts.fileRoot.length > 0 ? undefined : conf.fileRoots;
   const pillarRoots = opts.pillarRoot.length > 0 ? opts.pillarRoot : (conf.pillarRoots?.[call.kwargs.pillarenv ?? conf.pillarenv ?? 'base'] ?? conf.pillarRoots?.base ?? []);
   const o: SaltOptions = {
@@ -88,7 +88,7 @@ function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig): Salt
   return o;
 }
 
-function mods(call: Call): string[] {
+export function mods(call: Call): string[] {
   const list = [...call.positional, ...(call.kwargs.mods ? [call.kwargs.mods] : [])];
   return list.flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
 }
@@ -105,7 +105,7 @@ function exitCode(retcode: number, opts: SaltCliOptions): number {
   return retcode === 0 ? 0 : 1;
 }
 
-function outputSettings(opts: SaltCliOptions, conf: MinionConfig): OutputSettings {
+export function outputSettings(opts: SaltCliOptions, conf: MinionConfig): OutputSettings {
   const verbose = opts.stateVerbose ?? (conf.stateVerbose === undefined ? undefined : String(conf.stateVerbose));
   return {
     stateOutput: opts.stateOutput ?? conf.stateOutput ?? 'full',
@@ -133,7 +133,7 @@ function readHighData(file: string): RenderResult {
   return { high: { states: data.states ?? {}, extend: data.extend ?? [], exclude: data.exclude ?? [], spans: data.spans ?? {}, files: data.files ?? {} }, errors: [], diagnostics: [] };
 }
 
-function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderResult {
+export function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderResult {
   if (opts.highData) return readHighData(opts.highData);
   const m = mods(call);
   const highstate = ['state.highstate', 'state.show_highstate', 'state.show_lowstate', 'state.show_states'].includes(call.fun) || (['state.apply', 'state.test'].includes(call.fun) && m.length === 0);
@@ -142,7 +142,7 @@ function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderRes
 }
 
 /** `exclude=` on the command line: a JSON/YAML list of `{sls: x}` / `{id: y}`, or comma-separated SLS names. */
-function excludeArg(v: string): Array<{ sls: string } | { id: string }> {
+export function excludeArg(v: string): Array<{ sls: string } | { id: string }> {
   const parsed = cliValue(v);
   const list = Array.isArray(parsed) ? parsed : String(parsed).split(',').map((x) => x.trim()).filter(Boolean);
   return list.map((e) => (typeof e === 'object' && e !== null ? (e as { sls: string } | { id: string }) : { sls: String(e) }));
@@ -178,14 +178,14 @@ function singleChunk(call: Call): Chunk {
   return (call.fun === 'state.low' ? low : { ...low, __id__: low.name }) as unknown as Chunk;
 }
 
-function translateContext(so: SaltOptions, conf: MinionConfig = {}, high?: Pick<HighData, 'spans'>): TranslateContext {
+export function translateContext(so: SaltOptions, conf: MinionConfig = {}, high?: Pick<HighData, 'spans'>): TranslateContext {
   let pillar: Record<string, unknown> | undefined;
   return {
     opts: so,
     warn: (chunk, arg, message) => process.stderr.write(`${formatDiagnostic(argWarning(high ?? { spans: {} }, chunk, arg, message))}\n`),
     config: (key) => conf.options?.[key],
     pillar: () => (pillar ??= render.loadPillar(so)),
-    grains: () => ({ ...render.grains(), id: so.minionId }),
+    grains: () => ({ ...render.grains(so.target?.facts), id: so.minionId }),
     renderTemplate: (text, file, extra) => render.renderTemplateFile(text, file, extra, so),
     resolveUrl: (url, saltenv) => {
       const r = render.resolveSaltUrl(url, so, saltenv);
