@@ -36,6 +36,8 @@ const TREE: Record<string, string> = {
   'salt/tools.sls': `${ROOT_OF_MINION}\ntools:\n  file.managed:\n    - name: {{ root }}/tools\n    - contents: from the grain match\n`,
   'salt/broken.sls': `${ROOT_OF_MINION}\nfails-on-beta:\n  cmd.run:\n    - name: test "$CAIRN_TEST_ROOT" != '{{ root }}' || {{ 'false' if grains['id'] == 'beta' else 'true' }}\n`,
   'salt/files/motd': 'from the controller\n',
+  'salt/script.sls': 'run-script:\n  cmd.script:\n    - source: salt://files/hello.sh\n    - args: from-controller\n',
+  'salt/files/hello.sh': 'printf "%s %s %s\\n" "$1" "$(id -un)" "$0" > "$CAIRN_TEST_ROOT/script-out"\n',
   'pillar/top.sls': "base:\n  'alpha':\n    - web\n  'beta':\n    - db\n",
   'pillar/web.sls': 'port: 8080\n',
   'pillar/db.sls': 'role: primary\n',
@@ -165,6 +167,18 @@ hosts:
       assert.match(r.stdout, /Summary for alpha\n-+\nSucceeded: 1 \(changed=1\)\nFailed: +0/);
       assert.match(r.stdout, /Summary for beta\n-+\nSucceeded: 0 \(changed=1\)\nFailed: +1/);
       assert.match(r.stdout, /2 hosts: 1 changed, 0 ok, 1 failed, 0 unreachable/);
+    });
+
+    test('cmd.script with a salt:// source runs the controller\'s script on each minion', () => {
+      const r = salt(['state.sls', 'script', '--hosts', 'alpha,beta']);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      for (const name of ['alpha', 'beta']) {
+        const out = fs.readFileSync(join(roots[name] as string, 'script-out'), 'utf8');
+        assert.match(out, /^from-controller root \/\S+\n$/, name);
+        // It ran from a temporary copy on the minion, which is gone.
+        assert.equal(fs.existsSync(out.trim().split(' ')[2] as string), false);
+        fs.rmSync(join(roots[name] as string, 'script-out'));
+      }
     });
 
     test('a minion whose render fails shows its errors under its id; no host is touched for a missing SLS argument', () => {
