@@ -21,10 +21,13 @@ import { LocalHost } from '../host/local.js';
 import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
 import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
-import { type Call, excludeArg, loadConfig, noStatesResult, outputSettings, parseCall, renderFor, saltOptions, translateContext } from './salt.js';
+import * as render from '../frontends/salt/render/index.js';
+import { type Call, excludeArg, loadConfig, noStatesResult, outputSettings, parseCall, renderFor, saltOptions, showData, translateContext } from './salt.js';
 import type { SaltCliOptions } from './salt-command.js';
 
 const FLEET_FUNCTIONS = ['state.apply', 'state.sls', 'state.highstate', 'state.test'];
+/** What a minion would get, shown per minion id; nothing runs and no run is recorded. */
+const SHOW_FUNCTIONS = ['state.show_top', 'state.show_highstate', 'state.show_sls', 'state.show_lowstate', 'state.show_low_sls', 'state.show_states'];
 
 /** What one minion returned: Salt's running dict, or its error list when its data failed to compile. */
 interface MinionReturn {
@@ -33,14 +36,54 @@ interface MinionReturn {
   readonly diagnostics: string[];
 }
 
+/** The minion's options: its id, and its facts and commands for the render. */
+async function minionOptions(host: Host, base: SaltOptions): Promise<SaltOptions> {
+  const facts = await host.facts();
+  const execSync = host.execSync?.bind(host);
+  if (!execSync) throw new Error(`${host.name} cannot run render-time commands`);
+  return { ...base, minionId: host.name, target: { facts, execSync } };
+}
+
+/** A state.show_* function on one minion: its data, or its errors (as Salt's list). */
+async function showOnMinion(host: Host, fun: string, call: Call, opts: SaltCliOptions, base: SaltOptions): Promise<MinionReturn> {
+  const so = await minionOptions(host, base);
+  const asErrors = (errors: string[], diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]): MinionReturn => ({ data: errors, failed: true, diagnostics: diagnostics.map((d) => formatDiagnostic(d)) });
+  if (fun === 'state.show_top') {
+    const top = render.showTop(so);
+    return top.errors.length > 0 ? asErrors(top.errors, top.diagnostics) : { data: top.top, failed: false, diagnostics: [] };
+  }
+  const rendered = renderFor(call, opts, so);
+  if (rendered.errors.length > 0) return asErrors(rendered.errors, rendered.diagnostics);
+  const shown = showData(fun, rendered, opts.highData !== undefined);
+  if (!shown) throw new Error(`${fun} is not a show function`);
+  if ('errors' in shown) return asErrors(shown.errors, shown.diagnostics);
+  return { data: shown.data as Record<string, unknown>, failed: false, diagnostics: [] };
+}
+
+async function showOnHosts(hosts: Host[], fun: string, call: Call, opts: SaltCliOptions & FleetOptions, base: SaltOptions, settings: OutputSettings): Promise<number> {
+  const outcomes = await runOnHosts(hosts, fanoutOptions(opts), (host) => showOnMinion(host, fun, call, opts, base));
+  const byMinion: Record<string, unknown> = {};
+  const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
+  for (const o of outcomes) {
+    byMinion[o.host] = o.status === 'done' ? o.value.data : noReturn(o);
+    if (o.status === 'unreachable') t.unreachable += 1;
+    else if (o.status === 'failed' || o.value.failed) t.failed += 1;
+    else t.ok += 1;
+  }
+  const ordered = fun === 'state.show_top' ? 'top' : fun === 'state.show_highstate' || fun === 'state.show_sls' ? 'high' : false;
+  if (opts.out !== 'quiet') process.stdout.write(`${formatMinions(byMinion, opts.out, settings, { show: true, ordered })}\n`);
+  printOnce(outcomes.map((o) => (o.status === 'done' ? o.value.diagnostics : [])));
+  const lines = outcomes.flatMap((o) => (o.status === 'done' ? [] : [`${o.status === 'unreachable' ? 'unreachable' : 'failed'}: ${o.host}: ${o.reason}`]));
+  process.stderr.write([...lines, totalsLine(t)].join('\n') + '\n');
+  return fleetExitCode(t, false);
+}
+
 /** The render, compile and run of one minion; its Salt data goes to `returns`, its records to the report. */
 async function applyOnMinion(host: Host, call: Call, opts: SaltCliOptions, base: SaltOptions, conf: ReturnType<typeof loadConfig>, returns: Map<string, MinionReturn>): Promise<RunReport> {
   const started = Date.now();
   const start = new Date(started).toISOString();
-  const facts = await host.facts();
-  const execSync = host.execSync?.bind(host);
-  if (!execSync) throw new Error(`${host.name} cannot run render-time commands`);
-  const so: SaltOptions = { ...base, minionId: host.name, target: { facts, execSync } };
+  const so = await minionOptions(host, base);
+  const facts = so.target?.facts;
   const test = so.test === true;
   const report = (results: NodeResult[]): RunReport => ({ mode: test ? 'check' : 'apply', results, counts: countResults(results), start, durationMs: Date.now() - started });
   const refuse = (errors: string[], diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]): RunReport => {
@@ -57,7 +100,7 @@ async function applyOnMinion(host: Host, call: Call, opts: SaltCliOptions, base:
   }
   const compiled = compile(rendered.high, { requisiteIn: true, knownFunction, checkRequisites: true });
   if (compiled.errors.length > 0) return refuse(compiled.errors, compiled.diagnostics);
-  const uid = facts.user?.uid;
+  const uid = facts?.user?.uid;
   const run = await runChunks(compiled.chunks, {
     test,
     failhard: conf.failhard === true,
@@ -82,6 +125,11 @@ function totals(outcomes: readonly HostOutcome<RunReport>[], returns: ReadonlyMa
   return t;
 }
 
+/** The positioned diagnostics and warnings of every minion on stderr, each once (minions share their files). */
+function printOnce(perMinion: ReadonlyArray<readonly string[]>): void {
+  for (const d of new Set(perMinion.flat())) process.stderr.write(`${d}\n`);
+}
+
 /** What Salt shows for a minion that gave nothing back. */
 function noReturn(o: HostOutcome<RunReport>): string {
   return o.status === 'unreachable' ? 'Minion did not return. [Not connected]' : 'Minion did not return. [No response]';
@@ -94,15 +142,7 @@ function print(outcomes: readonly HostOutcome<RunReport>[], returns: ReadonlyMap
     byMinion[o.host] = returns.get(o.host)?.data ?? noReturn(o);
   }
   if (opts.out !== 'quiet') process.stdout.write(`${formatMinions(byMinion, opts.out, settings)}\n`);
-  // The positioned diagnostics and warnings of each minion, once each.
-  const seen = new Set<string>();
-  for (const o of outcomes) {
-    for (const d of returns.get(o.host)?.diagnostics ?? []) {
-      if (seen.has(d)) continue;
-      seen.add(d);
-      process.stderr.write(`${d}\n`);
-    }
-  }
+  printOnce(outcomes.map((o) => returns.get(o.host)?.diagnostics ?? []));
   // The fleet's own lines: on stdout after the highstate text, on stderr when stdout is data.
   const lines: string[] = [];
   for (const o of outcomes) if (o.status === 'failed') lines.push(`${o.host}: ${o.reason}`);
@@ -125,17 +165,18 @@ function progressLine(returns: ReadonlyMap<string, MinionReturn>): ((o: HostOutc
 }
 
 export async function runSaltOnHosts(fun: string, args: readonly string[], opts: SaltCliOptions & FleetOptions): Promise<number> {
-  if (!FLEET_FUNCTIONS.includes(fun)) throw new UserError(`${fun} does not run on --hosts yet (${FLEET_FUNCTIONS.join(', ')} do)`);
+  if (!FLEET_FUNCTIONS.includes(fun) && !SHOW_FUNCTIONS.includes(fun)) throw new UserError(`${fun} does not run on --hosts yet (${[...FLEET_FUNCTIONS, ...SHOW_FUNCTIONS].join(', ')} do)`);
   if (opts.id !== undefined) throw new UserError('--id names one minion: with --hosts each minion\'s id is its inventory name');
   const call = parseCall(fun, args);
   const conf = loadConfig(opts);
   const base = saltOptions(opts, call, conf);
   const settings = outputSettings(opts, conf);
   // What does not depend on the minion (no SLS named) fails before any host is contacted.
-  if (['state.sls'].includes(fun) && call.positional.length === 0 && call.kwargs.mods === undefined) throw new UserError(`${fun} needs the SLS to apply, e.g. cairn salt ${fun} webserver --hosts web`);
+  if (['state.sls', 'state.show_sls', 'state.show_low_sls'].includes(fun) && call.positional.length === 0 && call.kwargs.mods === undefined) throw new UserError(`${fun} needs the SLS to apply, e.g. cairn salt ${fun} webserver --hosts web`);
   const { inventory, selected } = await selectFromInventory(opts);
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   const hosts = hostsFor(selected, inventory, fleetSecurity(opts, stateDir));
+  if (SHOW_FUNCTIONS.includes(fun)) return showOnHosts(hosts, fun, call, opts, base, settings);
   const returns = new Map<string, MinionReturn>();
   const mode = base.test === true ? 'check' : 'apply';
   const meta = { mode, source: [...(opts.highData ? [opts.highData] : base.fileRoots), `--hosts ${hostPattern(opts)}`], frontEnd: 'salt' } as const;

@@ -227,6 +227,22 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
   );
 }
 
+/**
+ * What a `state.show_*` function prints for rendered high data (or its compile errors); undefined for a
+ * function that runs the states.
+ */
+export function showData(fun: string, rendered: RenderResult, fromHighData: boolean): { data: unknown; ordered: false | 'high' } | { errors: string[]; diagnostics: Diagnostic[] } | undefined {
+  if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
+    return { data: fromHighData ? rendered.high.states : render.showHighstateData(rendered.high), ordered: 'high' };
+  }
+  if (fun !== 'state.show_lowstate' && fun !== 'state.show_low_sls' && fun !== 'state.show_states') return undefined;
+  const compiled = compile(rendered.high, { requisiteIn: fun !== 'state.show_low_sls' });
+  if (compiled.errors.length > 0) return { errors: compiled.errors, diagnostics: compiled.diagnostics };
+  // show_states: the SLS of the compiled low chunks, in execution order, each once.
+  if (fun === 'state.show_states') return { data: [...new Set(compiled.chunks.map((c) => c.__sls__))], ordered: false };
+  return { data: compiled.chunks.map(showChunk), ordered: false };
+}
+
 export async function runSaltCommand(fun: string, args: readonly string[], opts: SaltCliOptions): Promise<number> {
   const call = parseCall(fun, args);
   const conf = loadConfig(opts);
@@ -269,25 +285,14 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     print(formatRun(noStatesResult(rendered.noStates), out, settings));
     return exitCode(2, opts);
   }
-  if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
-    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out, settings, 'high'));
+  const shown = showData(fun, rendered, opts.highData !== undefined);
+  if (shown) {
+    if ('errors' in shown) return failCompile(shown.errors, shown.diagnostics, out, opts);
+    print(formatData(shown.data, out, settings, shown.ordered));
     return 0;
   }
-  const showing = fun === 'state.show_lowstate' || fun === 'state.show_low_sls' || fun === 'state.show_states';
-  const compiled = compile(rendered.high, {
-    requisiteIn: fun !== 'state.show_low_sls',
-    ...(showing ? {} : { knownFunction, checkRequisites: true }),
-  });
+  const compiled = compile(rendered.high, { requisiteIn: true, knownFunction, checkRequisites: true });
   if (compiled.errors.length > 0) return failCompile(compiled.errors, compiled.diagnostics, out, opts);
-  if (fun === 'state.show_states') {
-    // The SLS of the compiled low chunks, in execution order, each once.
-    print(formatData([...new Set(compiled.chunks.map((c) => c.__sls__))], out, settings));
-    return 0;
-  }
-  if (showing) {
-    print(formatData(compiled.chunks.map(showChunk), out, settings));
-    return 0;
-  }
   // Lost requisites and unknown state functions fail their own state only (Salt 3006); say where they are.
   for (const w of compiled.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
   try {

@@ -134,6 +134,23 @@ hosts:
       assert.deepEqual(JSON.parse(runsOfDelta.stdout), []);
     });
 
+    test('state.show_top shows what the top file gives each minion, keyed by minion id; nothing runs', () => {
+      const r = salt(['state.show_top', '--hosts', 'all', '--out', 'json']);
+      assert.equal(r.code, 4, r.stdout + r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout), {
+        alpha: { base: ['common', 'web'] },
+        beta: { base: ['common', 'db', 'tools'] },
+        delta: 'Minion did not return. [Not connected]',
+      });
+      assert.match(r.stderr, new RegExp(`^unreachable: delta: connection refused by 127\\.0\\.0\\.1:${downPort}\\n3 hosts: 0 changed, 2 ok, 0 failed, 1 unreachable\\n$`));
+      const text = salt(['state.show_lowstate', '--hosts', 'beta']);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /^beta:\n {4}\|_\n/);
+      assert.match(text.stdout, new RegExp(`name:\\n? +${join(roots.beta as string, 'tools').replace(/[/.]/g, '\\$&')}`));
+      const runs = cairn(['history', '--state-dir', join(dir, 'state'), '--out', 'json'], { env: { HOME: home } });
+      assert.equal((JSON.parse(runs.stdout) as unknown[]).length, 1, 'show functions record no run');
+    });
+
     test('a re-run changes nothing: exit 0 even with --detailed-exitcode; JSON is keyed by minion id', () => {
       const r = salt(['state.apply', '--hosts', 'all,!delta', '--detailed-exitcode', '--out', 'json']);
       assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -57,13 +57,11 @@ export function ensureBecomeUser(): string | undefined {
   // '*' rather than a locked '!': sshd without PAM refuses locked accounts even for key logins.
   execFileSync('usermod', ['-p', '*', BECOME_USER]);
   // CAIRN_TEST_ROOT (set by each test server) survives sudo, so a graph can tell the test machines apart.
-  // Its own secure_path, so what runs through its sudo has a PATH (Salt's `path` grain) the other test machines do not.
+  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}`, `Defaults:${BECOME_USER} env_keep += "CAIRN_TEST_ROOT"\n${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
+  // Its own secure_path, so what runs through its sudo has a PATH (Salt's `path` grain) the other test
+  // machines do not. A file of its own, read after the one above, so rewriting that one keeps it.
   const securePath = `/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/${BECOME_USER}/bin`;
-  fs.writeFileSync(
-    `/etc/sudoers.d/${BECOME_USER}`,
-    `Defaults:${BECOME_USER} env_keep += "CAIRN_TEST_ROOT"\nDefaults:${BECOME_USER} secure_path="${securePath}"\n${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`,
-    { mode: 0o440 },
-  );
+  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}-path`, `Defaults:${BECOME_USER} secure_path="${securePath}"\n`, { mode: 0o440 });
   return undefined;
 }
 
