@@ -151,6 +151,17 @@ hosts:
       assert.equal((JSON.parse(runs.stdout) as unknown[]).length, 1, 'show functions record no run');
     });
 
+    test('a salt-ssh roster works as the inventory: minion ids are its entries, sudo is become', () => {
+      const [a, b] = servers as [TestSshd, TestSshd];
+      const roster = join(dir, 'roster');
+      fs.writeFileSync(roster, `alpha:\n  host: 127.0.0.1\n  port: ${a.port}\n  priv: ${testClientKey()}\nbeta:\n  host: 127.0.0.1\n  port: ${b.port}\n  user: ${BECOME_USER}\n  sudo: True\n  priv: ${testClientKey()}\n`);
+      const r = cairn(['salt', 'state.show_top', '--file-root', join(dir, 'salt'), '--inventory', roster, '--state-dir', join(dir, 'state'), '--out', 'json'], { cwd: dir, env: { HOME: home, SSH_AUTH_SOCK: '' } });
+      assert.equal(r.code, 0, r.stderr);
+      // beta's grains are root's, through sudo: its path grain is the become user's sudo secure_path.
+      assert.deepEqual(JSON.parse(r.stdout), { alpha: { base: ['common', 'web'] }, beta: { base: ['common', 'db', 'tools'] } });
+      assert.match(r.stderr, /^2 hosts: 0 changed, 2 ok, 0 failed, 0 unreachable\n$/);
+    });
+
     test('a re-run changes nothing: exit 0 even with --detailed-exitcode; JSON is keyed by minion id', () => {
       const r = salt(['state.apply', '--hosts', 'all,!delta', '--detailed-exitcode', '--out', 'json']);
       assert.equal(r.code, 0, r.stdout + r.stderr);

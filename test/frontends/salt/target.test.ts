@@ -1,7 +1,8 @@
 // A minion that is not this machine: grains from its facts, render-time commands and file functions on it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadPillar, renderHighstate, renderSls, showTop } from '../../../src/frontends/salt/render/index.js';
+import * as fs from 'node:fs';
+import { grains, loadPillar, renderHighstate, renderSls, showTop } from '../../../src/frontends/salt/render/index.js';
 import type { SaltTarget } from '../../../src/frontends/salt/types.js';
 import { FakeHost } from '../../../src/host/fake.js';
 import { tree } from './render-helpers.js';
@@ -138,4 +139,14 @@ test('the #!py renderer runs python3 on the target, given the file and the minio
   const sent = JSON.parse(String(m.host.execLog.find((c) => c.command[0] === 'python3')?.options.stdin)) as { grains: Record<string, unknown>; source: string };
   assert.equal(sent.grains.os, 'Rocky');
   assert.match(sent.source, /def run/);
+});
+
+test('without a target, grains are this machine\'s, read by the same facts script', () => {
+  const g = grains();
+  assert.equal(g.kernel, 'Linux');
+  assert.equal(g.kernelrelease, fs.readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim());
+  assert.equal(g.kernelversion, fs.readFileSync('/proc/sys/kernel/version', 'utf8').trim());
+  assert.equal(g.nodename, fs.readFileSync('/proc/sys/kernel/hostname', 'utf8').trim());
+  assert.equal(g.uid, process.getuid?.());
+  assert.ok((g.ipv4 as string[]).includes('127.0.0.1'), 'Salt keeps loopback in ipv4');
 });
