@@ -5,7 +5,7 @@
  * controller (render-time commands run on the minion), and its states act on it; `salt://` files are read
  * here and written there. One recorded run holds every minion's results, each marked with its host.
  */
-import { formatDiagnostic } from '../core/diag.js';
+import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag.js';
 import type { NodeResult } from '../core/model.js';
 import { countResults, type RunReport } from '../core/runtime.js';
 import { UserError } from '../engine/errors.js';
@@ -29,9 +29,9 @@ const FLEET_FUNCTIONS = ['state.apply', 'state.sls', 'state.highstate', 'state.t
 /** What a minion would get, shown per minion id; nothing runs and no run is recorded. */
 const SHOW_FUNCTIONS = ['state.show_top', 'state.show_highstate', 'state.show_sls', 'state.show_lowstate', 'state.show_low_sls', 'state.show_states'];
 
-/** What one minion returned: Salt's running dict, or its error list when its data failed to compile. */
+/** What one minion returned: Salt's running dict (or show data), or its error list when its data failed to compile. */
 interface MinionReturn {
-  readonly data: Record<string, unknown> | string[];
+  readonly data: unknown;
   readonly failed: boolean;
   readonly diagnostics: string[];
 }
@@ -47,7 +47,7 @@ async function minionOptions(host: Host, base: SaltOptions): Promise<SaltOptions
 /** A state.show_* function on one minion: its data, or its errors (as Salt's list). */
 async function showOnMinion(host: Host, fun: string, call: Call, opts: SaltCliOptions, base: SaltOptions): Promise<MinionReturn> {
   const so = await minionOptions(host, base);
-  const asErrors = (errors: string[], diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]): MinionReturn => ({ data: errors, failed: true, diagnostics: diagnostics.map((d) => formatDiagnostic(d)) });
+  const asErrors = (errors: string[], diagnostics: readonly Diagnostic[]): MinionReturn => ({ data: errors, failed: true, diagnostics: diagnostics.map((d) => formatDiagnostic(d)) });
   if (fun === 'state.show_top') {
     const top = render.showTop(so);
     return top.errors.length > 0 ? asErrors(top.errors, top.diagnostics) : { data: top.top, failed: false, diagnostics: [] };
@@ -57,7 +57,7 @@ async function showOnMinion(host: Host, fun: string, call: Call, opts: SaltCliOp
   const shown = showData(fun, rendered, opts.highData !== undefined);
   if (!shown) throw new Error(`${fun} is not a show function`);
   if ('errors' in shown) return asErrors(shown.errors, shown.diagnostics);
-  return { data: shown.data as Record<string, unknown>, failed: false, diagnostics: [] };
+  return { data: shown.data, failed: false, diagnostics: [] };
 }
 
 async function showOnHosts(hosts: Host[], fun: string, call: Call, opts: SaltCliOptions & FleetOptions, base: SaltOptions, settings: OutputSettings): Promise<number> {
@@ -86,7 +86,7 @@ async function applyOnMinion(host: Host, call: Call, opts: SaltCliOptions, base:
   const facts = so.target?.facts;
   const test = so.test === true;
   const report = (results: NodeResult[]): RunReport => ({ mode: test ? 'check' : 'apply', results, counts: countResults(results), start, durationMs: Date.now() - started });
-  const refuse = (errors: string[], diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]): RunReport => {
+  const refuse = (errors: string[], diagnostics: readonly Diagnostic[]): RunReport => {
     returns.set(host.name, { data: errors, failed: true, diagnostics: diagnostics.map((d) => formatDiagnostic(d)) });
     return report([]);
   };
@@ -100,13 +100,19 @@ async function applyOnMinion(host: Host, call: Call, opts: SaltCliOptions, base:
   }
   const compiled = compile(rendered.high, { requisiteIn: true, knownFunction, checkRequisites: true });
   if (compiled.errors.length > 0) return refuse(compiled.errors, compiled.diagnostics);
-  const uid = facts?.user?.uid;
-  const run = await runChunks(compiled.chunks, {
-    test,
-    failhard: conf.failhard === true,
-    ctx: { host, sources: new LocalHost(), baseDir: process.cwd() },
-    translate: { ...translateContext(so, conf, rendered.high), isRoot: uid === 0 },
-  });
+  let run: Awaited<ReturnType<typeof runChunks>>;
+  try {
+    run = await runChunks(compiled.chunks, {
+      test,
+      failhard: conf.failhard === true,
+      ctx: { host, sources: new LocalHost(), baseDir: process.cwd() },
+      translate: { ...translateContext(so, conf, rendered.high), isRoot: facts?.user?.uid === 0 },
+    });
+  } catch (e) {
+    // As on one machine: a problem found while running (a template's error) is the minion's compile error.
+    if (DiagnosticError.is(e)) return refuse(e.diagnostics.map((d) => d.message), e.diagnostics);
+    throw e;
+  }
   returns.set(host.name, { data: run.running, failed: !runSucceeded(run.running, compiled.chunks), diagnostics: compiled.warnings.map((w) => formatDiagnostic(w)) });
   return report(run.results);
 }
