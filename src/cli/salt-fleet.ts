@@ -5,7 +5,7 @@
  * controller (render-time commands run on the minion), and its states act on it; `salt://` files are read
  * here and written there. One recorded run holds every minion's results, each marked with its host.
  */
-import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag.js';
+import { type Diagnostic, formatDiagnostic } from '../core/diag.js';
 import type { NodeResult } from '../core/model.js';
 import { countResults, type RunReport } from '../core/runtime.js';
 import { UserError } from '../engine/errors.js';
@@ -100,19 +100,13 @@ async function applyOnMinion(host: Host, call: Call, opts: SaltCliOptions, base:
   }
   const compiled = compile(rendered.high, { requisiteIn: true, knownFunction, checkRequisites: true });
   if (compiled.errors.length > 0) return refuse(compiled.errors, compiled.diagnostics);
-  let run: Awaited<ReturnType<typeof runChunks>>;
-  try {
-    run = await runChunks(compiled.chunks, {
-      test,
-      failhard: conf.failhard === true,
-      ctx: { host, sources: new LocalHost(), baseDir: process.cwd() },
-      translate: { ...translateContext(so, conf, rendered.high), isRoot: facts?.user?.uid === 0 },
-    });
-  } catch (e) {
-    // As on one machine: a problem found while running (a template's error) is the minion's compile error.
-    if (DiagnosticError.is(e)) return refuse(e.diagnostics.map((d) => d.message), e.diagnostics);
-    throw e;
-  }
+  // The state caller turns what goes wrong in a state into that state's failed result.
+  const run = await runChunks(compiled.chunks, {
+    test,
+    failhard: conf.failhard === true,
+    ctx: { host, sources: new LocalHost(), baseDir: process.cwd() },
+    translate: { ...translateContext(so, conf, rendered.high), isRoot: facts?.user?.uid === 0 },
+  });
   returns.set(host.name, { data: run.running, failed: !runSucceeded(run.running, compiled.chunks), diagnostics: compiled.warnings.map((w) => formatDiagnostic(w)) });
   return report(run.results);
 }
