@@ -36,6 +36,7 @@ const TREE: Record<string, string> = {
   'salt/tools.sls': `${ROOT_OF_MINION}\ntools:\n  file.managed:\n    - name: {{ root }}/tools\n    - contents: from the grain match\n`,
   'salt/broken.sls': `${ROOT_OF_MINION}\nfails-on-beta:\n  cmd.run:\n    - name: test "$CAIRN_TEST_ROOT" != '{{ root }}' || {{ 'false' if grains['id'] == 'beta' else 'true' }}\n`,
   'salt/files/motd': 'from the controller\n',
+  'salt/probe.sls': `${ROOT_OF_MINION}\nprobe:\n  test.nop:\n    - root: {{ root }}\n`,
   'salt/script.sls': 'run-script:\n  cmd.script:\n    - source: salt://files/hello.sh\n    - args: from-controller\n',
   'salt/files/hello.sh': 'printf "%s %s %s\\n" "$1" "$(id -un)" "$0" > "$CAIRN_TEST_ROOT/script-out"\n',
   'pillar/top.sls': "base:\n  'alpha':\n    - web\n  'beta':\n    - db\n",
@@ -206,6 +207,23 @@ hosts:
         // It ran from a temporary copy on the minion, which is gone.
         assert.equal(fs.existsSync(out.trim().split(' ')[2] as string), false);
         fs.rmSync(join(roots[name] as string, 'script-out'));
+      }
+    });
+
+    test('render-time commands reach a minion behind a jump host', async () => {
+      const innerRoot = join(dir, 'inner');
+      const inner = await startSshd({ allowForwarding: false, setEnv: { CAIRN_TEST_ROOT: innerRoot } });
+      try {
+        const [a] = servers as [TestSshd];
+        const inv = join(dir, 'jump.yaml');
+        fs.writeFileSync(inv, `defaults: {user: root, key: ${testClientKey()}}\nhosts:\n  bastion: {address: 127.0.0.1, port: ${a.port}}\n  inner: {address: 127.0.0.1, port: ${inner.port}, jump: bastion}\n`);
+        const args = ['salt', 'state.show_sls', 'probe', '--file-root', join(dir, 'salt'), '--inventory', inv, '--hosts', 'inner', '--state-dir', join(dir, 'state'), '--out', 'json', '--accept-new-host-keys'];
+        const r = cairn(args, { cwd: dir, env: { HOME: home, SSH_AUTH_SOCK: '' } });
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        const shown = JSON.parse(r.stdout) as { inner: { probe: { test: unknown[] } } };
+        assert.deepEqual(shown.inner.probe.test[0], { root: innerRoot });
+      } finally {
+        inner.stop();
       }
     });
 
