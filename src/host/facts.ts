@@ -14,7 +14,7 @@ m='${MARK}'
 echo "$m uname"; uname -s; uname -r; uname -m; uname -n
 echo "$m fqdn"; (hostname -f 2>/dev/null || uname -n) | head -n 1
 echo "$m cpus"; getconf _NPROCESSORS_ONLN 2>/dev/null || grep -c '^processor' /proc/cpuinfo 2>/dev/null || echo 1
-echo "$m mem"; if [ -r /proc/meminfo ]; then awk '/^MemTotal:/ {print $2 * 1024}' /proc/meminfo; else sysctl -n hw.memsize hw.physmem 2>/dev/null | head -n 1; fi
+echo "$m mem"; if [ -r /proc/meminfo ]; then awk '/^MemTotal:/ {printf "%.0f\\n", $2 * 1024}' /proc/meminfo; else sysctl -n hw.memsize hw.physmem 2>/dev/null | head -n 1; fi
 echo "$m os-release"; cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release 2>/dev/null
 echo "$m ip"; if command -v ip >/dev/null 2>&1; then ip -o addr show 2>/dev/null | awk '{print $4}'; elif command -v hostname >/dev/null 2>&1; then hostname -I 2>/dev/null | tr ' ' '\\n'; fi
 echo "$m kernelversion"; uname -v
