@@ -23,8 +23,9 @@ function baseOptions(endpoint: SshEndpoint, security: SshSecurity): string[] {
     '-o', 'BatchMode=yes',
     '-o', 'StrictHostKeyChecking=yes',
     '-o', 'CheckHostIP=no',
-    '-o', `UserKnownHostsFile=${fileList([...known.files.filter((f) => f !== '/etc/ssh/ssh_known_hosts'), known.managedFile])}`,
-    '-o', 'GlobalKnownHostsFile=/etc/ssh/ssh_known_hosts',
+    // Every file the run's own check reads (OpenSSH's and cairn's), and no other.
+    '-o', `UserKnownHostsFile=${fileList([...known.files, known.managedFile])}`,
+    '-o', 'GlobalKnownHostsFile=/dev/null',
     '-o', `ConnectTimeout=${Math.max(1, Math.ceil(security.connectTimeoutMs / 1000))}`,
     '-o', 'LogLevel=ERROR',
     '-p', String(endpoint.port),
