@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { grains, loadPillar, renderHighstate, renderSls, showTop } from '../../../src/frontends/salt/render/index.js';
 import type { SaltTarget } from '../../../src/frontends/salt/types.js';
 import { FakeHost } from '../../../src/host/fake.js';
+import { SimulatedHost } from '../../../src/host/simulated.js';
 import { tree } from './render-helpers.js';
 
 const argsOf = (r: ReturnType<typeof renderSls>, id: string): Record<string, unknown> =>
@@ -149,4 +150,12 @@ test('without a target, grains are this machine\'s, read by the same facts scrip
   assert.equal(g.nodename, fs.readFileSync('/proc/sys/kernel/hostname', 'utf8').trim());
   assert.equal(g.uid, process.getuid?.());
   assert.ok((g.ipv4 as string[]).includes('127.0.0.1'), 'Salt keeps loopback in ipv4');
+});
+
+test('a simulated host passes render-time commands to the machine it wraps (Salt runs them in test mode too)', () => {
+  const inner = new FakeHost({ exec: (c) => ({ stdout: `ran ${String(c)}\n` }) });
+  const sim = new SimulatedHost(inner);
+  assert.equal(sim.execSync('hostname').stdout, 'ran hostname\n');
+  assert.deepEqual(inner.execLog.map((c) => c.command), ['hostname']);
+  assert.deepEqual(sim.actions, []);
 });
