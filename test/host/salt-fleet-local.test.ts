@@ -57,3 +57,14 @@ test('two local minions get what the top file and pillar give each; the refusing
   assert.equal(withId.code, 1);
   assert.match(withId.stderr, /--id names one minion/);
 });
+
+test('a minion whose run outlasts --command-timeout is failed: Salt\'s no-return line, then why; exit 1', () => {
+  const dir = tempDir('cairn-salt-fleet-timeout-');
+  fs.writeFileSync(join(dir, 'inventory.yaml'), 'hosts:\n  slow: {connection: local}\n');
+  fs.mkdirSync(join(dir, 'salt'));
+  fs.writeFileSync(join(dir, 'salt', 'top.sls'), "base:\n  '*':\n    - wait\n");
+  fs.writeFileSync(join(dir, 'salt', 'wait.sls'), 'wait:\n  cmd.run:\n    - name: sleep 3\n');
+  const r = cairn(['salt', 'state.apply', '--hosts', 'slow', '--command-timeout', '1', '--file-root', 'salt', '--state-dir', join(dir, 'state')], { cwd: dir, env: { HOME: dir } });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.equal(r.stdout, 'slow:\n    Minion did not return. [No response]\nslow: timed out after 1 s\n1 host: 0 changed, 0 ok, 1 failed, 0 unreachable (run 1)\n');
+});
