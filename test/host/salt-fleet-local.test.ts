@@ -7,6 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { FileRunStore } from '../../src/store/index.js';
 import { cairn, tempDir } from '../cli/cli-helpers.js';
 import { freePort } from './suite.js';
 
@@ -43,6 +44,9 @@ test('two local minions get what the top file and pillar give each; the refusing
   assert.match(r.stdout, new RegExp(`\\nunreachable:\\n  ghost: connection refused by 127\\.0\\.0\\.1:${port}\\n3 hosts: 2 changed, 0 ok, 0 failed, 1 unreachable \\(run 1\\)\\n$`));
   const record = JSON.parse(cairn(['history', '1', '--state-dir', state, '--out', 'json']).stdout) as { results: Array<{ host: string; id: string }> };
   assert.deepEqual(record.results.map((x) => `${x.host} ${x.id.split('_|-')[1]}`).sort(), ['one out-one', 'two extra', 'two out-two']);
+  // The drift view (hosts × resources) has each minion's states under that minion.
+  const drift = await new FileRunStore(state).drift();
+  assert.deepEqual(drift.map((e) => `${e.host} ${e.resource.split('_|-')[1]} ${e.state}`).sort(), ['one out-one ok', 'two extra ok', 'two out-two ok']);
 
   const again = salt(['state.apply', '--hosts', 'one,two', '--detailed-exitcode', '--out', 'json']);
   assert.equal(again.code, 0, again.stdout + again.stderr);
