@@ -1,5 +1,6 @@
 /** `cairn salt FUNCTION [ARGS...] [key=value...]`: the options; the work is in salt.ts, loaded on use. */
 import { type Command, Option } from 'commander';
+import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
 import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
 export interface SaltCliOptions {
@@ -24,7 +25,7 @@ export interface SaltCliOptions {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('salt')
     .description('run Salt states as salt-call --local does (state.apply, state.sls, state.show_*, state.single, state.low)')
     .argument('<function>', 'state.apply | state.sls | state.highstate | state.test | state.show_highstate | state.show_lowstate | state.show_sls | state.show_low_sls | state.show_top | state.show_states | state.single | state.low')
@@ -53,9 +54,15 @@ export function register(program: Command): void {
       1,
     )
     .addOption(lockTimeoutOption())
-    .addOption(new Option('--high-data <file>', 'run compiled high data (JSON) instead of rendering the file roots').hideHelp())
-    .action(async (fun: string, args: string[], opts: SaltCliOptions) => {
-      const { runSaltCommand } = await import('./salt.js');
-      process.exitCode = await runSaltCommand(fun, args, opts);
-    });
+    .addOption(new Option('--high-data <file>', 'run compiled high data (JSON) instead of rendering the file roots').hideHelp());
+  // With --hosts (or --inventory), each selected inventory host is a minion reached over SSH, its id its name.
+  addFleetOptions(cmd).action(async (fun: string, args: string[], opts: SaltCliOptions & FleetOptions) => {
+    if (wantsFleet(opts)) {
+      const { runSaltOnHosts } = await import('./salt-fleet.js');
+      process.exitCode = await runSaltOnHosts(fun, args, opts);
+      return;
+    }
+    const { runSaltCommand } = await import('./salt.js');
+    process.exitCode = await runSaltCommand(fun, args, opts);
+  });
 }

@@ -17,13 +17,13 @@ import { printDiagnostics, UserError } from '../engine/errors.js';
 import type { SaltCliOptions } from './salt-command.js';
 import { withRunStore } from '../engine/session.js';
 
-interface Call {
+export interface Call {
   fun: string;
   positional: string[];
   kwargs: Record<string, string>;
 }
 
-function parseCall(fun: string, args: readonly string[]): Call {
+export function parseCall(fun: string, args: readonly string[]): Call {
   const positional: string[] = [];
   const kwargs: Record<string, string> = {};
   for (const a of args) {
@@ -52,7 +52,7 @@ function cliValue(v: string): unknown {
   return v;
 }
 
-function loadConfig(opts: SaltCliOptions): MinionConfig {
+export function loadConfig(opts: SaltCliOptions): MinionConfig {
   if (!opts.configDir) return {};
   try {
     return readMinionConfig(resolve(opts.configDir));
@@ -62,7 +62,7 @@ function loadConfig(opts: SaltCliOptions): MinionConfig {
   }
 }
 
-function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig): SaltOptions {
+export function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig): SaltOptions {
   const envRoots = opts.fileRoot.length > 0 ? undefined : conf.fileRoots;
   const pillarRoots = opts.pillarRoot.length > 0 ? opts.pillarRoot : (conf.pillarRoots?.[call.kwargs.pillarenv ?? conf.pillarenv ?? 'base'] ?? conf.pillarRoots?.base ?? []);
   const o: SaltOptions = {
@@ -88,7 +88,7 @@ function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig): Salt
   return o;
 }
 
-function mods(call: Call): string[] {
+export function mods(call: Call): string[] {
   const list = [...call.positional, ...(call.kwargs.mods ? [call.kwargs.mods] : [])];
   return list.flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
 }
@@ -105,7 +105,7 @@ function exitCode(retcode: number, opts: SaltCliOptions): number {
   return retcode === 0 ? 0 : 1;
 }
 
-function outputSettings(opts: SaltCliOptions, conf: MinionConfig): OutputSettings {
+export function outputSettings(opts: SaltCliOptions, conf: MinionConfig): OutputSettings {
   const verbose = opts.stateVerbose ?? (conf.stateVerbose === undefined ? undefined : String(conf.stateVerbose));
   return {
     stateOutput: opts.stateOutput ?? conf.stateOutput ?? 'full',
@@ -133,7 +133,7 @@ function readHighData(file: string): RenderResult {
   return { high: { states: data.states ?? {}, extend: data.extend ?? [], exclude: data.exclude ?? [], spans: data.spans ?? {}, files: data.files ?? {} }, errors: [], diagnostics: [] };
 }
 
-function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderResult {
+export function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderResult {
   if (opts.highData) return readHighData(opts.highData);
   const m = mods(call);
   const highstate = ['state.highstate', 'state.show_highstate', 'state.show_lowstate', 'state.show_states'].includes(call.fun) || (['state.apply', 'state.test'].includes(call.fun) && m.length === 0);
@@ -142,7 +142,7 @@ function renderFor(call: Call, opts: SaltCliOptions, so: SaltOptions): RenderRes
 }
 
 /** `exclude=` on the command line: a JSON/YAML list of `{sls: x}` / `{id: y}`, or comma-separated SLS names. */
-function excludeArg(v: string): Array<{ sls: string } | { id: string }> {
+export function excludeArg(v: string): Array<{ sls: string } | { id: string }> {
   const parsed = cliValue(v);
   const list = Array.isArray(parsed) ? parsed : String(parsed).split(',').map((x) => x.trim()).filter(Boolean);
   return list.map((e) => (typeof e === 'object' && e !== null ? (e as { sls: string } | { id: string }) : { sls: String(e) }));
@@ -178,14 +178,14 @@ function singleChunk(call: Call): Chunk {
   return (call.fun === 'state.low' ? low : { ...low, __id__: low.name }) as unknown as Chunk;
 }
 
-function translateContext(so: SaltOptions, conf: MinionConfig = {}, high?: Pick<HighData, 'spans'>): TranslateContext {
+export function translateContext(so: SaltOptions, conf: MinionConfig = {}, high?: Pick<HighData, 'spans'>): TranslateContext {
   let pillar: Record<string, unknown> | undefined;
   return {
     opts: so,
     warn: (chunk, arg, message) => process.stderr.write(`${formatDiagnostic(argWarning(high ?? { spans: {} }, chunk, arg, message))}\n`),
     config: (key) => conf.options?.[key],
     pillar: () => (pillar ??= render.loadPillar(so)),
-    grains: () => ({ ...render.grains(), id: so.minionId }),
+    grains: () => ({ ...render.grains(so.target?.facts), id: so.minionId }),
     renderTemplate: (text, file, extra) => render.renderTemplateFile(text, file, extra, so),
     resolveUrl: (url, saltenv) => {
       const r = render.resolveSaltUrl(url, so, saltenv);
@@ -225,6 +225,22 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
       return { results: run.results, exitCode: code, print: () => print(formatRun(run.running, opts.out, settings)) };
     },
   );
+}
+
+/**
+ * What a `state.show_*` function prints for rendered high data (or its compile errors); undefined for a
+ * function that runs the states.
+ */
+export function showData(fun: string, rendered: RenderResult, fromHighData: boolean): { data: unknown; ordered: false | 'high' } | { errors: string[]; diagnostics: Diagnostic[] } | undefined {
+  if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
+    return { data: fromHighData ? rendered.high.states : render.showHighstateData(rendered.high), ordered: 'high' };
+  }
+  if (fun !== 'state.show_lowstate' && fun !== 'state.show_low_sls' && fun !== 'state.show_states') return undefined;
+  const compiled = compile(rendered.high, { requisiteIn: fun !== 'state.show_low_sls' });
+  if (compiled.errors.length > 0) return { errors: compiled.errors, diagnostics: compiled.diagnostics };
+  // show_states: the SLS of the compiled low chunks, in execution order, each once.
+  if (fun === 'state.show_states') return { data: [...new Set(compiled.chunks.map((c) => c.__sls__))], ordered: false };
+  return { data: compiled.chunks.map(showChunk), ordered: false };
 }
 
 export async function runSaltCommand(fun: string, args: readonly string[], opts: SaltCliOptions): Promise<number> {
@@ -269,25 +285,14 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     print(formatRun(noStatesResult(rendered.noStates), out, settings));
     return exitCode(2, opts);
   }
-  if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
-    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out, settings, 'high'));
+  const shown = showData(fun, rendered, opts.highData !== undefined);
+  if (shown) {
+    if ('errors' in shown) return failCompile(shown.errors, shown.diagnostics, out, opts);
+    print(formatData(shown.data, out, settings, shown.ordered));
     return 0;
   }
-  const showing = fun === 'state.show_lowstate' || fun === 'state.show_low_sls' || fun === 'state.show_states';
-  const compiled = compile(rendered.high, {
-    requisiteIn: fun !== 'state.show_low_sls',
-    ...(showing ? {} : { knownFunction, checkRequisites: true }),
-  });
+  const compiled = compile(rendered.high, { requisiteIn: true, knownFunction, checkRequisites: true });
   if (compiled.errors.length > 0) return failCompile(compiled.errors, compiled.diagnostics, out, opts);
-  if (fun === 'state.show_states') {
-    // The SLS of the compiled low chunks, in execution order, each once.
-    print(formatData([...new Set(compiled.chunks.map((c) => c.__sls__))], out, settings));
-    return 0;
-  }
-  if (showing) {
-    print(formatData(compiled.chunks.map(showChunk), out, settings));
-    return 0;
-  }
   // Lost requisites and unknown state functions fail their own state only (Salt 3006); say where they are.
   for (const w of compiled.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
   try {

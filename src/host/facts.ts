@@ -3,6 +3,7 @@
  * the transport), and the parser of what it prints. The script uses only uname, getconf, /proc and
  * /etc/os-release, with `ip` and `hostname` where present, so it runs on any POSIX machine without node.
  */
+import { runSync } from './run-sync.js';
 import type { HostFacts } from './types.js';
 
 const MARK = '@@cairn-facts@@';
@@ -17,9 +18,15 @@ echo; LC_ALL=C; export LC_ALL
 echo "$m uname"; uname -s; uname -r; uname -m; uname -n
 echo "$m fqdn"; (hostname -f 2>/dev/null || uname -n) | head -n 1
 echo "$m cpus"; getconf _NPROCESSORS_ONLN 2>/dev/null || grep -c '^processor' /proc/cpuinfo 2>/dev/null || echo 1
-echo "$m mem"; if [ -r /proc/meminfo ]; then awk '/^MemTotal:/ {print $2 * 1024}' /proc/meminfo; else sysctl -n hw.memsize hw.physmem 2>/dev/null | head -n 1; fi
+echo "$m mem"; if [ -r /proc/meminfo ]; then awk '/^MemTotal:/ {printf "%.0f\\n", $2 * 1024}' /proc/meminfo; else sysctl -n hw.memsize hw.physmem 2>/dev/null | head -n 1; fi
 echo "$m os-release"; cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release 2>/dev/null
 echo "$m ip"; if command -v ip >/dev/null 2>&1; then ip -o addr show 2>/dev/null | awk '{print $4}'; elif command -v hostname >/dev/null 2>&1; then hostname -I 2>/dev/null | tr ' ' '\\n'; fi
+echo "$m kernelversion"; uname -v
+echo "$m cpumodel"; grep -m 1 '^model name' /proc/cpuinfo 2>/dev/null | sed 's/^[^:]*: *//'
+echo "$m user"; id -un; id -u; id -g; id -gn
+echo "$m machine-id"; cat /etc/machine-id 2>/dev/null
+echo "$m debian-version"; cat /etc/debian_version 2>/dev/null
+echo "$m ip4if"; command -v ip >/dev/null 2>&1 && ip -o -4 addr show 2>/dev/null | awk '{print $2, $4}'
 echo "$m end"
 `;
 
@@ -121,7 +128,39 @@ export function parseFacts(stdout: string): HostFacts {
     ipAddresses: parseAddresses(s.get('ip')),
     cpuCount: Number.isInteger(cpus) && cpus > 0 ? cpus : 1,
     memoryBytes: Number.isFinite(mem) && mem > 0 ? mem : 0,
+    kernelVersion: (s.get('kernelversion') ?? '').split('\n')[0] ?? '',
+    cpuModel: lines(s.get('cpumodel'))[0] ?? '',
+    ...userOf(lines(s.get('user'))),
+    machineId: lines(s.get('machine-id'))[0] ?? '',
+    debianVersion: lines(s.get('debian-version'))[0] ?? '',
+    ipv4Interfaces: parseInterfaces(s.get('ip4if')),
   };
+}
+
+function userOf(l: string[]): Pick<HostFacts, 'user'> {
+  const [name, uid, gid, group] = l;
+  if (name === undefined || !/^\d+$/.test(uid ?? '') || !/^\d+$/.test(gid ?? '')) return {};
+  return { user: { name, uid: Number(uid), gid: Number(gid), group: group ?? name } };
+}
+
+/** `IFACE ADDR/PREFIX` lines → interface → its IPv4 addresses, in the order `ip` lists them. */
+function parseInterfaces(text: string | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const line of lines(text)) {
+    const [iface = '', cidr = ''] = line.split(/\s+/);
+    const addr = cidr.replace(/\/\d+$/, '');
+    if (iface === '' || addr === '') continue;
+    const list = (out[iface] ??= []);
+    if (!list.includes(addr)) list.push(addr);
+  }
+  return out;
+}
+
+/** The facts of the machine running cairn, read now by the same script (for synchronous callers). */
+export function localFactsSync(): HostFacts {
+  const r = runSync('/bin/sh', ['-c', FACTS_SCRIPT], { input: '' });
+  if (r.status !== 0) throw new Error(`cannot read the facts of this machine: ${r.failure ?? `the facts script exited ${r.status ?? 'on a signal'}`}`);
+  return parseFacts(r.stdout);
 }
 
 /** Runs the facts script through a host's exec. */

@@ -4,7 +4,7 @@
  */
 import { posix } from 'node:path';
 import { HostError } from './errors.js';
-import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, TcpProbe, WriteOptions } from './types.js';
+import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
 
 interface Meta {
   mode: number;
@@ -256,6 +256,14 @@ export class FakeHost implements Host {
       if (r.stdout) options.onOutput('stdout', r.stdout);
       if (r.stderr) options.onOutput('stderr', r.stderr);
     }
+    return { code: r.code === undefined ? 0 : r.code, signal: r.signal ?? null, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut: r.timedOut ?? false };
+  }
+
+  /** The same handler, answered at once: a handler that answers with a promise cannot be used here. */
+  execSync(command: string | readonly string[], options: SyncExecOptions = {}): ExecResult {
+    this.execLog.push({ command, options });
+    const r = this.execHandler(command, options);
+    if (r instanceof Promise) throw new Error('the fake host\'s exec handler answers asynchronously; execSync needs a synchronous answer');
     return { code: r.code === undefined ? 0 : r.code, signal: r.signal ?? null, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut: r.timedOut ?? false };
   }
 

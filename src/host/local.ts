@@ -10,7 +10,8 @@ import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { errnoCode, HostError, toHostError } from './errors.js';
 import { gatherFacts } from './facts.js';
-import type { ExecOptions, ExecResult, FileType, Host, HostFacts, StatInfo, TcpProbe, WriteOptions } from './types.js';
+import { runSync } from './run-sync.js';
+import type { ExecOptions, ExecResult, FileType, Host, HostFacts, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
 import { removeLeftoverTemps } from './leftovers.js';
 
 function fileType(st: fs.Stats): FileType {
@@ -53,6 +54,10 @@ export class LocalHost implements Host {
   facts(): Promise<HostFacts> {
     this.factsOnce ??= gatherFacts((script) => this.exec(script, { readOnly: true }), this.name);
     return this.factsOnce;
+  }
+
+  execSync(command: string | readonly string[], options: SyncExecOptions = {}): ExecResult {
+    return execLocalSync(command, options);
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -301,6 +306,23 @@ export class LocalHost implements Host {
       });
     });
   }
+}
+
+/** LocalHost.execSync: the same program, environment and directory as exec, run to completion. */
+function execLocalSync(command: string | readonly string[], options: SyncExecOptions): ExecResult {
+  const [file, args] = typeof command === 'string' ? ['/bin/sh', ['-c', command]] : [command[0] ?? '', command.slice(1)];
+  const shown = typeof command === 'string' ? command : (command[0] ?? '');
+  if (options.cwd !== undefined && !fs.existsSync(options.cwd)) return notStarted(127, `cannot run ${shown}: working directory ${options.cwd} does not exist`);
+  const r = runSync(file, args, {
+    input: options.stdin ?? '',
+    env: options.env ? { ...process.env, ...options.env } : process.env,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+  });
+  if (r.missing) return notStarted(127, `cannot run ${shown}: command not found (ENOENT)`);
+  if (r.failure !== undefined && /EACCES/.test(r.failure)) return notStarted(126, `cannot run ${shown}: permission denied (EACCES)`);
+  const timedOut = r.failure !== undefined && /ETIMEDOUT/.test(r.failure);
+  return { code: r.status, signal: r.status === null ? 'SIGKILL' : null, stdout: r.stdout, stderr: r.stderr, timedOut };
 }
 
 function notStarted(code: number, message: string): ExecResult {

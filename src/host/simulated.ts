@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { HostError } from './errors.js';
-import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, TcpProbe, WriteOptions } from './types.js';
+import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
 
 interface Meta {
   readonly mode: number;
@@ -204,6 +204,12 @@ export class SimulatedHost implements Host {
     }
     this.overlay.set(real, null);
     this.actions.push({ op: 'remove', path: real });
+  }
+
+  /** Only compilers call this, to read the machine while they evaluate (Salt runs them in test mode too). */
+  execSync(command: string | readonly string[], options: SyncExecOptions = {}): ExecResult {
+    if (!this.inner.execSync) throw new Error(`${this.inner.name} cannot run commands synchronously`);
+    return this.inner.execSync(command, options);
   }
 
   async exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {

@@ -11,7 +11,8 @@ import { gatherFacts } from './facts.js';
 import { connectSsh, forwardThrough, SshConnectError, type SshEndpoint, type SshSecurity } from './ssh-connect.js';
 import { commandLine, runOnChannel, shellQuote, wrapCommand } from './ssh-exec.js';
 import { SftpFiles } from './ssh-files.js';
-import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, TcpProbe, WriteOptions } from './types.js';
+import { execOverSshSync } from './ssh-sync.js';
+import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
 
 export interface SshHostOptions extends SshEndpoint {
   /** Run commands and file operations as root through `sudo -n` (the login user needs passwordless sudo). */
@@ -138,6 +139,12 @@ export class SshHost implements Host {
       this.execsRunning -= 1;
       this.execQueue.shift()?.();
     }
+  }
+
+  /** Through OpenSSH's client (ssh-sync.ts): the same endpoint, key, known hosts, jump host and become. */
+  execSync(command: string | readonly string[], options: SyncExecOptions = {}): ExecResult {
+    this.stats.execs += 1;
+    return execOverSshSync(this.options, this.options.jump, this.security, this.options.become === true, command, options);
   }
 
   /** The SSH server makes the connection (a direct-tcpip channel); where forwarding is off, a shell probe does. */

@@ -68,6 +68,21 @@ export interface HostFacts {
   readonly cpuCount: number;
   /** Total memory in bytes. */
   readonly memoryBytes: number;
+  /*
+   * Read by the same script on every host (optional only so that hand-made facts in tests may leave them out).
+   */
+  /** Kernel version (`uname -v`). */
+  readonly kernelVersion?: string;
+  /** The first CPU's model name, from /proc/cpuinfo; empty where unknown. */
+  readonly cpuModel?: string;
+  /** Who commands run as on the target (after `become`): `id -un`, `id -u`, `id -g`, `id -gn`. */
+  readonly user?: { readonly name: string; readonly uid: number; readonly gid: number; readonly group: string };
+  /** /etc/machine-id, trimmed; empty where missing. */
+  readonly machineId?: string;
+  /** /etc/debian_version, trimmed (Debian's point release); empty elsewhere. */
+  readonly debianVersion?: string;
+  /** IPv4 addresses per interface, loopback included (`ip -o -4 addr`); empty where `ip` is missing. */
+  readonly ipv4Interfaces?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Whether a TCP port accepted a connection made from the target machine. */
@@ -106,7 +121,15 @@ export interface Host {
   close(): Promise<void>;
   /** Runs a program: an argv array runs directly, a string runs through `/bin/sh -c`. Never rejects for a non-zero exit. */
   exec(command: string | readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  /**
+   * The same, to completion and blocking the whole process, for a compiler that must call out while it
+   * evaluates (Salt's render-time execution functions). Not for resources. Hosts that cannot leave it out.
+   */
+  execSync?(command: string | readonly string[], options?: SyncExecOptions): ExecResult;
 }
+
+/** What a synchronous exec takes: no live output, nothing read-only to tell apart (it always runs). */
+export type SyncExecOptions = Pick<ExecOptions, 'env' | 'cwd' | 'stdin' | 'timeout'>;
 
 /** What resources receive from the runtime. */
 export interface ResourceContext {

@@ -197,6 +197,29 @@ if (missing) {
     });
   });
 
+  describe('execSync through OpenSSH\'s client', () => {
+    test('it trusts exactly the keys the run trusts: one recorded by the run is accepted, a changed one refused', async () => {
+      const kh = knownHosts('kh-sync');
+      const host = sshHost(server, {}, { knownHosts: kh, accept: true });
+      await host.open();
+      const r = host.execSync('printf %s "$0-ok"');
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '/bin/sh-ok');
+      await host.close();
+      const other = await startSshd();
+      try {
+        const file = join(work, 'sync_changed_known_hosts');
+        fs.writeFileSync(file, `[127.0.0.1]:${server.port} ${other.hostPublicKey}\n`);
+        const changed = sshHost(server, {}, { knownHosts: new KnownHosts([file], join(work, 'sync-managed-changed')), accept: true });
+        const refused = changed.execSync(['true']);
+        assert.equal(refused.code, 255);
+        assert.match(refused.stderr, new RegExp(`^h${server.port}: ssh failed: .*(REMOTE HOST IDENTIFICATION HAS CHANGED|Host key verification failed)`, 's'));
+      } finally {
+        other.stop();
+      }
+    });
+  });
+
   describe('jump host', () => {
     test('a target reached through a jump host; the target refuses direct forwarding itself', async () => {
       const jump = await startSshd({ allowForwarding: true });

@@ -58,6 +58,10 @@ export function ensureBecomeUser(): string | undefined {
   execFileSync('usermod', ['-p', '*', BECOME_USER]);
   // CAIRN_TEST_ROOT and XDG_STATE_HOME (set by each test server) survive sudo, so a run can tell the test machines apart.
   fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}`, `Defaults:${BECOME_USER} env_keep += "CAIRN_TEST_ROOT XDG_STATE_HOME"\n${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
+  // Its own secure_path, so what runs through its sudo has a PATH (Salt's `path` grain) the other test
+  // machines do not. A file of its own, read after the one above, so rewriting that one keeps it.
+  const securePath = `/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/${BECOME_USER}/bin`;
+  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}-path`, `Defaults:${BECOME_USER} secure_path="${securePath}"\n`, { mode: 0o440 });
   return undefined;
 }
 

@@ -244,6 +244,28 @@ export function hostConformance(name: string, make: () => Harness | Promise<Harn
       }
     });
 
+    it('facts also give the kernel version, the user commands run as, the machine id and IPv4 per interface', async ({ host }) => {
+      const facts = await host.facts();
+      if (!(caps.runsCommands || caps.realNetwork)) return;
+      assert.equal(facts.kernelVersion, fs.readFileSync('/proc/sys/kernel/version', 'utf8').trim());
+      assert.ok(facts.user && facts.user.name.length > 0 && Number.isInteger(facts.user.uid) && Number.isInteger(facts.user.gid), JSON.stringify(facts.user));
+      const machineId = fs.existsSync('/etc/machine-id') ? fs.readFileSync('/etc/machine-id', 'utf8').trim() : '';
+      assert.equal(facts.machineId, machineId);
+      if (fs.existsSync('/usr/sbin/ip') || fs.existsSync('/sbin/ip') || fs.existsSync('/usr/bin/ip')) assert.ok(facts.ipv4Interfaces?.lo?.includes('127.0.0.1'), JSON.stringify(facts.ipv4Interfaces));
+    });
+
+    it('execSync runs a program to completion with environment, directory and input', async ({ host, root }) => {
+      if (!caps.runsCommands || !host.execSync) return;
+      const r = host.execSync('printf "%s|%s|" "$GREETING" "$(pwd)"; cat; exit 3', { env: { GREETING: 'hello there' }, cwd: root, stdin: 'from stdin' });
+      assert.equal(r.code, 3);
+      assert.equal(r.stdout, `hello there|${root}|from stdin`);
+      const argv = host.execSync(['printf', '%s', "it's $HOME"]);
+      assert.equal(argv.stdout, "it's $HOME", 'an argv runs without a shell');
+      const missing = host.execSync(['no-such-program-cairn']);
+      assert.equal(missing.code, 127);
+      assert.match(missing.stderr, /cannot run no-such-program-cairn: command not found/);
+    });
+
     it('probeTcp connects from the target: refused and accepted ports', async ({ host }) => {
       const server = net.createServer((s) => s.destroy());
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -40,7 +40,7 @@ const ALLOWED_CYCLES: readonly string[] = [
   'cli/converge-command.ts <-> cli/converge.ts',
   'cli/inmanta-command.ts <-> cli/inmanta-fleet.ts <-> cli/inmanta.ts',
   'cli/otter-command.ts <-> cli/otter-fleet.ts <-> cli/otter-output.ts <-> cli/otter-prepare.ts <-> cli/otter.ts',
-  'cli/salt-command.ts <-> cli/salt.ts',
+  'cli/salt-command.ts <-> cli/salt-fleet.ts <-> cli/salt.ts',
   'cli/zapusk-command.ts <-> cli/zapusk.ts',
   'frontends/converge/format-resources.ts <-> frontends/converge/format-text.ts',
   'frontends/inmanta/instance.ts <-> frontends/inmanta/namespace.ts <-> frontends/inmanta/types.ts <-> frontends/inmanta/values.ts <-> frontends/inmanta/vars.ts',

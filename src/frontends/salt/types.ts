@@ -17,6 +17,7 @@
  */
 
 import type { Diagnostic, Span } from '../../core/diag.js';
+import type { ExecResult, HostFacts, SyncExecOptions } from '../../host/types.js';
 
 /** One element of a state declaration's list: an argument `{name: value}`, the function name, or `{order: n}`. */
 export type StateArg = Record<string, unknown> | string;
@@ -62,6 +63,18 @@ export interface SaltOptions {
   test?: boolean;
   /** Several environments: env name → roots. When absent, `fileRoots` is the only env (`base`, or `saltenv`). */
   envRoots?: Record<string, string[]>;
+  /** The machine the states are for, when it is not this one: its grains and render-time commands are its own. */
+  target?: SaltTarget;
+}
+
+/**
+ * A minion that is not the machine running cairn. Rendering is synchronous, so its facts are read before
+ * rendering starts, and render-time execution functions (`salt['cmd.run']`, `file.*`, `#!py`) run on it
+ * to completion through the host's synchronous exec.
+ */
+export interface SaltTarget {
+  readonly facts: HostFacts;
+  readonly execSync: (command: string | readonly string[], options?: SyncExecOptions) => ExecResult;
 }
 
 export interface RenderResult {
@@ -91,8 +104,8 @@ export interface SaltRenderApi {
   showTop(opts: SaltOptions): ShowTopResult;
   /** Pillar for this minion: pillar top → pillar SLS (Jinja+YAML) deep-merged, then `pillarOverride`. */
   loadPillar(opts: SaltOptions): Record<string, unknown>;
-  /** This machine's grains (cached per process); `id` is the minion id given to the render calls. */
-  grains(): Record<string, unknown>;
+  /** The grains of the machine whose facts are given, else this machine's (cached per process). */
+  grains(facts?: HostFacts): Record<string, unknown>;
   /** A `template: jinja` source of file.managed, rendered with Salt's context plus `ctxExtra`
    *  (the state's `context`/`defaults`). Throws DiagnosticError positioned in `file` on a template error. */
   renderTemplateFile(text: string, file: string, ctxExtra: Record<string, unknown>, opts: SaltOptions): string;

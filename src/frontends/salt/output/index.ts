@@ -58,6 +58,24 @@ export function formatRun(local: Record<string, unknown> | string[], out: Output
   return formatHighstate(local, 'local', settings ?? {});
 }
 
+/**
+ * Several minions' returns, as `salt '*'` prints them: the highstate text of each under its id (a minion
+ * that gave nothing back shows Salt's message), or one document keyed by minion id (`--static`'s shape).
+ */
+export function formatMinions(byMinion: Record<string, unknown>, out: OutputFormat, settings?: OutputSettings, show: { show: boolean; ordered: false | 'high' | 'top' } = { show: false, ordered: false }): string {
+  if (out === 'quiet') return '';
+  if (out === 'json') return pyJson(byMinion, 0);
+  if (out === 'yaml') return dumpYaml(byMinion).replace(/\s+$/, '');
+  if (out === 'highstate' && !show.show) {
+    return Object.entries(byMinion)
+      .map(([id, data]) => (typeof data === 'string' ? `${id}:\n    ${data}` : formatHighstate(data as Record<string, unknown> | string[], id, settings ?? {})))
+      .join('\n');
+  }
+  return Object.entries(byMinion)
+    .map(([id, data]) => `${id}:\n${nested(data, 4, show.ordered !== false)}`)
+    .join('\n');
+}
+
 /** For show_* functions: salt-call prints their data with the nested outputter when asked for highstate. */
 /** `ordered`: the data is one of Salt's ordered dicts (high data, the top), which nested prints unsorted. */
 /** Durations are Python floats: wrapped so that repr prints `1.0`, not `1`. */

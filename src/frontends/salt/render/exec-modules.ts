@@ -6,12 +6,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { PyCallable, type PyValue, toJs, toPy } from '../../../lang/jinja/index.js';
 import { deepMerge, has, isPlainObject, lookup } from './data-path.js';
-import { runShell } from './exec-cmd.js';
+import { runShell, targetFileKind, targetReadFile } from './exec-cmd.js';
+import type { SaltTarget } from '../types.js';
 
 export interface ExecContext {
   pillar: Record<string, unknown>;
   grains: Record<string, unknown>;
   opts: Record<string, unknown>;
+  /** The minion, when it is not this machine: commands and file functions act on it. */
+  target?: SaltTarget;
 }
 
 type Param = readonly [name: string, dflt?: unknown];
@@ -58,14 +61,15 @@ function cmdOptions(cwd: unknown, env: unknown, shell: unknown): { cwd?: string;
 }
 
 export function execModules(ctx: ExecContext): Record<string, PyCallable> {
-  const { pillar, grains, opts } = ctx;
+  const { pillar, grains, opts, target } = ctx;
   const getFrom = (data: Record<string, unknown>) => (key: unknown, dflt: unknown, _merge: unknown, delimiter: unknown) =>
     lookup(data, str(key), dflt, str(delimiter));
   // Salt's execution module runs without a shell unless python_shell=True (cmd.shell's default).
   const cmdParams: Param[] = [['cmd'], ['cwd', null], ['stdin', null], ['runas', null], ['shell', '/bin/sh'], ['env', null], ['python_shell', null]];
   const shellParams: Param[] = cmdParams.map((p) => (p[0] === 'python_shell' ? ['python_shell', true] : p));
-  const cmd = (...a: unknown[]) => runShell(str(a[0]), { ...cmdOptions(a[1], a[5], a[4]), pythonShell: a[6] === true });
-  const fileKind = (p: unknown): 'file' | 'dir' | undefined => {
+  const cmd = (...a: unknown[]) => runShell(str(a[0]), { ...cmdOptions(a[1], a[5], a[4]), pythonShell: a[6] === true }, target);
+  const fileKind = (p: unknown): 'file' | 'dir' | 'other' | undefined => {
+    if (target) return targetFileKind(target, str(p));
     try {
       const st = statSync(str(p));
       return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
@@ -110,8 +114,8 @@ export function execModules(ctx: ExecContext): Record<string, PyCallable> {
     }),
     'file.file_exists': fn('file.file_exists', [['path']], (p) => fileKind(p) === 'file'),
     'file.directory_exists': fn('file.directory_exists', [['path']], (p) => fileKind(p) === 'dir'),
-    'file.exists': fn('file.exists', [['path']], (p) => existsSync(str(p))),
-    'file.read': fn('file.read', [['path'], ['binary', false]], (p) => readFileSync(str(p), 'utf8')),
+    'file.exists': fn('file.exists', [['path']], (p) => (target ? fileKind(p) !== undefined : existsSync(str(p)))),
+    'file.read': fn('file.read', [['path'], ['binary', false]], (p) => (target ? targetReadFile(target, str(p)) : readFileSync(str(p), 'utf8'))),
     'test.true': fn('test.true', [], () => true),
     'test.false': fn('test.false', [], () => false),
     'test.ping': fn('test.ping', [], () => true),

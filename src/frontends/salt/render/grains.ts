@@ -1,11 +1,11 @@
 /**
- * Grains: facts about this machine, named and shaped as Salt's core grains are on Linux. Computed once per
- * process (the render of 1,000 states must not re-read /etc/os-release 1,000 times); `id` comes from the
- * minion id of each call.
+ * Grains: facts about the target machine (its HostFacts, read on it by the facts script), named and shaped
+ * as Salt's core grains are on Linux. This machine's are read once per process (the render of 1,000 states
+ * must not re-read /etc/os-release 1,000 times); `id` comes from the minion id of each call.
  */
 
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
+import { localFactsSync } from '../../../host/facts.js';
+import type { HostFacts } from '../../../host/types.js';
 
 interface OsInfo {
   os: string;
@@ -32,13 +32,8 @@ const OS_NAMES: Record<string, OsInfo> = {
   gentoo: { os: 'Gentoo', os_family: 'Gentoo' },
 };
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** Salt's osarch: the package architecture (dpkg's names on Debian) for the machine's `uname -m`. */
+const OS_ARCH: Record<string, string> = { x86_64: 'amd64', aarch64: 'arm64', armv7l: 'armhf', i686: 'i386', ppc64le: 'ppc64el' };
 
 export function parseOsRelease(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -53,7 +48,7 @@ export function parseOsRelease(text: string): Record<string, string> {
 }
 
 /** The os grains from an os-release text (and /etc/debian_version on Debian, as Salt reads it). */
-export function osGrains(osRelease: Record<string, string>, debianVersion?: string): Record<string, unknown> {
+export function osGrains(osRelease: Record<string, string>, debianVersion?: string, machine = 'x86_64'): Record<string, unknown> {
   const id = (osRelease.ID ?? 'linux').toLowerCase();
   const names = OS_NAMES[id] ?? { os: osRelease.NAME?.split(' ')[0] ?? 'Linux', os_family: osRelease.NAME?.split(' ')[0] ?? 'Linux' };
   let release = osRelease.VERSION_ID ?? '';
@@ -70,53 +65,47 @@ export function osGrains(osRelease: Record<string, string>, debianVersion?: stri
     ...(major === undefined ? {} : { osmajorrelease: major }),
     osfinger: `${fullname}-${major ?? release}`,
     oscodename: osRelease.VERSION_CODENAME ?? '',
-    osarch: process.arch === 'x64' ? 'amd64' : process.arch,
+    osarch: OS_ARCH[machine] ?? machine,
     lsb_distrib_id: fullname,
     lsb_distrib_release: release,
     lsb_distrib_codename: osRelease.VERSION_CODENAME ?? '',
   };
 }
 
-const CPU_ARCH: Record<string, string> = { x64: 'x86_64', arm64: 'aarch64', arm: 'armv7l', ia32: 'i686', ppc64: 'ppc64le', s390x: 's390x' };
 
-let cached: Record<string, unknown> | undefined;
+let localFacts: HostFacts | undefined;
 
-function machineGrains(): Record<string, unknown> {
-  const host = os.hostname();
+/** Salt's core grains of a machine, from its facts (read on that machine). */
+export function grainsFromFacts(facts: HostFacts): Record<string, unknown> {
+  const host = facts.hostname;
   const shortHost = host.split('.')[0] ?? host;
-  const osRelease = parseOsRelease(readText('/etc/os-release') ?? readText('/usr/lib/os-release') ?? '');
-  const user = os.userInfo();
-  const ipv4: string[] = [];
-  const ip4Interfaces: Record<string, string[]> = {};
-  for (const [name, addrs] of Object.entries(os.networkInterfaces())) {
-    const v4 = (addrs ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address);
-    ip4Interfaces[name] = v4;
-    ipv4.push(...v4);
-  }
-  const domain = host.includes('.') ? host.slice(host.indexOf('.') + 1) : '';
+  const fqdn = facts.fqdn || host;
+  const interfaces = facts.ipv4Interfaces ?? {};
+  const ipv4 = Object.keys(interfaces).length > 0 ? Object.values(interfaces).flat() : facts.ipAddresses.filter((a) => !a.includes(':'));
+  const user = facts.user ?? { name: '', uid: 0, gid: 0, group: '' };
   return {
-    ...osGrains(osRelease, readText('/etc/debian_version')),
+    ...osGrains({ ...facts.osRelease }, facts.debianVersion, facts.arch),
     host: shortHost,
     nodename: host,
-    fqdn: host,
+    fqdn,
     localhost: host,
-    domain,
-    kernel: os.type(),
-    kernelrelease: os.release(),
-    kernelversion: os.version(),
-    cpuarch: CPU_ARCH[process.arch] ?? process.arch,
-    num_cpus: os.cpus().length,
-    cpu_model: os.cpus()[0]?.model ?? '',
-    mem_total: Math.floor(os.totalmem() / 1024 / 1024),
+    domain: fqdn.includes('.') ? fqdn.slice(fqdn.indexOf('.') + 1) : '',
+    kernel: facts.os,
+    kernelrelease: facts.kernel,
+    kernelversion: facts.kernelVersion ?? '',
+    cpuarch: facts.arch,
+    num_cpus: facts.cpuCount,
+    cpu_model: facts.cpuModel ?? '',
+    mem_total: Math.floor(facts.memoryBytes / 1024 / 1024),
     ipv4: [...new Set(ipv4)].sort(),
-    ip4_interfaces: ip4Interfaces,
-    machine_id: (readText('/etc/machine-id') ?? '').trim(),
-    path: process.env.PATH ?? '',
-    shell: process.env.SHELL ?? '/bin/sh',
-    username: user.username,
+    ip4_interfaces: Object.fromEntries(Object.entries(interfaces).map(([k, v]) => [k, [...v]])),
+    machine_id: facts.machineId ?? '',
+    path: facts.env.PATH ?? '',
+    shell: facts.env.SHELL ?? '/bin/sh',
+    username: user.name,
     uid: user.uid,
     gid: user.gid,
-    groupname: user.uid === 0 ? 'root' : user.username,
+    groupname: user.group,
     pid: process.pid,
     init: 'systemd',
     saltversion: '3006.0',
@@ -126,8 +115,11 @@ function machineGrains(): Record<string, unknown> {
   };
 }
 
-/** Grains of this machine with `id` set; the machine part is computed once per process. */
-export function grainsFor(minionId: string): Record<string, unknown> {
-  cached ??= machineGrains();
-  return { id: minionId || (cached.host as string), ...cached };
+/**
+ * Grains with `id` set: of the machine whose facts are given (the target), else of this machine (its facts
+ * read once per process by the same script every host runs).
+ */
+export function grainsFor(minionId: string, facts?: HostFacts): Record<string, unknown> {
+  const machine = grainsFromFacts(facts ?? (localFacts ??= localFactsSync()));
+  return { id: minionId || (machine.host as string), ...machine };
 }

@@ -6,6 +6,7 @@
 
 import { relative, sep } from 'node:path';
 import { type Diagnostic, DiagnosticError, error } from '../../../core/diag.js';
+import type { HostFacts } from '../../../host/types.js';
 import type { HighData, RenderResult, SaltOptions, ShowTopResult } from '../types.js';
 import { SALT_MISSING_SLS } from './codes.js';
 import { FileRoots, parseSaltUrl } from './file-roots.js';
@@ -32,7 +33,7 @@ function session(opts: SaltOptions): Session {
   const hit = sessions.get(opts);
   if (hit) return hit;
   const roots = FileRoots.fromOptions(opts);
-  const grains = grainsFor(opts.minionId);
+  const grains = grainsFor(opts.minionId, opts.target?.facts);
   const saltOpts: Record<string, unknown> = {
     id: grains.id,
     file_client: 'local',
@@ -48,7 +49,7 @@ function session(opts: SaltOptions): Session {
   };
   const pillar = compilePillar(opts, grains, saltOpts);
   saltOpts.pillar = pillar.pillar;
-  const jinja = new JinjaSession(roots, { pillar: pillar.pillar, grains, opts: saltOpts });
+  const jinja = new JinjaSession(roots, { pillar: pillar.pillar, grains, opts: saltOpts, ...(opts.target ? { target: opts.target } : {}) });
   const s: Session = { roots, grains, saltOpts, pillar, jinja };
   sessions.set(opts, s);
   return s;
@@ -109,8 +110,9 @@ export function loadPillar(opts: SaltOptions): Record<string, unknown> {
   return session(opts).pillar.pillar;
 }
 
-export function grains(): Record<string, unknown> {
-  return grainsFor('');
+/** The grains of the machine whose facts are given (a minion over SSH), else of this machine. */
+export function grains(facts?: HostFacts): Record<string, unknown> {
+  return grainsFor('', facts);
 }
 
 /** A file.managed `template: jinja` source. Throws DiagnosticError (positioned in `file`) on a template error. */

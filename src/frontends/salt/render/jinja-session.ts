@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { type Diagnostic, DiagnosticError, error } from '../../../core/diag.js';
+import type { SaltTarget } from '../types.js';
 import { Environment } from '../../../lang/jinja/index.js';
 import { SALT_JINJA, SALT_PATH_ESCAPE } from './codes.js';
 import { execModules } from './exec-modules.js';
@@ -39,6 +40,8 @@ export interface SessionData {
   pillar: Record<string, unknown>;
   grains: Record<string, unknown>;
   opts: Record<string, unknown>;
+  /** The minion, when it is not this machine: render-time commands run there. */
+  target?: SaltTarget;
 }
 
 /** Salt's per-template names: sls, slspath, tpldir, tplfile, ... (salt.utils.templates._generate_sls_context). */

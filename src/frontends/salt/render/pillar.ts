@@ -23,7 +23,7 @@ export function compilePillar(opts: SaltOptions, grains: Record<string, unknown>
   const p: Problems = { errors: [], diagnostics: [] };
   const roots = FileRoots.fromOptions(opts, 'pillar');
   const override = opts.pillarOverride ?? {};
-  const jinja = new JinjaSession(roots, { pillar: override, grains, opts: saltOpts });
+  const jinja = new JinjaSession(roots, { pillar: override, grains, opts: saltOpts, ...(opts.target ? { target: opts.target } : {}) });
   let pillar: Record<string, unknown> = {};
   if (opts.pillarRoots.length > 0) {
     const top = readTop(roots, jinja, undefined, p);

@@ -5,6 +5,7 @@
  * `run()` returns the data. Dict order is kept (the result comes back as JSON object pairs).
  */
 import { runSync } from '../../../host/run-sync.js';
+import type { SaltTarget } from '../types.js';
 
 /** The Python side: builds the globals, runs the file, prints run()'s result as JSON. */
 const BRIDGE = String.raw`
@@ -74,15 +75,25 @@ except Exception:
 
 export type PyOutcome = { ok: true; data: unknown } | { ok: false; message: string };
 
-export function renderPy(source: string, file: string, saltenv: string, names: Record<string, unknown>, data: { pillar: unknown; grains: unknown; opts: unknown }): PyOutcome {
+/** Runs on the target minion when there is one (as salt-ssh runs it there: it needs python3 there), else here. */
+export function renderPy(source: string, file: string, saltenv: string, names: Record<string, unknown>, data: { pillar: unknown; grains: unknown; opts: unknown; target?: SaltTarget }): PyOutcome {
   const input = JSON.stringify({ source, path: file, env: saltenv, names, pillar: data.pillar, grains: data.grains, opts: data.opts });
+  if (data.target) {
+    const r = data.target.execSync(['python3', '-c', BRIDGE], { stdin: input });
+    if (r.code === 127 && /cannot run python3/.test(r.stderr)) return { ok: false, message: 'the #!py renderer needs python3 on the minion, which is not installed there' };
+    return outcome(r.code, r.stdout, r.stderr);
+  }
   const r = runSync('python3', ['-c', BRIDGE], { input });
   if (r.status === null && r.failure !== undefined) {
     return { ok: false, message: r.missing ? 'the #!py renderer needs python3, which is not installed' : r.failure };
   }
-  if (r.status !== 0) return { ok: false, message: (r.stderr || `python3 exited with ${r.status}`).trimEnd() };
+  return outcome(r.status, r.stdout, r.stderr);
+}
+
+function outcome(status: number | null, stdout: string, stderr: string): PyOutcome {
+  if (status !== 0) return { ok: false, message: (stderr || `python3 exited with ${status}`).trimEnd() };
   try {
-    return { ok: true, data: JSON.parse(r.stdout) };
+    return { ok: true, data: JSON.parse(stdout) };
   } catch {
     return { ok: false, message: 'run() returned data that is not JSON-serializable' };
   }

@@ -159,6 +159,12 @@ export const cmdStates: Record<string, StateImpl> = {
         const q = (t: string) => `'${t.replaceAll("'", "'\\''")}'`;
         return command(chunk, ctx, `${shell} -c ${q(text)} ${shell}${args}`);
       }
+      if (source.startsWith('salt://') && ctx.opts.target) {
+        // The file is on the controller and the minion is another machine: the script is written to a temp
+        // file there (as Salt caches it on the minion), run, and removed.
+        const text = ctx.readText(path);
+        return command(chunk, ctx, `f=$(mktemp) || exit 1; trap 'rm -f "$f"' EXIT; printf '%s' ${shellQuote(text)} > "$f" && chmod 0644 "$f" && ${shell} "$f"${args}`);
+      }
       return command(chunk, ctx, `${shell} ${JSON.stringify(path)}${args}`);
     },
     finish: finishRun("'"),
