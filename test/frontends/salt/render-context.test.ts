@@ -133,16 +133,21 @@ test('file templates render with Salt\'s context plus the state\'s context; erro
   );
 });
 
-test('grains from os-release as Salt names them; this machine\'s grains are filled in', () => {
+test('grains from os-release as Salt 3006 names them (os-release alone for Debian and Ubuntu); this machine\'s grains are filled in', () => {
   const deb = osGrains(parseOsRelease('ID=debian\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nVERSION_CODENAME=bookworm\n'), '12.5\n');
   assert.equal(deb.os, 'Debian');
   assert.equal(deb.os_family, 'Debian');
-  assert.equal(deb.osrelease, '12.5');
+  // Salt reads Debian's os-release alone: /etc/debian_version's point release is not the osrelease.
+  assert.equal(deb.osrelease, '12');
+  assert.equal(deb.osfullname, 'Debian GNU/Linux');
   assert.equal(deb.osmajorrelease, 12);
+  assert.equal(deb.lsb_distrib_id, null);
   assert.equal(deb.osfinger, 'Debian-12');
   assert.equal(deb.oscodename, 'bookworm');
   const ub = osGrains(parseOsRelease('ID=ubuntu\nNAME="Ubuntu"\nVERSION_ID="22.04"\nVERSION_CODENAME=jammy\n'));
-  assert.deepEqual([ub.os, ub.os_family, ub.osfinger], ['Ubuntu', 'Debian', 'Ubuntu-22']);
+  assert.deepEqual([ub.os, ub.os_family, ub.osfinger, ub.lsb_distrib_release], ['Ubuntu', 'Debian', 'Ubuntu-22.04', '22.04']);
+  const rhel = osGrains(parseOsRelease('ID=centos\nNAME="CentOS Stream"\nVERSION_ID="9"\n'));
+  assert.equal(rhel.osfinger, 'CentOS Stream-9');
   const g = grains();
   for (const k of ['host', 'fqdn', 'kernel', 'cpuarch', 'num_cpus', 'mem_total', 'path', 'saltversion']) assert.ok(k in g, k);
   assert.equal(g.kernel, 'Linux');

@@ -47,15 +47,27 @@ export function parseOsRelease(text: string): Record<string, string> {
   return out;
 }
 
-/** The os grains from an os-release text (and /etc/debian_version on Debian, as Salt reads it). */
+/** Distributions whose os grains Salt 3006 takes from os-release alone. */
+const OS_RELEASE_ONLY = new Set(['almalinux', 'astra', 'debian', 'linuxmint', 'mendel', 'pop', 'rocky', 'ubuntu']);
+
+/**
+ * The os grains from an os-release text, as Salt 3006 derives them: for the distributions it has tested
+ * (Debian and Ubuntu among them) os-release alone (`osfullname` is NAME, `osrelease` VERSION_ID); for the
+ * others its legacy path, which also reads /etc/debian_version-style release files. `osfinger` is
+ * `os-major` for Debian, `osfullname-release` for Ubuntu and Pop, `osfullname-major` otherwise. The
+ * lsb_distrib_* grains come from /etc/lsb-release, which Ubuntu ships and Debian does not (None there).
+ */
 export function osGrains(osRelease: Record<string, string>, debianVersion?: string, machine = 'x86_64'): Record<string, unknown> {
   const id = (osRelease.ID ?? 'linux').toLowerCase();
   const names = OS_NAMES[id] ?? { os: osRelease.NAME?.split(' ')[0] ?? 'Linux', os_family: osRelease.NAME?.split(' ')[0] ?? 'Linux' };
+  const modern = OS_RELEASE_ONLY.has(id);
   let release = osRelease.VERSION_ID ?? '';
-  if (id === 'debian' && debianVersion && /^\d+(\.\d+)*$/.test(debianVersion.trim())) release = debianVersion.trim();
+  if (!modern && debianVersion && /^\d+(\.\d+)*$/.test(debianVersion.trim())) release = debianVersion.trim();
   const info = release.split('.').filter((p) => /^\d+$/.test(p)).map(Number);
   const major = info[0];
-  const fullname = id === 'debian' ? 'Debian' : (osRelease.NAME ?? names.os).replace(/ GNU\/Linux$/, '').replace(/ Linux$/, '');
+  const fullname = (osRelease.NAME ?? names.os).trim();
+  const fingerName = ['Debian', 'Raspbian'].includes(names.os) ? names.os : fullname;
+  const fingerRelease = ['Ubuntu', 'Pop'].includes(names.os) ? release : (major ?? release);
   return {
     os: names.os,
     os_family: names.os_family,
@@ -63,12 +75,13 @@ export function osGrains(osRelease: Record<string, string>, debianVersion?: stri
     osrelease: release,
     osrelease_info: info,
     ...(major === undefined ? {} : { osmajorrelease: major }),
-    osfinger: `${fullname}-${major ?? release}`,
+    osfinger: `${fingerName}-${fingerRelease}`,
     oscodename: osRelease.VERSION_CODENAME ?? '',
     osarch: OS_ARCH[machine] ?? machine,
-    lsb_distrib_id: fullname,
-    lsb_distrib_release: release,
-    lsb_distrib_codename: osRelease.VERSION_CODENAME ?? '',
+    // Without /etc/lsb-release Salt still has the keys, set to None.
+    ...(id === 'ubuntu'
+      ? { lsb_distrib_id: fullname, lsb_distrib_release: release, lsb_distrib_codename: osRelease.VERSION_CODENAME ?? '' }
+      : { lsb_distrib_id: null, lsb_distrib_release: null, lsb_distrib_codename: null }),
   };
 }
 
