@@ -131,6 +131,10 @@ export function normalizeText(stdout, root) {
     .replace(/(\bduration:\n +)[\d.]+/g, '$1@DUR@')
     .replace(/(\bstart_time:\n +)\d\d:\d\d:\d\d\.\d+/g, '$1@TIME@')
     .replace(/('duration': )[\d.]+/g, '$1@DUR@')
+    // The nested outputter with colours: the key and the value each wrapped in escape sequences.
+    .replace(/(duration\x1b\[0;0m:\n +\x1b\[[0-9;]*m)[\d.]+/g, '$1@DUR@')
+    .replace(/(start_time\x1b\[0;0m:\n +\x1b\[[0-9;]*m)\d\d:\d\d:\d\d\.\d+/g, '$1@TIME@')
+    .replace(/(pid\x1b\[0;0m:\n +\x1b\[[0-9;]*m)\d+/g, (_m, key) => `${key}0`)
     .replace(/('start_time': )'\d\d:\d\d:\d\d\.\d+'/g, '$1@TIME@');
 }
 

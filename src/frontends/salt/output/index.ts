@@ -1,6 +1,6 @@
 /** salt-call's outputters: highstate text, json (`json.dumps(indent=4)`) and yaml, all under the `local` key. */
 import { formatHighstate } from './highstate.js';
-import { nested } from './nested.js';
+import { COLORS, nested, NO_COLORS } from './nested.js';
 import { dumpYaml } from '../../../lang/python/yaml-emit.js';
 import { orderedHigh, orderedTop, pformat, pyRepr, txtOutput } from './pprint.js';
 import { PyFloat, pyFloat } from './pyvalue.js';
@@ -52,9 +52,16 @@ export function formatYaml(local: unknown): string {
   return dumpYaml({ local }).replace(/\s+$/, '');
 }
 
+/** salt-call's retcode for a state run is non-zero after a compile error, a failed state or an empty run. */
+function runFailed(local: Record<string, unknown> | string[]): boolean {
+  if (Array.isArray(local)) return true;
+  const rets = Object.values(local);
+  return rets.length === 0 || rets.some((r) => r !== null && typeof r === 'object' && (r as Record<string, unknown>).result === false);
+}
+
 /** For a state run (dict of results) or a compile error (list of strings). */
 export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat, settings?: OutputSettings): string {
-  if (out !== 'highstate') return formatData(local, out, settings);
+  if (out !== 'highstate') return formatData(local, out, settings, false, runFailed(local));
   return formatHighstate(local, 'local', settings ?? {});
 }
 
@@ -87,7 +94,7 @@ function withFloats(v: unknown, key?: string): unknown {
 }
 
 /** `ordered`: Salt holds the data in its ordered dict types ('high' data, the 'top'); the Python outputters show them. */
-export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings, ordered: false | 'high' | 'top' = false): string {
+export function formatData(local: unknown, out: OutputFormat, settings?: OutputSettings, ordered: false | 'high' | 'top' = false, failed = false): string {
   if (out === 'quiet') return '';
   if (ordered && (out === 'pprint' || out === 'raw' || out === 'txt')) local = ordered === 'high' ? orderedHigh(local) : orderedTop(local);
   if (out === 'pprint') return pformat({ local: withFloats(local) });
@@ -96,9 +103,5 @@ export function formatData(local: unknown, out: OutputFormat, _settings?: Output
   if (out === 'txt') return txtOutput({ local: withFloats(local) }).replace(/\s+$/, '');
   if (out === 'yaml') return formatYaml(local);
   if (out === 'json') return formatJson(local);
-  return formatNestedLocal(local, ordered !== false);
-}
-
-function formatNestedLocal(local: unknown, ordered = false): string {
-  return `local:\n${nested(local, 4, ordered)}`;
+  return nested({ local }, 0, ordered !== false, settings?.color ? COLORS : NO_COLORS, failed);
 }

@@ -22,7 +22,9 @@ function ustring(c: Colors, indent: number, color: string, msg: string, prefix =
   return `${' '.repeat(indent)}${color}${prefix}${msg}${c.ENDC}${suffix}`;
 }
 
-function display(value: unknown, indent: number, prefix: string, out: string[], ordered = false, c: Colors = NO_COLORS): void {
+function display(value: unknown, indent: number, prefix: string, out: string[], ordered = false, c: Colors = NO_COLORS, failed = false): void {
+  // After a failed call (salt-call's retcode) Salt draws the structure in red.
+  const frame = (normal: string) => (failed ? c.RED : normal);
   const line = (ind: number, msg: string, pre = '', suffix = '', color = c.GREEN) => ustring(c, ind, color, msg, pre, suffix);
   if (typeof value === 'string') {
     // Python's splitlines: an empty string prints nothing.
@@ -33,22 +35,22 @@ function display(value: unknown, indent: number, prefix: string, out: string[], 
   } else if (Array.isArray(value)) {
     for (const item of value) {
       if (Array.isArray(item) || isMapping(item)) {
-        out.push(line(indent, '|_'));
-        display(item, indent + 2, isMapping(item) ? '' : '- ', out, ordered, c);
-      } else display(item, indent, '- ', out, ordered, c);
+        out.push(line(indent, '|_', '', '', frame(c.GREEN)));
+        display(item, indent + 2, isMapping(item) ? '' : '- ', out, ordered, c, failed);
+      } else display(item, indent, '- ', out, ordered, c, failed);
     }
   } else if (isMapping(value)) {
-    if (indent) out.push(line(indent, '----------', '', '', c.CYAN));
+    if (indent) out.push(line(indent, '----------', '', '', frame(c.CYAN)));
     // Salt keeps the order of its ordered dicts (high data, the top) and sorts plain dicts.
     for (const key of ordered ? Object.keys(value) : Object.keys(value).sort()) {
-      out.push(line(indent, key, prefix, ':', c.CYAN));
-      display(value[key], indent + 4, '', out, ordered, c);
+      out.push(line(indent, key, prefix, ':', frame(c.CYAN)));
+      display(value[key], indent + 4, '', out, ordered, c, failed);
     }
   } else out.push(line(indent, pyStr(value), prefix, '', c.LIGHT_YELLOW));
 }
 
-export function nested(value: unknown, indent: number, ordered = false, colors: Colors = NO_COLORS): string {
+export function nested(value: unknown, indent: number, ordered = false, colors: Colors = NO_COLORS, failed = false): string {
   const out: string[] = [];
-  display(value, indent, '', out, ordered, colors);
+  display(value, indent, '', out, ordered, colors, failed);
   return out.join('\n');
 }

@@ -6,6 +6,7 @@
  * server and its source_hash is not used, as in Salt.
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import type { Host } from '../../../host/types.js';
 import type { Chunk } from '../compile/index.js';
@@ -108,6 +109,7 @@ function localSource(src: string): string | undefined {
  * it (with the target as its own source when the target already has the hash). Undefined: not this case.
  */
 export async function managedWithHash(chunk: Chunk, ctx: CallContext): Promise<SaltRet | undefined> {
+  if (typeof chunk.mode === 'string' && chunk.mode.toLowerCase() === 'keep') return keepMode(chunk, ctx);
   if (!truthy(chunk.source_hash) || !truthy(chunk.source) || truthy(chunk.template) || chunk.skip_verify === true) return undefined;
   const sources = strList(chunk.source) ?? [];
   const given = sources[0] as string;
@@ -156,6 +158,23 @@ export async function managedWithHash(chunk: Chunk, ctx: CallContext): Promise<S
   if (!target && !ctx.test) {
     const actual = await hashOf(host, path, sum.hash_type);
     if (actual !== sum.hsum) return { result: false, changes: {}, comment: `Specified ${sum.hash_type} checksum for ${chunk.name} (${sum.hsum}) does not match actual checksum (${actual})` };
+  }
+  return ctx.invoke(rest);
+}
+
+/** `mode: keep`: the mode of the source file (Salt's cp.stat_file), or no mode without a source. */
+async function keepMode(chunk: Chunk, ctx: CallContext): Promise<SaltRet> {
+  const rest: Chunk = { ...chunk };
+  delete rest.mode;
+  const src = (strList(chunk.source) ?? [])[0];
+  let path: string | undefined;
+  if (src?.startsWith('salt://')) {
+    const r = ctx.translate.resolveUrl(src, chunk.__env__ || 'base');
+    if (typeof r === 'string') path = r;
+  } else if (src !== undefined) path = localSource(src);
+  if (path !== undefined) {
+    const st = src?.startsWith('salt://') ? statSync(path, { throwIfNoEntry: false }) : await ctx.host.stat(path);
+    if (st) rest.mode = `0${(st.mode & 0o7777).toString(8)}`;
   }
   return ctx.invoke(rest);
 }
