@@ -90,8 +90,8 @@ export const targets: readonly Target[] = [
   },
   {
     name: 'salt',
-    seeds: ['salt/render/basic'],
-    mutable: (f) => f.endsWith('.sls'),
+    seeds: ['salt/render/basic', 'fuzz/salt-jinja'],
+    mutable: (f) => f.endsWith('.sls') || f.endsWith('.jinja'),
     run: (dir) =>
       diagnosticsOf(() => {
         const r = renderHighstate({ fileRoots: [join(dir, 'file_roots')], pillarRoots: [join(dir, 'pillar_roots')], minionId: 'web1' });
