@@ -9,6 +9,8 @@ import { checkGraph } from '../../src/core/runtime.js';
 import { parseGraphText } from '../../src/frontends/graph/load.js';
 import { compileConverge } from '../../src/frontends/converge/index.js';
 import { compileProject } from '../../src/frontends/inmanta/compiler.js';
+import { InmantaError } from '../../src/frontends/inmanta/errors.js';
+import { exportResources, toGraph } from '../../src/frontends/inmanta/exporter.js';
 import { checkScript, parseScript, RaftLoader } from '../../src/frontends/otter/index.js';
 import { renderHighstate } from '../../src/frontends/salt/render/index.js';
 import { prepare } from '../../src/frontends/zapusk/index.js';
@@ -81,17 +83,25 @@ export const targets: readonly Target[] = [
   },
   {
     name: 'inmanta',
-    seeds: ['inmanta/basics', 'inmanta/entities', 'inmanta/operators', 'inmanta/gradual-relation', 'inmanta/index-selector-relation', 'inmanta/list-dict-attributes'],
-    mutable: (f) => f.endsWith('.cf'),
+    seeds: ['inmanta/basics', 'inmanta/entities', 'inmanta/operators', 'inmanta/gradual-relation', 'inmanta/index-selector-relation', 'inmanta/list-dict-attributes', 'inmanta/deploy'],
+    mutable: (f) => f.endsWith('.cf') || f.endsWith('.j2'),
     run: async (dir) => {
       const r = compileProject(dir);
-      return r.error ? r.error.toDiagnostics() : [];
+      if (r.error) return r.error.toDiagnostics();
+      // What export and deploy do next: the resources, then the graph they run as.
+      try {
+        if (r.compilation) toGraph(exportResources(r.compilation));
+      } catch (e) {
+        if (InmantaError.is(e)) return e.toDiagnostics();
+        throw e;
+      }
+      return [];
     },
   },
   {
     name: 'salt',
-    seeds: ['salt/render/basic'],
-    mutable: (f) => f.endsWith('.sls'),
+    seeds: ['salt/render/basic', 'fuzz/salt-jinja'],
+    mutable: (f) => f.endsWith('.sls') || f.endsWith('.jinja'),
     run: (dir) =>
       diagnosticsOf(() => {
         const r = renderHighstate({ fileRoots: [join(dir, 'file_roots')], pillarRoots: [join(dir, 'pillar_roots')], minionId: 'web1' });

@@ -4,13 +4,14 @@
  * once untouched for ten minutes; a live writer's, another path's and anything else are left alone.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { KnownHosts } from '../../src/host/known-hosts.js';
 import { SshHost } from '../../src/host/ssh.js';
 import { CONTROLLER, isAbandoned, parseLeftover, STALE_MS, sshTempName } from '../../src/host/ssh-leftovers.js';
+import { CAIRN } from '../cli/cli-helpers.js';
 import { sshdMissing, startSshd, type TestSshd, testClientKey } from './sshd.js';
 
 /** The pid of a process that has already ended. */
@@ -87,6 +88,46 @@ if (missing) {
         assert.ok(left.some((n) => n.startsWith(kept)), `${kept} is kept`);
       }
       assert.equal(left.filter((n) => n.endsWith('.tmp')).length, 5, `left: ${left.join(' ')}`);
+    });
+
+    test('an apply over SSH killed with SIGKILL: the next apply converges and leaves no temp file of the dead run', async () => {
+      const dir = fs.mkdtempSync(join(work, 'kill-'));
+      fs.chmodSync(dir, 0o755);
+      const target = join(dir, 'target');
+      fs.mkdirSync(target);
+      fs.mkdirSync(join(dir, 'sources'));
+      const FILES = 40;
+      const SIZE = 1 << 20;
+      const old = 'o'.repeat(SIZE);
+      const want = (i: number): string => `${i}`.padEnd(SIZE, 'n');
+      const nodes = [];
+      for (let i = 0; i < FILES; i++) {
+        fs.writeFileSync(join(target, `f${i}`), old);
+        fs.writeFileSync(join(dir, 'sources', `f${i}`), want(i));
+        nodes.push({ id: `f${i}`, type: 'file', params: { path: join(target, `f${i}`), source: `sources/f${i}` } });
+      }
+      fs.writeFileSync(join(dir, 'graph.json'), JSON.stringify({ version: 1, nodes }));
+      fs.writeFileSync(join(dir, 'inventory.yaml'), `hosts:\n  one: {address: 127.0.0.1, port: ${server.port}, user: root, key: ${testClientKey()}}\n`);
+      const args = [CAIRN, 'apply', 'graph.json', '--inventory', 'inventory.yaml', '--hosts', 'one', '--accept-new-host-keys', '--jobs', '1', '--state-dir', join(dir, 'state')];
+      const env = { ...process.env, HOME: dir, SSH_AUTH_SOCK: '', NO_COLOR: '1' };
+      const child = spawn(process.execPath, args, { cwd: dir, env, stdio: 'ignore' });
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      // Kill once the run is under way: some file replaced, most not yet.
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && fs.readFileSync(join(target, 'f0'), 'utf8')[0] === 'o') await new Promise((r) => setTimeout(r, 2));
+      child.kill('SIGKILL');
+      await exited;
+      for (let i = 0; i < FILES; i++) {
+        const content = fs.readFileSync(join(target, `f${i}`), 'utf8');
+        assert.ok(content === old || content === want(i), `f${i} is neither old nor new`);
+      }
+      // A temp file of the killed run is there whatever the moment of the kill: one it may have left, and one
+      // planted with its pid; the re-apply (a new process on the same controller) removes both.
+      fs.writeFileSync(join(target, `.f${FILES - 1}.cairn@${CONTROLLER}-${child.pid}-kx2-99.tmp`), 'partial');
+      const again = spawnSync(process.execPath, args, { cwd: dir, env, encoding: 'utf8' });
+      assert.equal(again.status, 0, again.stdout + again.stderr);
+      for (let i = 0; i < FILES; i++) assert.equal(fs.readFileSync(join(target, `f${i}`), 'utf8'), want(i), `f${i} converged`);
+      assert.deepEqual(fs.readdirSync(target).filter((f) => !/^f\d+$/.test(f)), [], 'no temp file is left');
     });
   });
 }

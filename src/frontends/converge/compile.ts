@@ -246,7 +246,8 @@ export async function compileConverge(file: string, params: ReadonlyMap<string, 
  * changed, see redact.ts), and so is every node that looks up a secret node's values, directly or not.
  */
 function markSecret(nodes: GraphNode[], secrets: readonly string[], lookups: ReadonlyMap<string, ReadonlySet<string>>): GraphNode[] {
-  const values = [...new Set(secrets.filter((v) => v !== ''))];
+  // A value of fewer than 3 characters ("1", "on") would mark and mask everything: as redact.ts, such values are not followed.
+  const values = [...new Set(secrets.filter((v) => v.trim().length >= 3))];
   if (values.length === 0) return nodes;
   const holds = (v: unknown): boolean =>
     typeof v === 'string' || typeof v === 'number' ? values.some((s) => String(v).includes(s)) : Array.isArray(v) ? v.some(holds) : typeof v === 'object' && v !== null ? Object.values(v).some(holds) : false;

@@ -113,7 +113,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     const attributes: Record<string, unknown> = {};
     for (const name of inst.entity.attributes().keys()) attributes[name] = toPlain(inst.value(name) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
-    const secrets = [...c.secrets].filter((v) => v !== '' && holds(attributes, v));
+    // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
+    const secrets = [...c.secrets].filter((v) => v.trim().length >= 3 && holds(attributes, v));
     byInstance.set(inst, {
       id,
       type: found.type,
