@@ -1,5 +1,5 @@
 /** Hosts for inventory entries: an SSH host per machine (a jump host resolved by name), or the local one. */
-import { homedir } from 'node:os';
+import { userHome } from './home.js';
 import { join } from 'node:path';
 import type { Inventory, InventoryHost } from './inventory.js';
 import { KnownHosts } from './known-hosts.js';
@@ -22,7 +22,7 @@ export interface FleetSecurity {
 
 /** OpenSSH's own files, read only. */
 export function openSshKnownHostsFiles(): string[] {
-  return [join(homedir(), '.ssh', 'known_hosts'), join(homedir(), '.ssh', 'known_hosts2'), '/etc/ssh/ssh_known_hosts'];
+  return [join(userHome(), '.ssh', 'known_hosts'), join(userHome(), '.ssh', 'known_hosts2'), '/etc/ssh/ssh_known_hosts'];
 }
 
 /** A jump host cairn cannot go through: the user's to fix (reported without a stack). */

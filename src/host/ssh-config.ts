@@ -6,7 +6,8 @@
  * Match blocks are not evaluated: their options never apply.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
+import { userHome } from './home.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { DiagnosticError, error } from '../core/diag.js';
 import type { InventoryHost } from './inventory.js';
@@ -91,13 +92,13 @@ export class SshConfig {
   private readonly blocks: Block[] = [];
 
   /** Reads a config file; a file that does not exist is an empty config. */
-  static read(file: string, home = homedir()): SshConfig {
+  static read(file: string, home = userHome()): SshConfig {
     const config = new SshConfig();
     if (existsSync(file)) config.load(file, home, 0, undefined);
     return config;
   }
 
-  static parse(text: string, file = 'ssh_config', home = homedir()): SshConfig {
+  static parse(text: string, file = 'ssh_config', home = userHome()): SshConfig {
     const config = new SshConfig();
     config.loadText(text, file, home, 0, undefined);
     return config;
@@ -139,7 +140,7 @@ export class SshConfig {
   }
 
   /** The values for `host` (the name ssh would be given), with %h, %d, %u, %r and ~ expanded. */
-  lookup(host: string, home = homedir()): SshConfigValues {
+  lookup(host: string, home = userHome()): SshConfigValues {
     const found = new Map<string, string>();
     for (const b of this.blocks) {
       if (b.patterns === null || (b.patterns !== undefined && !hostMatches(b.patterns, host))) continue;
@@ -166,7 +167,7 @@ export class SshConfig {
 /** The config a run reads: `file`, else ~/.ssh/config; null reads none. */
 export function loadSshConfig(file?: string | null): SshConfig {
   if (file === null) return SshConfig.parse('');
-  return SshConfig.read(file ?? join(homedir(), '.ssh', 'config'));
+  return SshConfig.read(file ?? join(userHome(), '.ssh', 'config'));
 }
 
 /** The inventory host with what OpenSSH's client config says where the inventory said nothing. */

@@ -3,7 +3,7 @@
  * files, one jump host. Errors name the host and say why, never showing key material.
  */
 import * as fs from 'node:fs';
-import { homedir } from 'node:os';
+import { userHome } from './home.js';
 import { join } from 'node:path';
 import ssh2, { type Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { fingerprint, type KnownHosts, keyTypeOf, knownHostsName } from './known-hosts.js';
@@ -57,7 +57,7 @@ function authMethods(endpoint: SshEndpoint, security: SshSecurity): AuthMethod[]
   const methods: AuthMethod[] = [];
   const agent = security.agentSocket ?? process.env.SSH_AUTH_SOCK;
   if (agent) methods.push({ type: 'agent', username: endpoint.user, agent });
-  const files = endpoint.keyFile !== undefined ? [endpoint.keyFile] : DEFAULT_IDENTITIES.map((n) => join(homedir(), '.ssh', n));
+  const files = endpoint.keyFile !== undefined ? [endpoint.keyFile] : DEFAULT_IDENTITIES.map((n) => join(userHome(), '.ssh', n));
   for (const file of files) {
     let key: Buffer;
     try {
