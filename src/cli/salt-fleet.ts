@@ -22,7 +22,7 @@ import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
 import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
 import * as render from '../frontends/salt/render/index.js';
-import { type Call, excludeArg, loadConfig, noStatesResult, outputSettings, parseCall, renderFor, saltOptions, showData, translateContext } from './salt.js';
+import { type Call, excludeArg, loadConfig, noStatesResult, outputSettings, parseCall, renderFor, saltOptions, pillarMask, showData, translateContext } from './salt.js';
 import type { SaltCliOptions } from './salt-command.js';
 
 const FLEET_FUNCTIONS = ['state.apply', 'state.sls', 'state.highstate', 'state.test'];
@@ -79,7 +79,15 @@ async function showOnHosts(hosts: Host[], fun: string, call: Call, opts: SaltCli
 }
 
 /** The render, compile and run of one minion; its Salt data goes to `returns`, its records to the report. */
-async function applyOnMinion(host: Host, call: Call, opts: SaltCliOptions, base: SaltOptions, conf: ReturnType<typeof loadConfig>, returns: Map<string, MinionReturn>): Promise<RunReport> {
+async function applyOnMinion(
+  host: Host,
+  call: Call,
+  opts: SaltCliOptions,
+  base: SaltOptions,
+  conf: ReturnType<typeof loadConfig>,
+  returns: Map<string, MinionReturn>,
+  unstored: Set<string>,
+): Promise<RunReport> {
   const started = Date.now();
   const start = new Date(started).toISOString();
   const so = await minionOptions(host, base);
@@ -108,7 +116,10 @@ async function applyOnMinion(host: Host, call: Call, opts: SaltCliOptions, base:
     translate: { ...translateContext(so, conf, rendered.high), isRoot: facts?.user?.uid === 0 },
   });
   returns.set(host.name, { data: run.running, failed: !runSucceeded(run.running, compiled.chunks), diagnostics: compiled.warnings.map((w) => formatDiagnostic(w)) });
-  return report(run.results);
+  // The run store gets the results with this minion's pillar values masked; the output is Salt's.
+  const mask = pillarMask(so);
+  for (const v of mask.unstored) unstored.add(v);
+  return report(run.results.map(mask.keep));
 }
 
 type MinionClass = 'changed' | 'ok' | 'failed' | 'unreachable';
@@ -180,12 +191,14 @@ export async function runSaltOnHosts(fun: string, args: readonly string[], opts:
   const returns = new Map<string, MinionReturn>();
   const mode = base.test === true ? 'check' : 'apply';
   const meta = { mode, source: [...(opts.highData ? [opts.highData] : base.fileRoots), `--hosts ${hostPattern(opts)}`], frontEnd: 'salt' } as const;
+  const unstored = new Set<string>();
   return withRunStore({ store: opts.store, stateDir, lockTimeout: opts.lockTimeout }, meta, async () => {
-    const outcomes = await runOnHosts(hosts, { ...fanoutOptions(opts), onDone: progressLine(returns) }, (host) => applyOnMinion(host, call, opts, base, conf, returns));
+    const outcomes = await runOnHosts(hosts, { ...fanoutOptions(opts), onDone: progressLine(returns) }, (host) => applyOnMinion(host, call, opts, base, conf, returns, unstored));
     const t = totals(outcomes, returns);
     return {
       results: outcomes.flatMap((o) => (o.status === 'done' ? o.value.results.map((r) => ({ ...r, host: o.host })) : [])),
       exitCode: fleetExitCode(t, opts.detailedExitcode === true),
+      unstored: [...unstored].sort((a, b) => b.length - a.length),
       print: (runId) => print(outcomes, returns, opts, settings, runId),
     };
   });

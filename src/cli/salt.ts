@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag.js';
+import type { NodeResult } from '../core/model.js';
+import { maskResult } from '../core/redact.js';
 import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.js';
 import { ConfigError, type MinionConfig, readMinionConfig } from '../frontends/salt/config.js';
 import { formatData, formatRun, type OutputFormat, type OutputSettings } from '../frontends/salt/output/index.js';
@@ -178,6 +180,15 @@ function singleChunk(call: Call): Chunk {
   return (call.fun === 'state.low' ? low : { ...low, __id__: low.name }) as unknown as Chunk;
 }
 
+/**
+ * What the run store keeps of a Salt run: every pillar value masked in the results (and, through
+ * `unstored`, in the stored copy of the output). What is printed stays what salt-call prints.
+ */
+export function pillarMask(so: SaltOptions): { readonly unstored: string[]; keep(r: NodeResult): NodeResult } {
+  const unstored = render.pillarValues(so);
+  return { unstored, keep: (r) => (unstored.length === 0 ? r : maskResult(r, unstored)) };
+}
+
 export function translateContext(so: SaltOptions, conf: MinionConfig = {}, high?: Pick<HighData, 'spans'>): TranslateContext {
   let pillar: Record<string, unknown> | undefined;
   return {
@@ -204,25 +215,26 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
     { mode, source: opts.highData ? [opts.highData] : so.fileRoots, frontEnd: 'salt' },
     async (progress) => {
       let done = 0;
+      const { unstored, keep } = pillarMask(so);
       const run = await runChunks(chunks, {
         test,
         // failhard comes from the state or the minion config; salt-call ignores a failhard= argument.
         failhard: conf.failhard === true,
         ctx: { host: new LocalHost(), baseDir: process.cwd() },
         translate: translateContext(so, conf, high),
-        onResult: (r) => progress.onResult?.(r, ++done, chunks.length),
+        onResult: (r) => progress.onResult?.(keep(r), ++done, chunks.length),
         single: fun === 'state.single' || fun === 'state.low',
       });
       if (fun === 'state.low') {
         // state.low returns the state's own return; salt-call exits 1 when its result is False.
         const ret = Object.values(run.running)[0] as Record<string, unknown>;
-        return { results: run.results, exitCode: ret.result === false ? 1 : 0, print: () => print(formatData(ret, opts.out, settings)) };
+        return { results: run.results.map(keep), unstored, exitCode: ret.result === false ? 1 : 0, print: () => print(formatData(ret, opts.out, settings)) };
       }
       const failed = !runSucceeded(run.running, chunks);
       // --detailed-exitcode (cairn's, as for every front end): 2 when the run succeeded with changes made or pending.
       const changed = run.results.some((r) => r.status === 'changed' || r.status === 'pending');
       const code = failed ? exitCode(2, opts) : exitCodeFor({ failed: false, changed }, opts.detailedExitcode === true);
-      return { results: run.results, exitCode: code, print: () => print(formatRun(run.running, opts.out, settings)) };
+      return { results: run.results.map(keep), unstored, exitCode: code, print: () => print(formatRun(run.running, opts.out, settings)) };
     },
   );
 }

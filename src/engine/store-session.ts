@@ -6,6 +6,7 @@
  * first). If the database goes away during the run, the run finishes, its output is printed, and the
  * command ends with exit 1 and a message that the run could not be recorded.
  */
+import { maskValues } from '../core/redact.js';
 import type { NodeResult } from '../core/model.js';
 import { openRunStore, StoreError, type RunStore, type StoreRunHandle } from '../store/index.js';
 import type { Progress } from './progress.js';
@@ -31,6 +32,11 @@ export interface RecordedOutcome {
   readonly exitCode: number;
   readonly print: (runId: number) => void;
   readonly edges?: readonly { readonly from: string; readonly to: string; readonly kind: string }[];
+  /**
+   * Values the printed output may show (as the real system prints them) but the store must not keep
+   * (Salt's pillar): masked in the stored copy of the output. The results are the front end's to mask.
+   */
+  readonly unstored?: readonly string[];
 }
 
 /** Results are shown live only for runs that last: the first snapshot is written after this long. */
@@ -120,7 +126,8 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
         await live.stop();
       }
       mark('run');
-      const output = captureStdout(() => outcome.print(handle.id));
+      const printed = captureStdout(() => outcome.print(handle.id));
+      const output = outcome.unstored?.length ? maskValues(printed, outcome.unstored) : printed;
       mark('print');
       // A result that ended in a bug in cairn fails the run whatever the front end made of it.
       const bugs = outcome.results.filter((r) => r.internal !== undefined).length;

@@ -130,3 +130,32 @@ test('Inmanta: std::password of an unknown id, or without a password file, is a 
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /main\.cf:1:5: ExternalException Exception in plugin std::password\ncaused by: Password nope does not exist in file .*passwordfile/);
 });
+
+test('Salt: pillar values never reach the run store, while the output stays what salt-call prints', () => {
+  const dir = tempDir();
+  const secret = 'PLANTED-pillar-9c3f';
+  mkdirSync(join(dir, 'salt'));
+  mkdirSync(join(dir, 'pillar'));
+  writeFileSync(join(dir, 'pillar/top.sls'), "base:\n  '*':\n    - db\n");
+  writeFileSync(join(dir, 'pillar/db.sls'), `db:\n  password: ${secret}\n`);
+  writeFileSync(join(dir, 'salt/top.sls'), "base:\n  '*':\n    - app\n");
+  writeFileSync(
+    join(dir, 'salt/app.sls'),
+    `conf:\n  file.managed:\n    - name: ${join(dir, 'app.conf')}\n    - contents: "password={{ pillar['db']['password'] }}"\n` +
+      `show:\n  cmd.run:\n    - name: cat ${join(dir, 'app.conf')}\n    - require:\n      - file: conf\n`,
+  );
+  writeFileSync(join(dir, 'app.conf'), 'password=old\n');
+  const state = join(dir, 'state');
+  const args = ['salt', 'state.apply', '--file-root', join(dir, 'salt'), '--pillar-root', join(dir, 'pillar'), '--state-dir', state];
+  const apply = cairn([...args, '--out', 'json']);
+  assert.equal(apply.code, 0, apply.stderr);
+  // As salt-call prints it: the diff and the command's output show the value.
+  assert.ok(apply.stdout.includes(`+password=${secret}`), apply.stdout);
+  assert.ok(apply.stdout.includes(`"stdout": "password=${secret}"`), apply.stdout);
+  assert.equal(readFileSync(join(dir, 'app.conf'), 'utf8'), `password=${secret}\n`);
+  const history = cairn(['history', '1', '--state-dir', state]);
+  assert.equal(history.code, 0, history.stderr);
+  assert.ok(!history.stdout.includes(secret), history.stdout);
+  assert.match(history.stdout, /password=\*{8}/);
+  for (const f of filesUnder(state)) assert.ok(!readFileSync(f, 'utf8').includes(secret), `${f} holds the pillar value`);
+});

@@ -2,40 +2,24 @@
 import type { Span } from '../../core/diag.js';
 import { formatSpec, PyFloat } from '../../lang/jinja/index.js';
 import type { Expr, KwArg, StrPart } from './ast.js';
-import type { Compilation } from './compilation.js';
+import { pyTypeName, readAttribute } from './attributes.js';
+import type { Ctx, Staged } from './context.js';
 import { InmantaError } from './errors.js';
-import { construct } from './execute.js';
 import type { Instance } from './instance.js';
 import { Scope } from './namespace.js';
 import { callPlugin } from './plugins.js';
-import type { Unit } from './scheduler.js';
 import type { EntityType } from './types.js';
 import { Float, interpolatedText, isDict, isFloat, isInstance, num, pyEquals, pyRepr, pyStr, truthy, typeName, type Value } from './values.js';
-import { KnownVar, ListVar, ProxyVar, ResultVar, type Var } from './vars.js';
+import { KnownVar, ProxyVar, ResultVar, type Var } from './vars.js';
 
-export interface Ctx {
-  readonly c: Compilation;
-  readonly unit: Unit;
-  readonly scope: Scope;
-  /** Distinguishes memoised results of one expression evaluated per element (comprehensions). */
-  readonly key: string;
-  /** The instance whose implementation is running, if any. */
-  readonly creator: Instance | undefined;
-  /** Results of the steps a statement was split into when it was scheduled (plugin calls, index queries, ...). */
-  readonly staged?: Staged;
-}
-
-/** The separate steps of one statement: each plugin call, index query, attribute read and condition runs on its own. */
-export interface Staged {
-  readonly vars: Map<object, Var>;
-  /** An error a step ran into; the statement reports it when it reads that step's result. */
-  readonly failed: Map<object, unknown>;
-  /** Constructors and plugin calls already made by any step of the statement. */
-  readonly memo: Map<object, Map<string, unknown>>;
-}
-
-export function newStaged(): Staged {
-  return { vars: new Map(), failed: new Map(), memo: new Map() };
+/**
+ * `Type(...)` is built by the statement executor (execute.ts), which registers it here when it loads:
+ * evaluating and constructing call each other, and the registration keeps the imports one-way.
+ */
+type Constructor = (ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined) => Instance;
+let constructInstance: Constructor | undefined;
+export function provideConstructor(fn: Constructor): void {
+  constructInstance = fn;
 }
 
 /** Memoises a side effect for the whole statement (all its steps), or for the unit when it was not split. */
@@ -325,7 +309,8 @@ export function evaluate(ctx: Ctx, e: Expr, expected?: EntityType): Value {
       return invoke(ctx, e);
     }
     case 'new':
-      return construct(ctx, e, expected);
+      if (!constructInstance) throw new Error('the statement executor did not register the constructor');
+      return constructInstance(ctx, e, expected);
     case 'query':
     case 'selector':
       stagedResult(ctx, e);
@@ -392,20 +377,6 @@ function referenceText(e: Expr): string | undefined {
 }
 
 /** `obj.name`; `source` is the expression `obj` came from, for the compiler's error text. */
-export function readAttribute(obj: Value, name: string, span: Span, source?: string): Value {
-  if (Array.isArray(obj)) throw new InmantaError('RuntimeException', `can not get attribute ${name}, ${pyStr(obj)} is not an entity but a list`, span);
-  if (!isInstance(obj)) {
-    throw new InmantaError('RuntimeException', `can not get attribute ${name}, ${source ?? pyStr(obj)} is not an entity but a ${pyTypeName(obj)} with value '${pyStr(obj)}'`, span);
-  }
-  const slot = obj.slot(name, span);
-  try {
-    if (slot instanceof ListVar) return [...slot.get()];
-    return (slot as ResultVar).get();
-  } catch (e) {
-    if (InmantaError.is(e)) e.at(span);
-    throw e;
-  }
-}
 
 function isDefined(ctx: Ctx, objExpr: Expr | undefined, name: string, span: Span): boolean {
   let obj: Instance;
@@ -489,9 +460,6 @@ function contains(hay: Value, needle: Value, span: Span): boolean {
 const OPERATOR_NAMES: Record<string, string> = { '+': 'plus', '-': 'minus', '*': 'multiplication', '/': 'division', '%': 'modulo', '**': 'exponentiation' };
 
 /** Python's `type(x).__name__`, as the real compiler's operator errors print it. */
-export function pyTypeName(v: Value): string {
-  return isInstance(v) ? 'Instance' : typeName(v);
-}
 
 /** Numbers (booleans count as 0 and 1), and `+` on two strings; nothing else, as the real operators allow. */
 function arithmetic(op: string, a: Value, b: Value, span: Span): Value {

@@ -3,7 +3,9 @@ import type { Span } from '../../core/diag.js';
 import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
-import { comprehension, type Ctx, evaluate, iterable, kwValues, newStaged, prepare, readAttribute, remember } from './evaluate.js';
+import { readAttribute } from './attributes.js';
+import { type Ctx, newStaged } from './context.js';
+import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
 import { Instance } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
@@ -255,3 +257,5 @@ function pyClassName(v: Value): string {
   if (isFloat(v)) return 'float';
   return 'object';
 }
+
+provideConstructor(construct);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Span } from '../../core/diag.js';
 import { runSync } from '../../host/run-sync.js';
 import type { Compilation } from './compilation.js';
-import type { Ctx } from './evaluate.js';
+import type { Ctx } from './context.js';
 import { type ErrorKind, InmantaError } from './errors.js';
 import type { Instance } from './instance.js';
 import { RUNNER } from './python-runner.js';

@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Span } from '../../core/diag.js';
-import type { Ctx } from './evaluate.js';
-import { readAttribute } from './evaluate.js';
+import { readAttribute } from './attributes.js';
+import type { Ctx } from './context.js';
 import { InmantaError } from './errors.js';
 import { moduleFilePath, pluginFailure, type PluginFn } from './templates.js';
 import { isInstance, type Value } from './values.js';

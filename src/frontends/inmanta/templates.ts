@@ -10,7 +10,7 @@ import { compileTemplate, Environment, PyCallable, PyDict, PyFloat, toDiagnostic
 import type { FilterFn } from '../../lang/jinja/filters.js';
 import { Interpreter, Scope as JinjaScope } from '../../lang/jinja/interpreter.js';
 import { PyObject, type PyValue, PyTuple } from '../../lang/jinja/pyvalue.js';
-import type { Ctx } from './evaluate.js';
+import type { Ctx } from './context.js';
 import { InmantaError } from './errors.js';
 import type { Instance } from './instance.js';
 import type { Namespace } from './namespace.js';

@@ -110,6 +110,29 @@ export function loadPillar(opts: SaltOptions): Record<string, unknown> {
   return session(opts).pillar.pillar;
 }
 
+/**
+ * Every string of the pillar (3 characters or more): what Salt keeps in pillar is where secrets live, so
+ * none of it is kept in the run store. An empty list when the pillar cannot be rendered.
+ */
+export function pillarValues(opts: SaltOptions): string[] {
+  let pillar: unknown;
+  try {
+    pillar = loadPillar(opts);
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (v.trim().length >= 3) out.add(v);
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);
+  };
+  walk(pillar);
+  // Longer values first, so a value that holds a shorter one is masked whole.
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
 /** The grains of the machine whose facts are given (a minion over SSH), else of this machine. */
 export function grains(facts?: HostFacts): Record<string, unknown> {
   return grainsFor('', facts);
