@@ -7,6 +7,7 @@ import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.
 import { ConfigError, type MinionConfig, readMinionConfig } from '../frontends/salt/config.js';
 import { formatData, formatRun, type OutputFormat, type OutputSettings } from '../frontends/salt/output/index.js';
 import * as render from '../frontends/salt/render/index.js';
+import { loadSaltYaml } from '../frontends/salt/render/yaml-load.js';
 import { exitCodeFor } from '../engine/exit-code.js';
 import { argWarning } from '../frontends/salt/run/arg-span.js';
 import { runChunks, runSucceeded } from '../frontends/salt/run/index.js';
@@ -31,11 +32,13 @@ function parseCall(fun: string, args: readonly string[]): Call {
     if (m && !(fun === 'state.low' && positional.length === 0 && a.trim().startsWith('{'))) kwargs[m[1] as string] = m[2] as string;
     else positional.push(a);
   }
+  if (MODS_THEN_TEST.has(fun) && positional.length > 1 && kwargs.test === undefined) kwargs.test = positional[1] as string;
   return { fun, positional, kwargs };
 }
 
+/** Python truth of a command-line value as Salt's YAML argument parser reads it. */
 function truthy(v: string | undefined): boolean {
-  return v !== undefined && ['true', 'yes', '1', 'on'].includes(v.toLowerCase());
+  return v !== undefined && !['false', 'no', 'off', '0', '0.0', '', 'none', 'null', '~', '[]', '{}', "''", '""'].includes(v.trim().toLowerCase());
 }
 
 /** A key=value given on the command line, as Salt's YAML-ish argument parser reads it. */
@@ -76,20 +79,22 @@ function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig): Salt
   const saltenv = call.kwargs.saltenv ?? conf.saltenv;
   if (saltenv) o.saltenv = saltenv;
   if (call.kwargs.pillar !== undefined) {
-    let p: unknown;
-    try {
-      p = JSON.parse(call.kwargs.pillar);
-    } catch (e) {
-      throw new UserError(`pillar= is not valid JSON: ${(e as Error).message}`);
-    }
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new UserError('pillar= must be a JSON object, e.g. pillar=\'{"key": "value"}\'');
+    // Salt reads the value as YAML (JSON being a part of it).
+    const loaded = loadSaltYaml(call.kwargs.pillar);
+    if (!loaded.ok) throw new UserError(`pillar= is not valid YAML or JSON: ${loaded.failure.message}`);
+    const p = loaded.data;
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new UserError('pillar= must be a dictionary, e.g. pillar=\'{"key": "value"}\'');
     o.pillarOverride = p as Record<string, unknown>;
   }
   return o;
 }
 
+/** Functions whose signature is `(mods, test=None, …)`: a second positional argument is `test`. */
+const MODS_THEN_TEST = new Set(['state.sls', 'state.show_sls', 'state.show_low_sls']);
+
 function mods(call: Call): string[] {
-  const list = [...call.positional, ...(call.kwargs.mods ? [call.kwargs.mods] : [])];
+  const given = MODS_THEN_TEST.has(call.fun) ? call.positional.slice(0, 1) : call.positional;
+  const list = [...given, ...(call.kwargs.mods ? [call.kwargs.mods] : [])];
   return list.flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
 }
 
@@ -146,6 +151,13 @@ function excludeArg(v: string): Array<{ sls: string } | { id: string }> {
   const parsed = cliValue(v);
   const list = Array.isArray(parsed) ? parsed : String(parsed).split(',').map((x) => x.trim()).filter(Boolean);
   return list.map((e) => (typeof e === 'object' && e !== null ? (e as { sls: string } | { id: string }) : { sls: String(e) }));
+}
+
+/** Salt's check_result on show_highstate's data (no run results in it): only the shape can fail it. */
+function highDataPasses(data: Record<string, unknown>): boolean {
+  const entries = Object.entries(data);
+  if (entries.length === 0) return false;
+  return entries.every(([id, v]) => (id === '__extend__' ? Array.isArray(v) : typeof v === 'object' && v !== null && !Array.isArray(v)));
 }
 
 /** What Salt's call_highstate returns when the top file gives it nothing to run. */
@@ -237,6 +249,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     case 'state.show_top': {
       const top = render.showTop(so);
       if (top.errors.length > 0) return failCompile(top.errors, top.diagnostics, out, opts);
+      if (top.diagnostics.length > 0) printDiagnostics(top.diagnostics);
       print(formatData(top.top, out, settings, 'top'));
       return 0;
     }
@@ -264,21 +277,28 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   }
   const rendered = renderFor(call, opts, so);
   if (call.kwargs.exclude !== undefined) rendered.high.exclude.push(...excludeArg(call.kwargs.exclude));
-  if (rendered.errors.length > 0) return failCompile(rendered.errors, rendered.diagnostics, out, opts);
+  // show_lowstate returns its error list without setting a retcode: salt-call exits 0.
+  const failed = (errors: readonly string[], diagnostics: readonly Diagnostic[]): number =>
+    fun === 'state.show_lowstate' ? (failCompile(errors, diagnostics, out, opts), 0) : failCompile(errors, diagnostics, out, opts);
+  if (rendered.errors.length > 0) return failed(rendered.errors, rendered.diagnostics);
+  if (rendered.errors.length === 0 && rendered.diagnostics.length > 0) printDiagnostics(rendered.diagnostics);
   if (rendered.noStates && !fun.startsWith('state.show_')) {
     print(formatRun(noStatesResult(rendered.noStates), out, settings));
     return exitCode(2, opts);
   }
   if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
-    print(formatData(opts.highData ? rendered.high.states : render.showHighstateData(rendered.high), out, settings, 'high'));
-    return 0;
+    const shown = opts.highData ? rendered.high.states : render.showHighstateData(rendered.high);
+    print(formatData(shown, out, settings, 'high'));
+    // show_highstate sets its retcode with Salt's check_result on the high data: empty data, or an
+    // `__exclude__` list where a dict is expected, counts as failed.
+    return fun === 'state.show_highstate' && !highDataPasses(shown) ? exitCode(2, opts) : 0;
   }
   const showing = fun === 'state.show_lowstate' || fun === 'state.show_low_sls' || fun === 'state.show_states';
   const compiled = compile(rendered.high, {
     requisiteIn: fun !== 'state.show_low_sls',
     ...(showing ? {} : { knownFunction, checkRequisites: true }),
   });
-  if (compiled.errors.length > 0) return failCompile(compiled.errors, compiled.diagnostics, out, opts);
+  if (compiled.errors.length > 0) return failed(compiled.errors, compiled.diagnostics);
   if (fun === 'state.show_states') {
     // The SLS of the compiled low chunks, in execution order, each once.
     print(formatData([...new Set(compiled.chunks.map((c) => c.__sls__))], out, settings));

@@ -49,7 +49,7 @@ export function formatJson(local: unknown): string {
 
 /** salt-call strips the outputter's text at the end (try_printout's rstrip) and prints one newline. */
 export function formatYaml(local: unknown): string {
-  return dumpYaml({ local }).replace(/\s+$/, '');
+  return dumpYaml({ local }, { libyaml: true }).replace(/\s+$/, '');
 }
 
 /** For a state run (dict of results) or a compile error (list of strings). */

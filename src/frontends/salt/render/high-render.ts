@@ -121,7 +121,7 @@ export class HighRenderer {
         state.delete('include');
       }
     }
-    this.handleExtend(state, sls, posOf('extend'));
+    this.handleExtend(state, sls, env, posOf('extend'));
     this.handleExclude(state, sls, posOf('exclude'));
     this.handleStateDecls(state, sls, env, posOf);
     for (const k of state.keys()) if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
@@ -178,7 +178,7 @@ export class HighRenderer {
     this.problem(msg, error(SALT_INCLUDE, msg.trimEnd(), { span }));
   }
 
-  private handleExtend(state: SlsState, sls: string, span: Span): void {
+  private handleExtend(state: SlsState, sls: string, env: string, span: Span): void {
     if (!state.has('extend')) return;
     const ext = state.get('extend');
     state.delete('extend');
@@ -193,13 +193,15 @@ export class HighRenderer {
         this.problem(msg, error(SALT_STRUCTURE, msg, { span }));
         continue;
       }
-      const out: Record<string, string | StateArg[]> = { __sls__: sls };
+      // As Salt: the body's keys, then `__sls__` and `__env__` unless the body gives them.
+      const out: Record<string, string | StateArg[]> = {};
       for (const [key, value] of Object.entries(body)) {
-        if (key === '__sls__') continue;
         const dot = key.indexOf('.');
         if (dot > 0 && Array.isArray(value)) out[key.slice(0, dot)] = [...(value as StateArg[]), key.slice(dot + 1)];
         else out[key] = value as string | StateArg[];
       }
+      if (!('__sls__' in out)) out.__sls__ = sls;
+      if (!('__env__' in out)) out.__env__ = env;
       block[name] = out;
     }
     const list = (state.get(EXTEND) as ExtendBlock[] | undefined) ?? [];

@@ -66,7 +66,7 @@ function pillarFailure(s: Session): RenderResult | undefined {
 }
 
 function matchTop(s: Session, opts: SaltOptions, p: Problems): Record<string, string[]> {
-  const top = readTop(s.roots, s.jinja, opts.saltenv, p);
+  const top = readTop(s.roots, s.jinja, opts.saltenv, p, true);
   return topMatches(top, { minionId: String(s.grains.id), grains: s.grains, pillar: s.pillar.pillar }, opts.saltenv, (e) => s.roots.hasEnv(e), p);
 }
 
@@ -77,7 +77,7 @@ export function renderHighstate(opts: SaltOptions): RenderResult {
   if (failed) return failed;
   const p: Problems = { errors: [], diagnostics: [] };
   const matches = matchTop(s, opts, p);
-  if (p.errors.length === 0 && Object.keys(matches).length === 0) return { high: emptyHigh(), errors: [], diagnostics: [], noStates: 'none' };
+  if (p.errors.length === 0 && Object.keys(matches).length === 0) return { high: emptyHigh(), errors: [], diagnostics: p.diagnostics, noStates: 'none' };
   const r = new HighRenderer(s.roots, s.jinja);
   const high = r.renderMatches(matches);
   const errors = [...p.errors, ...r.errors];

@@ -131,7 +131,7 @@ export const SALT_PY_FILTERS: Record<string, FilterFn> = {
   // Salt's yaml: flow style unless flow_style=False, then PyYAML's block style.
   yaml: (_h, v, args, kwargs) => {
     const [flow] = bindArgs('yaml', [['flow_style', true]], args, kwargs);
-    return new Markup(truthy(flow) ? yamlFlow(v) : dumpYaml(toJs(v)).trim());
+    return new Markup(truthy(flow) ? yamlFlow(v) : dumpYaml(toJs(v), { libyaml: true }).trim());
   },
   // int(text), else float(text), else the text unchanged.
   to_num: (_h, v) => {
