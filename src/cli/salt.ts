@@ -116,6 +116,7 @@ function outputSettings(opts: SaltCliOptions, conf: MinionConfig): OutputSetting
     stateOutput: opts.stateOutput ?? conf.stateOutput ?? 'full',
     stateVerbose: verbose === undefined ? true : truthy(verbose),
     color: opts.forceColor === true || (opts.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true),
+    ...(opts.outIndent === undefined ? {} : { outIndent: opts.outIndent }),
   };
 }
 

@@ -128,7 +128,7 @@ test('an SLS that renders to nothing adds nothing; one that renders to a list is
   const t = tree({ 'salt/e.sls': '# nothing\n', 'salt/l.sls': '- a\n- b\n' });
   const e = renderSls(['e'], t.opts);
   assert.deepEqual([e.errors, e.high.states], [[], {}]);
-  assert.deepEqual(renderSls(['l'], t.opts).errors, ['SLS l does not render to a dictionary']);
+  assert.deepEqual(renderSls(['l'], t.opts).errors, ['SLS l does not render to a dictionary', "Error when rendering state with contents: ['a', 'b']"]);
 });
 
 test('saltenv and several roots: the first root that has the file wins', () => {

@@ -9,6 +9,8 @@ function line(indent: number, msg: string, prefix = '', suffix = ''): string {
   return `${' '.repeat(indent)}${prefix}${msg}${suffix}`;
 }
 
+import { PLAIN_DICTS } from './plain-dicts.js';
+
 function display(value: unknown, indent: number, prefix: string, out: string[], ordered = false): void {
   if (typeof value === 'string') {
     // Python's splitlines: an empty string prints nothing.
@@ -25,7 +27,7 @@ function display(value: unknown, indent: number, prefix: string, out: string[], 
   } else if (isMapping(value)) {
     if (indent) out.push(line(indent, '----------'));
     // Salt keeps the order of its ordered dicts (high data, the top) and sorts plain dicts.
-    for (const key of ordered ? Object.keys(value) : Object.keys(value).sort()) {
+    for (const key of ordered && !PLAIN_DICTS.has(value) ? Object.keys(value) : Object.keys(value).sort()) {
       out.push(line(indent, key, prefix, ':'));
       display(value[key], indent + 4, '', out, ordered);
     }

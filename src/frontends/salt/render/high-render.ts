@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { type Diagnostic, error, type Span } from '../../../core/diag.js';
 import type { ExcludeEntry, ExtendBlock, HighData, IdDecl, StateArg } from '../types.js';
 import { SALT_CONFLICT, SALT_INCLUDE, SALT_MISSING_SLS, SALT_STRUCTURE } from './codes.js';
+import { pyStr } from '../pytext.js';
 import { isPlainObject } from './data-path.js';
 import { deepEqual } from './deep-equal.js';
 import type { FileRoots } from './file-roots.js';
@@ -26,6 +27,7 @@ const EXCLUDE = '__exclude__';
 export class HighRenderer {
   /** IDs written as a YAML int, float, bool or null: Python type names, for verify_high. */
   private readonly idTypes: Record<string, string> = {};
+  private readonly shortIds = new Set<string>();
   readonly errors: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
   private readonly mods = new Set<string>();
@@ -93,6 +95,11 @@ export class HighRenderer {
     const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`);
     this.mods.add(`${env}:${sls}`);
     this.files[`${env}:${sls}`] = found.path;
+    if (!out.ok && out.unknownRenderer) {
+      // Salt logs the missing renderer and the SLS adds nothing.
+      this.diagnostics.push({ ...out.diagnostic, severity: 'warning' });
+      return state;
+    }
     if (!out.ok) {
       this.problem(`Rendering SLS '${env}:${sls}' failed: ${out.saltMessage}`, out.diagnostic);
       return state;
@@ -102,6 +109,9 @@ export class HighRenderer {
     if (data === null || data === undefined || data === false || data === '' || data === 0) return state;
     if (!isPlainObject(data)) {
       this.problem(`SLS ${sls} does not render to a dictionary`, error(SALT_STRUCTURE, `SLS ${sls} does not render to a dictionary`, { span: at(1, 1) }));
+      // Salt still updates its high data with the value: a dict.update that fails for anything but pairs.
+      const pairs = Array.isArray(data) && data.every((x) => (typeof x === 'string' || Array.isArray(x)) && x.length === 2);
+      if (!pairs) this.errors.push(`Error when rendering state with contents: ${pyStr(data)}`);
       return state;
     }
     const keyPos = new Map(out.value.keys.map((k) => [k.key, at(k.line, k.col)]));
@@ -229,7 +239,8 @@ export class HighRenderer {
       if (!isPlainObject(body)) {
         if (typeof body === 'string' && body.includes('.')) {
           const [mod, fun] = body.split('.');
-          state.set(name, { __env__: env, __sls__: sls, [mod as string]: [fun as string] });
+          state.set(name, { __sls__: sls, __env__: env, [mod as string]: [fun as string] });
+          this.shortIds.add(name);
           continue;
         }
         const msg = `ID ${name} in SLS ${sls} is not a dictionary`;
@@ -314,7 +325,17 @@ export class HighRenderer {
       else if (k === EXCLUDE) exclude = v as ExcludeEntry[];
       else states[k] = v as IdDecl;
     }
-    return { states, extend, exclude, spans: this.spans, files: this.files, keyOrder, ...(Object.keys(this.idTypes).length > 0 ? { idTypes: this.idTypes } : {}) };
+    const shortIds = [...this.shortIds].filter((id) => Object.hasOwn(states, id));
+    return {
+      states,
+      extend,
+      exclude,
+      spans: this.spans,
+      files: this.files,
+      keyOrder,
+      ...(Object.keys(this.idTypes).length > 0 ? { idTypes: this.idTypes } : {}),
+      ...(shortIds.length > 0 ? { shortIds } : {}),
+    };
   }
 }
 
