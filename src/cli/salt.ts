@@ -6,6 +6,7 @@ import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag
 import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.js';
 import { ConfigError, type MinionConfig, readMinionConfig } from '../frontends/salt/config.js';
 import { formatData, formatRun, type OutputFormat, type OutputSettings } from '../frontends/salt/output/index.js';
+import { PLAIN_DICTS } from '../frontends/salt/output/plain-dicts.js';
 import * as render from '../frontends/salt/render/index.js';
 import { loadSaltYaml } from '../frontends/salt/render/yaml-load.js';
 import { exitCodeFor } from '../engine/exit-code.js';
@@ -274,6 +275,20 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     case 'state.show_states':
       break;
     default:
+      if (render.EXEC_FUNCTIONS.has(fun)) {
+        const kwargs = Object.fromEntries(Object.entries(call.kwargs).filter(([k]) => !['saltenv', 'pillarenv', 'pillar', 'test'].includes(k)).map(([k, v]) => [k, cliValue(v)]));
+        let value: unknown;
+        try {
+          value = render.callExecFunction(so, fun, call.positional.map(cliValue), kwargs);
+        } catch (e) {
+          throw new UserError(`${fun}: ${(e as Error).message}`);
+        }
+        // Pillar data is Salt's ordered dicts below a plain top-level dict (pillar.items, pillar.item, pillar.raw).
+        const whole = ['pillar.items', 'pillar.item'].includes(fun) || (fun === 'pillar.raw' && call.positional.length === 0 && call.kwargs.key === undefined);
+        if (whole && value && typeof value === 'object') PLAIN_DICTS.add(value);
+        print(formatData(value, out, settings, fun.startsWith('pillar.') ? 'pillar' : false));
+        return 0;
+      }
       throw new UserError(`unknown function ${JSON.stringify(fun)} (known: state.apply, state.sls, state.highstate, state.test, state.show_highstate, state.show_lowstate, state.show_sls, state.show_low_sls, state.show_top, state.show_states, state.single, state.low)`);
   }
   const rendered = renderFor(call, opts, so);

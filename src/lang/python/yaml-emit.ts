@@ -82,7 +82,11 @@ function analyze(text: string): Analysis {
 /** Writes text with PyYAML's column tracking, for folding long scalars. */
 class Writer {
   /** libyaml's emitter (yaml.CSafeDumper) instead of PyYAML's: double-quoted scalars fold differently. */
-  constructor(readonly libyaml = false) {}
+  constructor(
+    readonly libyaml = false,
+    /** Mappings written in their own order (Salt's OrderedDict); the others are sorted, as PyYAML does. */
+    readonly keepOrder: (m: object) => boolean = () => false,
+  ) {}
   out = '';
   column = 0;
   whitespace = true;
@@ -314,7 +318,7 @@ function node(w: Writer, v: Node, indent: number, inMapping: boolean, key?: stri
     return;
   }
   if (isMap(v)) {
-    const entries = sortedEntries(v);
+    const entries = w.keepOrder(v) ? Object.entries(v).filter(([, x]) => x !== undefined) : sortedEntries(v);
     if (entries.length === 0) {
       w.indicator('{}', true);
       return;
@@ -345,8 +349,8 @@ function node(w: Writer, v: Node, indent: number, inMapping: boolean, key?: stri
  * PyYAML's safe_dump of one document in block style, ending with a newline. `libyaml` emits as
  * yaml.CSafeDumper does (what Salt's yaml outputter, serializer and Jinja filter use when libyaml is there).
  */
-export function dumpYaml(data: unknown, opts: { libyaml?: boolean } = {}): string {
-  const w = new Writer(opts.libyaml ?? false);
+export function dumpYaml(data: unknown, opts: { libyaml?: boolean; keepOrder?: (m: object) => boolean } = {}): string {
+  const w = new Writer(opts.libyaml ?? false, opts.keepOrder);
   node(w, data, 0, false, '\0root');
   return `${w.out}\n`;
 }

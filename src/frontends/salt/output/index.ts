@@ -2,7 +2,8 @@
 import { formatHighstate } from './highstate.js';
 import { nested } from './nested.js';
 import { dumpYaml } from '../../../lang/python/yaml-emit.js';
-import { orderedHigh, orderedTop, pformat, pyRepr, txtOutput } from './pprint.js';
+import { PLAIN_DICTS } from './plain-dicts.js';
+import { orderedHigh, orderedTop, pformat, PyOrderedDict, pyRepr, txtOutput } from './pprint.js';
 import { PyFloat, pyFloat } from './pyvalue.js';
 
 export { formatHighstate } from './highstate.js';
@@ -54,8 +55,19 @@ export function formatJson(local: unknown, outIndent?: number): string {
 }
 
 /** salt-call strips the outputter's text at the end (try_printout's rstrip) and prints one newline. */
-export function formatYaml(local: unknown): string {
-  return dumpYaml({ local }, { libyaml: true }).replace(/\s+$/, '');
+export function formatYaml(local: unknown, keepOrder?: (m: object) => boolean): string {
+  const doc = { local };
+  return dumpYaml(doc, { libyaml: true, ...(keepOrder ? { keepOrder: (m: object) => m !== doc && keepOrder(m) } : {}) }).replace(/\s+$/, '');
+}
+
+/** Pillar data as Salt holds it: mappings read from YAML are OrderedDicts, the ones marked plain are dicts. */
+function orderedPillar(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(orderedPillar);
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    const entries = Object.entries(v).map(([k, x]) => [k, orderedPillar(x)] as [string, unknown]);
+    return PLAIN_DICTS.has(v) ? Object.fromEntries(entries) : new PyOrderedDict(entries);
+  }
+  return v;
 }
 
 /** For a state run (dict of results) or a compile error (list of strings). */
@@ -75,16 +87,16 @@ function withFloats(v: unknown, key?: string): unknown {
 }
 
 /** `ordered`: Salt holds the data in its ordered dict types ('high' data, the 'top'); the Python outputters show them. */
-export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings, ordered: false | 'high' | 'top' = false): string {
+export function formatData(local: unknown, out: OutputFormat, _settings?: OutputSettings, ordered: false | 'high' | 'top' | 'pillar' = false): string {
   if (out === 'quiet') return '';
-  if (ordered && (out === 'pprint' || out === 'raw' || out === 'txt')) local = ordered === 'high' ? orderedHigh(local) : orderedTop(local);
+  if (ordered && (out === 'pprint' || out === 'raw' || out === 'txt')) local = ordered === 'high' ? orderedHigh(local) : ordered === 'top' ? orderedTop(local) : orderedPillar(local);
   if (out === 'pprint') return pformat({ local: withFloats(local) });
   if (out === 'raw') return pyRepr({ local: withFloats(local) });
   // txt ends each line with a newline, and salt-call strips the outputter's text before printing.
   if (out === 'txt') return txtOutput({ local: withFloats(local) }).replace(/\s+$/, '');
   // show_top's DefaultOrderedDict has no representer in Salt's safe dumper: it comes out as NULL.
   if (out === 'yaml' && ordered === 'top') return 'local: NULL';
-  if (out === 'yaml') return formatYaml(local);
+  if (out === 'yaml') return formatYaml(local, ordered === 'pillar' ? (m) => !PLAIN_DICTS.has(m) : undefined);
   if (out === 'json') return formatJson(local, _settings?.outIndent);
   return formatNestedLocal(local, ordered !== false);
 }
