@@ -75,6 +75,17 @@ export function libyamlMessage(text: string, code: string, message: string, offs
     const ctx = blockMappingStart(lines, at.line - 1);
     return `while parsing a block mapping\n${mark(ctx.line, ctx.col)}\ndid not find expected key\n${mark(at.line, at.col)}`;
   }
+  if (code === 'BLOCK_AS_IMPLICIT_KEY') {
+    // A sequence entry indented between a mapping's keys and its own entries: libyaml is still in the mapping.
+    const lines = text.split('\n');
+    const { line, col } = lineColAt(text, offset);
+    const content = lines[line - 1] ?? '';
+    const indent = content.length - content.trimStart().length;
+    if (col > indent + 1 || !content.trimStart().startsWith('- ')) return undefined;
+    const ctx = enclosingMapping(lines, line - 1, indent);
+    if (!ctx) return undefined;
+    return `while parsing a block mapping\n${mark(ctx.line, ctx.col)}\ndid not find expected key\n${mark(line, indent + 1)}`;
+  }
   if (code !== 'BAD_INDENT') return undefined;
   const flow = /^Flow (sequence|map) in block collection/.exec(message);
   if (flow) {

@@ -247,7 +247,7 @@ export function loadSlow(text: string, retried = false): YamlLoad {
     const { line } = lineCol(text, offset);
     const problem = problemText(err.code, err.message);
     // Salt loads with libyaml (CSafeLoader): a scanner error carries its problem only (no buffer, no context).
-    const scanner = LIBYAML_SCANNER[err.code] ?? libyamlMessage(text, err.code, err.message, offset);
+    const scanner = libyamlMessage(text, err.code, err.message, offset) ?? LIBYAML_SCANNER[err.code];
     if (scanner) return { ok: false, failure: { saltMessage: scanner, message: problem, offset } };
     return { ok: false, failure: { saltMessage: `${problem}; line ${line}\n\n${saltContext(text, line)}`, message: problem, offset } };
   }
