@@ -11,7 +11,7 @@ import { type Diagnostic, DiagnosticError, error } from '../../../core/diag.js';
 import { Environment } from '../../../lang/jinja/index.js';
 import { PyError } from '../../../lang/jinja/errors.js';
 import { SALT_JINJA, SALT_PATH_ESCAPE } from './codes.js';
-import { execModules } from './exec-modules.js';
+import { execModules, SaltLoader } from './exec-modules.js';
 import type { FileRoots } from './file-roots.js';
 import { SALT_FILTERS, SALT_PY_FILTERS, SALT_TESTS } from './salt-filters.js';
 import { loadSaltYaml } from './yaml-load.js';
@@ -78,7 +78,7 @@ export class JinjaSession {
         raise: (msg: unknown) => {
           throw new PyError('TemplateError', String(msg));
         },
-        salt: execModules(data),
+        salt: new SaltLoader(execModules(data)),
         grains: data.grains,
         pillar: data.pillar,
         opts: data.opts,
