@@ -177,10 +177,10 @@ function templateFailure(e: unknown, source: string, file: string): TemplateFail
     let message = d.message;
     // Salt prints str(exc): no exception type. Jinja's assertion and runtime errors are caught with its
     // syntax errors ("Jinja syntax error: "); any other exception is a "Jinja error: ".
-    const typed = /^(TemplateAssertionError|TemplateRuntimeError|SecurityError|TemplateError|TemplateNotFound): /.exec(message);
+    const typed = /^(TemplateAssertionError|TemplateRuntimeError|SecurityError|TemplateError|TemplateNotFound|RuntimeError): /.exec(message);
     if ((d.code === 'JINJA003' || d.code === 'JINJA004') && typed) {
       message = message.slice(typed[0].length);
-      if (typed[1] !== 'TemplateError' && typed[1] !== 'TemplateNotFound') prefix = 'Jinja syntax error: ';
+      if (!['TemplateError', 'TemplateNotFound', 'RuntimeError'].includes(typed[1] as string)) prefix = 'Jinja syntax error: ';
     }
     const saltMessage = line ? `${prefix}${message}; line ${line}\n\n${saltContext(source, line)}` : `${prefix}${message}`;
     const span = d.span ?? { file, line: 1, col: 1 };

@@ -8,6 +8,7 @@ import { Markup, PyFloat, PyTuple, truthy } from '../../../lang/jinja/pyvalue.js
 import { jsonDumps, yamlFlow } from '../../../lang/jinja/serialize.js';
 import { dumpYaml } from '../../../lang/python/yaml-emit.js';
 import { deepEqual } from './deep-equal.js';
+import { dateCast, pyStrftime } from './strftime.js';
 import { loadSaltYaml, yaml } from './yaml-load.js';
 
 const s = (v: unknown): string => (typeof v === 'string' ? v : String(v));
@@ -100,6 +101,8 @@ export const SALT_FILTERS: Record<string, (...args: unknown[]) => unknown> = {
     for (const p of rest.map((x) => x.replace(/^\/+/, ''))) out = out === '' || out.endsWith('/') ? out + p : `${out}/${p}`;
     return out;
   },
+  strftime: (v, format) => pyStrftime(dateCast(v), typeof format === 'string' ? format : '%Y-%m-%d'),
+  date_format: (v, format) => pyStrftime(dateCast(v), typeof format === 'string' ? format : '%Y-%m-%d'),
   // Python 3.7+ re.escape: only the characters special in a regex are escaped.
   regex_escape: (v) => s(v).replace(/[()[\]{}?*+\-|^$\\.&~# \t\n\r\v\f]/g, (c) => `\\${c}`),
   // shlex.quote: strings of safe characters stay bare.
