@@ -124,6 +124,8 @@ export function normalizeText(stdout, root) {
     .replace(/(Duration: *)[\d.]+ ms/g, '$1@DUR@ ms')
     .replace(/(Total run time: *)[\d.]+ (m?s)/g, 'Total run time: @DUR@ $2')
     .replace(/(start_time: *)'?\d\d:\d\d:\d\d\.\d+'?/g, '$1@TIME@')
+    .replace(/("start_time": )"\d\d:\d\d:\d\d\.\d+"/g, '$1"@TIME@"')
+    .replace(/("duration": )[\d.]+/g, '$1@DUR@')
     .replace(/(duration: *)[\d.]+/g, '$1@DUR@')
     .replace(/("?pid"?: *)\d+/g, (_m, key) => `${key}0`)
     .replace(/(\bpid:\n +)\d+/g, (_m, key) => `${key}0`)

@@ -1,5 +1,5 @@
 /** `cairn salt FUNCTION [ARGS...] [key=value...]`: the options; the work is in salt.ts, loaded on use. */
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
 import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
@@ -22,6 +22,7 @@ export interface SaltCliOptions {
   jobs: number;
   lockTimeout: number;
   highData?: string;
+  outIndent?: number;
 }
 
 export function register(program: Command): void {
@@ -34,6 +35,11 @@ export function register(program: Command): void {
     .option('--pillar-root <dir>', 'a pillar root (repeatable)', collect, [])
     .option('--id <minion_id>', 'minion id used for top file targeting (default: this host name)')
     .addOption(outOption(['highstate', 'json', 'yaml', 'nested', 'pprint', 'txt', 'quiet', 'raw']))
+    .addOption(new Option('--out-indent <n>', 'json outputter indent (negative: one line), as salt-call --out-indent').argParser((v) => {
+      const n = Number.parseInt(v, 10);
+      if (!/^-?\d+$/.test(v.trim())) throw new InvalidArgumentError('--out-indent takes an integer');
+      return n;
+    }))
     .option('--local', 'run masterless, as salt-call --local (cairn always does; accepted from habit)')
     .option('-l, --log-level <level>', 'salt-call log level (accepted; cairn logs nothing on the console)')
     .option('--detailed-exitcode', 'exit 2 when the states succeeded with changes (made, or pending under test=True)')

@@ -8,7 +8,9 @@ import { maskResult } from '../core/redact.js';
 import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.js';
 import { ConfigError, type MinionConfig, readMinionConfig } from '../frontends/salt/config.js';
 import { formatData, formatRun, type OutputFormat, type OutputSettings } from '../frontends/salt/output/index.js';
+import { PLAIN_DICTS } from '../frontends/salt/output/plain-dicts.js';
 import * as render from '../frontends/salt/render/index.js';
+import { loadSaltYaml } from '../frontends/salt/render/yaml-load.js';
 import { exitCodeFor } from '../engine/exit-code.js';
 import { argWarning } from '../frontends/salt/run/arg-span.js';
 import { runChunks, runSucceeded } from '../frontends/salt/run/index.js';
@@ -33,11 +35,13 @@ export function parseCall(fun: string, args: readonly string[]): Call {
     if (m && !(fun === 'state.low' && positional.length === 0 && a.trim().startsWith('{'))) kwargs[m[1] as string] = m[2] as string;
     else positional.push(a);
   }
+  if (MODS_THEN_TEST.has(fun) && positional.length > 1 && kwargs.test === undefined) kwargs.test = positional[1] as string;
   return { fun, positional, kwargs };
 }
 
+/** Python truth of a command-line value as Salt's YAML argument parser reads it. */
 function truthy(v: string | undefined): boolean {
-  return v !== undefined && ['true', 'yes', '1', 'on'].includes(v.toLowerCase());
+  return v !== undefined && !['false', 'no', 'off', '0', '0.0', '', 'none', 'null', '~', '[]', '{}', "''", '""'].includes(v.trim().toLowerCase());
 }
 
 /** A key=value given on the command line, as Salt's YAML-ish argument parser reads it. */
@@ -78,20 +82,22 @@ export function saltOptions(opts: SaltCliOptions, call: Call, conf: MinionConfig
   const saltenv = call.kwargs.saltenv ?? conf.saltenv;
   if (saltenv) o.saltenv = saltenv;
   if (call.kwargs.pillar !== undefined) {
-    let p: unknown;
-    try {
-      p = JSON.parse(call.kwargs.pillar);
-    } catch (e) {
-      throw new UserError(`pillar= is not valid JSON: ${(e as Error).message}`);
-    }
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new UserError('pillar= must be a JSON object, e.g. pillar=\'{"key": "value"}\'');
+    // Salt reads the value as YAML (JSON being a part of it).
+    const loaded = loadSaltYaml(call.kwargs.pillar);
+    if (!loaded.ok) throw new UserError(`pillar= is not valid YAML or JSON: ${loaded.failure.message}`);
+    const p = loaded.data;
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new UserError('pillar= must be a dictionary, e.g. pillar=\'{"key": "value"}\'');
     o.pillarOverride = p as Record<string, unknown>;
   }
   return o;
 }
 
+/** Functions whose signature is `(mods, test=None, …)`: a second positional argument is `test`. */
+const MODS_THEN_TEST = new Set(['state.sls', 'state.show_sls', 'state.show_low_sls']);
+
 export function mods(call: Call): string[] {
-  const list = [...call.positional, ...(call.kwargs.mods ? [call.kwargs.mods] : [])];
+  const given = MODS_THEN_TEST.has(call.fun) ? call.positional.slice(0, 1) : call.positional;
+  const list = [...given, ...(call.kwargs.mods ? [call.kwargs.mods] : [])];
   return list.flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
 }
 
@@ -113,6 +119,7 @@ export function outputSettings(opts: SaltCliOptions, conf: MinionConfig): Output
     stateOutput: opts.stateOutput ?? conf.stateOutput ?? 'full',
     stateVerbose: verbose === undefined ? true : truthy(verbose),
     color: opts.forceColor === true || (opts.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true),
+    ...(opts.outIndent === undefined ? {} : { outIndent: opts.outIndent }),
   };
 }
 
@@ -148,6 +155,13 @@ export function excludeArg(v: string): Array<{ sls: string } | { id: string }> {
   const parsed = cliValue(v);
   const list = Array.isArray(parsed) ? parsed : String(parsed).split(',').map((x) => x.trim()).filter(Boolean);
   return list.map((e) => (typeof e === 'object' && e !== null ? (e as { sls: string } | { id: string }) : { sls: String(e) }));
+}
+
+/** Salt's check_result on show_highstate's data (no run results in it): only the shape can fail it. */
+function highDataPasses(data: Record<string, unknown>): boolean {
+  const entries = Object.entries(data);
+  if (entries.length === 0) return false;
+  return entries.every(([id, v]) => (id === '__extend__' ? Array.isArray(v) : typeof v === 'object' && v !== null && !Array.isArray(v)));
 }
 
 /** What Salt's call_highstate returns when the top file gives it nothing to run. */
@@ -243,9 +257,14 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
  * What a `state.show_*` function prints for rendered high data (or its compile errors); undefined for a
  * function that runs the states.
  */
-export function showData(fun: string, rendered: RenderResult, fromHighData: boolean): { data: unknown; ordered: false | 'high' } | { errors: string[]; diagnostics: Diagnostic[] } | undefined {
+export function showData(
+  fun: string,
+  rendered: RenderResult,
+  fromHighData: boolean,
+): { data: unknown; ordered: false | 'high'; failed?: boolean } | { errors: string[]; diagnostics: Diagnostic[] } | undefined {
   if (fun === 'state.show_highstate' || fun === 'state.show_sls') {
-    return { data: fromHighData ? rendered.high.states : render.showHighstateData(rendered.high), ordered: 'high' };
+    const data = fromHighData ? rendered.high.states : render.showHighstateData(rendered.high);
+    return { data, ordered: 'high', failed: fun === 'state.show_highstate' && !highDataPasses(data) };
   }
   if (fun !== 'state.show_lowstate' && fun !== 'state.show_low_sls' && fun !== 'state.show_states') return undefined;
   const compiled = compile(rendered.high, { requisiteIn: fun !== 'state.show_low_sls' });
@@ -265,6 +284,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     case 'state.show_top': {
       const top = render.showTop(so);
       if (top.errors.length > 0) return failCompile(top.errors, top.diagnostics, out, opts);
+      if (top.diagnostics.length > 0) printDiagnostics(top.diagnostics);
       print(formatData(top.top, out, settings, 'top'));
       return 0;
     }
@@ -288,23 +308,43 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     case 'state.show_states':
       break;
     default:
+      if (render.EXEC_FUNCTIONS.has(fun)) {
+        const kwargs = Object.fromEntries(Object.entries(call.kwargs).filter(([k]) => !['saltenv', 'pillarenv', 'pillar', 'test'].includes(k)).map(([k, v]) => [k, cliValue(v)]));
+        let value: unknown;
+        try {
+          value = render.callExecFunction(so, fun, call.positional.map(cliValue), kwargs);
+        } catch (e) {
+          throw new UserError(`${fun}: ${(e as Error).message}`);
+        }
+        // Pillar data is Salt's ordered dicts below a plain top-level dict (pillar.items, pillar.item, pillar.raw).
+        const whole = ['pillar.items', 'pillar.item'].includes(fun) || (fun === 'pillar.raw' && call.positional.length === 0 && call.kwargs.key === undefined);
+        if (whole && value && typeof value === 'object') PLAIN_DICTS.add(value);
+        print(formatData(value, out, settings, fun.startsWith('pillar.') ? 'pillar' : false));
+        return 0;
+      }
       throw new UserError(`unknown function ${JSON.stringify(fun)} (known: state.apply, state.sls, state.highstate, state.test, state.show_highstate, state.show_lowstate, state.show_sls, state.show_low_sls, state.show_top, state.show_states, state.single, state.low)`);
   }
   const rendered = renderFor(call, opts, so);
   if (call.kwargs.exclude !== undefined) rendered.high.exclude.push(...excludeArg(call.kwargs.exclude));
-  if (rendered.errors.length > 0) return failCompile(rendered.errors, rendered.diagnostics, out, opts);
+  // show_lowstate returns its error list without setting a retcode: salt-call exits 0.
+  const failed = (errors: readonly string[], diagnostics: readonly Diagnostic[]): number =>
+    fun === 'state.show_lowstate' ? (failCompile(errors, diagnostics, out, opts), 0) : failCompile(errors, diagnostics, out, opts);
+  if (rendered.errors.length > 0) return failed(rendered.errors, rendered.diagnostics);
+  if (rendered.errors.length === 0 && rendered.diagnostics.length > 0) printDiagnostics(rendered.diagnostics);
   if (rendered.noStates && !fun.startsWith('state.show_')) {
     print(formatRun(noStatesResult(rendered.noStates), out, settings));
     return exitCode(2, opts);
   }
   const shown = showData(fun, rendered, opts.highData !== undefined);
   if (shown) {
-    if ('errors' in shown) return failCompile(shown.errors, shown.diagnostics, out, opts);
+    if ('errors' in shown) return failed(shown.errors, shown.diagnostics);
     print(formatData(shown.data, out, settings, shown.ordered));
-    return 0;
+    // show_highstate sets its retcode with Salt's check_result on the high data: empty data, or an
+    // `__exclude__` list where a dict is expected, counts as failed.
+    return shown.failed === true ? exitCode(2, opts) : 0;
   }
   const compiled = compile(rendered.high, { requisiteIn: true, knownFunction, checkRequisites: true });
-  if (compiled.errors.length > 0) return failCompile(compiled.errors, compiled.diagnostics, out, opts);
+  if (compiled.errors.length > 0) return failed(compiled.errors, compiled.diagnostics);
   // Lost requisites and unknown state functions fail their own state only (Salt 3006); say where they are.
   for (const w of compiled.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
   try {

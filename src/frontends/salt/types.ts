@@ -50,6 +50,8 @@ export interface HighData {
   keyOrder?: string[];
   /** IDs that were not strings in the SLS (an int, bool, …): their Python type name. */
   idTypes?: Record<string, string>;
+  /** IDs declared short (`id: mod.fun`): Salt builds their body as a plain dict, `__sls__` and `__env__` first. */
+  shortIds?: string[];
 }
 
 export interface SaltOptions {

@@ -1,6 +1,7 @@
 /** Splits a Jinja template into data runs and tag tokens, applying whitespace control as it goes. */
 
 import { TemplateSyntaxError } from './errors.js';
+import { pyRepr } from './pyvalue.js';
 
 export type TokenType =
   | 'data'
@@ -165,7 +166,7 @@ function lexTag(src: string, start: number, closer: string, file: string, out: T
     if (c === '"' || c === "'") {
       let q = p + 1;
       while (q < src.length && src[q] !== c) q += src[q] === '\\' ? 2 : 1;
-      if (q >= src.length) throw new TemplateSyntaxError(`unexpected char '${c}' at ${p}`, file, p);
+      if (q >= src.length) throw new TemplateSyntaxError(`unexpected char ${pyRepr(c)} at ${p}`, file, p);
       out.push({ type: 'string', value: decodeStringLiteral(src.slice(p + 1, q)), offset: p });
       p = q + 1;
       continue;
@@ -195,7 +196,7 @@ function lexTag(src: string, start: number, closer: string, file: string, out: T
       continue;
     }
     const op = OPERATORS.find((o) => src.startsWith(o, p));
-    if (!op) throw new TemplateSyntaxError(`unexpected char '${c}' at ${p}`, file, p);
+    if (!op) throw new TemplateSyntaxError(`unexpected char ${pyRepr(c)} at ${p}`, file, p);
     if (op === '(' || op === '[' || op === '{') depth++;
     else if (op === ')' || op === ']' || op === '}') {
       if (depth === 0 && op === '}' && closer === '}}') {

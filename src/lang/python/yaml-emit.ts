@@ -81,6 +81,12 @@ function analyze(text: string): Analysis {
 
 /** Writes text with PyYAML's column tracking, for folding long scalars. */
 class Writer {
+  /** libyaml's emitter (yaml.CSafeDumper) instead of PyYAML's: double-quoted scalars fold differently. */
+  constructor(
+    readonly libyaml = false,
+    /** Mappings written in their own order (Salt's OrderedDict); the others are sorted, as PyYAML does. */
+    readonly keepOrder: (m: object) => boolean = () => false,
+  ) {}
   out = '';
   column = 0;
   whitespace = true;
@@ -190,6 +196,11 @@ class Writer {
       return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd);
     };
     this.indicator('"', true);
+    if (this.libyaml) {
+      this.doubleQuotedLibyaml(text, indent, split, esc, plainChar);
+      this.indicator('"', false);
+      return;
+    }
     let start = 0;
     for (let end = 0; end <= text.length; end++) {
       const ch = end < text.length ? (text[end] as string) : undefined;
@@ -214,6 +225,29 @@ class Writer {
       }
     }
     this.indicator('"', false);
+  }
+
+  /** libyaml folds a double-quoted scalar only at a space past the width (the space becomes the break). */
+  private doubleQuotedLibyaml(text: string, indent: number, split: boolean, esc: Record<string, string>, plainChar: (ch: string) => boolean): void {
+    const chars = [...text];
+    let spaces = false;
+    chars.forEach((ch, i) => {
+      if (((ch.codePointAt(0) as number) <= 0xffff && !plainChar(ch)) || '"\\\u0085\u2028\u2029\ufeff'.includes(ch)) {
+        const c = ch.codePointAt(0) as number;
+        const hex = c.toString(16).toUpperCase();
+        this.write(ch in esc ? `\\${esc[ch]}` : c <= 0xff ? `\\x${hex.padStart(2, '0')}` : c <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\U${hex.padStart(8, '0')}`);
+        spaces = false;
+      } else if (ch === ' ') {
+        if (split && !spaces && this.column > WIDTH && i !== 0 && i !== chars.length - 1) {
+          this.indentTo(indent);
+          if (chars[i + 1] === ' ') this.write('\\');
+        } else this.write(' ');
+        spaces = true;
+      } else {
+        this.write(ch);
+        spaces = false;
+      }
+    });
   }
 
   scalar(text: string, indent: number, simpleKey: boolean): void {
@@ -284,7 +318,7 @@ function node(w: Writer, v: Node, indent: number, inMapping: boolean, key?: stri
     return;
   }
   if (isMap(v)) {
-    const entries = sortedEntries(v);
+    const entries = w.keepOrder(v) ? Object.entries(v).filter(([, x]) => x !== undefined) : sortedEntries(v);
     if (entries.length === 0) {
       w.indicator('{}', true);
       return;
@@ -311,9 +345,12 @@ function node(w: Writer, v: Node, indent: number, inMapping: boolean, key?: stri
   w.scalar(String(v), indent + 2, false);
 }
 
-/** PyYAML's safe_dump of one document in block style (as `salt-call --out yaml` prints), ending with a newline. */
-export function dumpYaml(data: unknown): string {
-  const w = new Writer();
+/**
+ * PyYAML's safe_dump of one document in block style, ending with a newline. `libyaml` emits as
+ * yaml.CSafeDumper does (what Salt's yaml outputter, serializer and Jinja filter use when libyaml is there).
+ */
+export function dumpYaml(data: unknown, opts: { libyaml?: boolean; keepOrder?: (m: object) => boolean } = {}): string {
+  const w = new Writer(opts.libyaml ?? false, opts.keepOrder);
   node(w, data, 0, false, '\0root');
   return `${w.out}\n`;
 }

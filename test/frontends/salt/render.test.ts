@@ -111,7 +111,10 @@ test('extend and exclude are stashed unmerged, extends deduplicated', () => {
   });
   const r = renderSls(['a'], t.opts);
   assert.deepEqual(r.errors, []);
-  assert.deepEqual(r.high.extend, [{ bx: { __sls__: 'a', test: [{ name: 'n' }, 'nop'] } }, { bx: { __sls__: 'b', test: [{ name: 'n' }, 'nop'] } }]);
+  assert.deepEqual(r.high.extend, [
+    { bx: { test: [{ name: 'n' }, 'nop'], __sls__: 'a', __env__: 'base' } },
+    { bx: { test: [{ name: 'n' }, 'nop'], __sls__: 'b', __env__: 'base' } },
+  ]);
   assert.deepEqual(r.high.exclude, [{ sls: 'c' }, { id: 'zz' }, { sls: 'plain' }]);
   assert.deepEqual(Object.keys(showHighstateData(r.high)), ['__extend__', '__exclude__', 'bx']);
 });
@@ -125,12 +128,12 @@ test('an SLS that renders to nothing adds nothing; one that renders to a list is
   const t = tree({ 'salt/e.sls': '# nothing\n', 'salt/l.sls': '- a\n- b\n' });
   const e = renderSls(['e'], t.opts);
   assert.deepEqual([e.errors, e.high.states], [[], {}]);
-  assert.deepEqual(renderSls(['l'], t.opts).errors, ['SLS l does not render to a dictionary']);
+  assert.deepEqual(renderSls(['l'], t.opts).errors, ['SLS l does not render to a dictionary', "Error when rendering state with contents: ['a', 'b']"]);
 });
 
 test('saltenv and several roots: the first root that has the file wins', () => {
   const t = tree({ 'salt/x.sls': 'fromone:\n  test.nop: []\n', 'salt2/x.sls': 'fromtwo:\n  test.nop: []\n', 'salt2/y/init.sls': 'y:\n  test.nop: []\n' });
-  const opts = { ...t.opts, fileRoots: [join(t.dir, 'salt'), join(t.dir, 'salt2')], saltenv: 'dev' };
+  const opts = { ...t.opts, envRoots: { dev: [join(t.dir, 'salt'), join(t.dir, 'salt2')] }, saltenv: 'dev' };
   const r = renderSls(['x', 'y'], opts);
   assert.deepEqual(r.errors, []);
   assert.deepEqual(Object.keys(r.high.states), ['fromone', 'y']);

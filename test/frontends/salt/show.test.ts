@@ -43,7 +43,8 @@ test('show_lowstate resolves require_in and names; show_low_sls leaves require_i
 });
 
 test('--out yaml: PyYAML block style, sorted keys, quoted times', () => {
-  assert.equal(show(['state.show_top'], 'yaml'), 'local:\n  base:\n  - common\n  - app\n');
+  // Salt's safe dumper has no representer for show_top's DefaultOrderedDict.
+  assert.equal(show(['state.show_top'], 'yaml'), 'local: NULL\n');
   const r = cairn(['salt', 'state.apply', '--high-data', join(ROOT, 'test/fixtures/salt/listen/high.json'), '--out', 'yaml', '--state-dir', tempDir()]);
   assert.equal(r.code, 0, r.stderr);
   const block = /\n {2}test_\|-conf_\|-conf_\|-succeed_with_changes:\n([\s\S]*?)\n {2}test_/.exec(r.stdout)?.[1] ?? '';

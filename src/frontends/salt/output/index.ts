@@ -2,7 +2,8 @@
 import { formatHighstate } from './highstate.js';
 import { COLORS, nested, NO_COLORS } from './nested.js';
 import { dumpYaml } from '../../../lang/python/yaml-emit.js';
-import { orderedHigh, orderedTop, pformat, pyRepr, txtOutput } from './pprint.js';
+import { PLAIN_DICTS } from './plain-dicts.js';
+import { orderedHigh, orderedTop, pformat, PyOrderedDict, pyRepr, txtOutput } from './pprint.js';
 import { PyFloat, pyFloat } from './pyvalue.js';
 
 export { formatHighstate } from './highstate.js';
@@ -14,42 +15,59 @@ export interface OutputSettings {
   readonly stateOutput: string;
   readonly stateVerbose: boolean;
   readonly color: boolean;
+  /** `--out-indent`: the json outputter's indent (negative: one line). */
+  readonly outIndent?: number;
 }
 
 /** Keys whose numbers Python holds as floats. */
 const FLOAT_KEYS = new Set(['duration']);
 
 function jsonString(s: string): string {
-  // Python's json.dumps escapes every non-ASCII character (ensure_ascii).
-  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // salt.utils.json.dumps turns ensure_ascii off: non-ASCII characters print as they are.
+  return JSON.stringify(s);
 }
 
-function pyJson(v: unknown, indent: number, key?: string): string {
-  const pad = ' '.repeat(indent + 4);
-  const end = ' '.repeat(indent);
+/** json.dumps: `step` spaces per level (Salt's default 4), or everything on one line when null. */
+function pyJson(v: unknown, indent: number, key?: string, step: number | null = 4): string {
+  const pad = step === null ? '' : ' '.repeat(indent + step);
+  const end = step === null ? '' : ' '.repeat(indent);
+  const [open, sep, close] = step === null ? ['', ', ', ''] : ['\n', ',\n', '\n'];
+  const deeper = indent + (step ?? 0);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number') return key !== undefined && FLOAT_KEYS.has(key) ? pyFloat(v) : Number.isFinite(v) ? String(v) : 'NaN';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'string') return jsonString(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
-    return `[\n${v.map((x) => pad + pyJson(x, indent + 4)).join(',\n')}\n${end}]`;
+    return `[${open}${v.map((x) => pad + pyJson(x, deeper, undefined, step)).join(sep)}${close}${end}]`;
   }
   if (typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
     if (entries.length === 0) return '{}';
-    return `{\n${entries.map(([k, x]) => `${pad}${jsonString(k)}: ${pyJson(x, indent + 4, k)}`).join(',\n')}\n${end}}`;
+    return `{${open}${entries.map(([k, x]) => `${pad}${jsonString(k)}: ${pyJson(x, deeper, k, step)}`).join(sep)}${close}${end}}`;
   }
   return jsonString(String(v));
 }
 
-export function formatJson(local: unknown): string {
-  return pyJson({ local }, 0);
+/** Salt's json outputter: indent 4, or `--out-indent N` (a negative N prints one line). */
+export function formatJson(local: unknown, outIndent?: number): string {
+  return pyJson({ local }, 0, undefined, outIndent === undefined ? 4 : outIndent < 0 ? null : outIndent);
 }
 
 /** salt-call strips the outputter's text at the end (try_printout's rstrip) and prints one newline. */
-export function formatYaml(local: unknown): string {
-  return dumpYaml({ local }).replace(/\s+$/, '');
+export function formatYaml(local: unknown, keepOrder?: (m: object) => boolean): string {
+  const doc = { local };
+  return dumpYaml(doc, { libyaml: true, ...(keepOrder ? { keepOrder: (m: object) => m !== doc && keepOrder(m) } : {}) }).replace(/\s+$/, '');
+}
+
+/** Pillar data as Salt holds it: mappings read from YAML are OrderedDicts, the ones marked plain are dicts. */
+function orderedPillar(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(orderedPillar);
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    const entries = Object.entries(v).map(([k, x]) => [k, orderedPillar(x)] as [string, unknown]);
+    return PLAIN_DICTS.has(v) ? Object.fromEntries(entries) : new PyOrderedDict(entries);
+  }
+  return v;
 }
 
 /** salt-call's retcode for a state run is non-zero after a compile error, a failed state or an empty run. */
@@ -94,14 +112,16 @@ function withFloats(v: unknown, key?: string): unknown {
 }
 
 /** `ordered`: Salt holds the data in its ordered dict types ('high' data, the 'top'); the Python outputters show them. */
-export function formatData(local: unknown, out: OutputFormat, settings?: OutputSettings, ordered: false | 'high' | 'top' = false, failed = false): string {
+export function formatData(local: unknown, out: OutputFormat, settings?: OutputSettings, ordered: false | 'high' | 'top' | 'pillar' = false, failed = false): string {
   if (out === 'quiet') return '';
-  if (ordered && (out === 'pprint' || out === 'raw' || out === 'txt')) local = ordered === 'high' ? orderedHigh(local) : orderedTop(local);
+  if (ordered && (out === 'pprint' || out === 'raw' || out === 'txt')) local = ordered === 'high' ? orderedHigh(local) : ordered === 'top' ? orderedTop(local) : orderedPillar(local);
   if (out === 'pprint') return pformat({ local: withFloats(local) });
   if (out === 'raw') return pyRepr({ local: withFloats(local) });
   // txt ends each line with a newline, and salt-call strips the outputter's text before printing.
   if (out === 'txt') return txtOutput({ local: withFloats(local) }).replace(/\s+$/, '');
-  if (out === 'yaml') return formatYaml(local);
-  if (out === 'json') return formatJson(local);
+  // show_top's DefaultOrderedDict has no representer in Salt's safe dumper: it comes out as NULL.
+  if (out === 'yaml' && ordered === 'top') return 'local: NULL';
+  if (out === 'yaml') return formatYaml(local, ordered === 'pillar' ? (m) => !PLAIN_DICTS.has(m) : undefined);
+  if (out === 'json') return formatJson(local, settings?.outIndent);
   return nested({ local }, 0, ordered !== false, settings?.color ? COLORS : NO_COLORS, failed);
 }

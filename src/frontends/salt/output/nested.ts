@@ -1,4 +1,5 @@
 /** Salt's `nested` outputter, which the highstate outputter uses for a state's changes. */
+import { PLAIN_DICTS } from './plain-dicts.js';
 import { PyFloat, pyStr } from './pyvalue.js';
 
 function isMapping(v: unknown): v is Record<string, unknown> {
@@ -42,7 +43,7 @@ function display(value: unknown, indent: number, prefix: string, out: string[], 
   } else if (isMapping(value)) {
     if (indent) out.push(line(indent, '----------', '', '', frame(c.CYAN)));
     // Salt keeps the order of its ordered dicts (high data, the top) and sorts plain dicts.
-    for (const key of ordered ? Object.keys(value) : Object.keys(value).sort()) {
+    for (const key of ordered && !PLAIN_DICTS.has(value) ? Object.keys(value) : Object.keys(value).sort()) {
       out.push(line(indent, key, prefix, ':', frame(c.CYAN)));
       display(value[key], indent + 4, '', out, ordered, c, failed);
     }

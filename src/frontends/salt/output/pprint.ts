@@ -4,6 +4,8 @@
  */
 import { PyFloat, pyFloat } from './pyvalue.js';
 
+import { PLAIN_DICTS } from './plain-dicts.js';
+
 /** Salt's OrderedDict (high data read from YAML): repr `OrderedDict([(k, v), ...])`, never sorted. */
 export class PyOrderedDict {
   constructor(readonly entries: Array<[string, unknown]>) {}
@@ -192,7 +194,7 @@ export function orderedHigh(high: unknown): unknown {
   if (!isMapping(high)) return high;
   return new PyOrderedDict(
     Object.entries(high).map(([id, body]) => {
-      if (!isMapping(body)) return [id, od(body)];
+      if (!isMapping(body) || PLAIN_DICTS.has(body)) return [id, isMapping(body) ? body : od(body)];
       return [
         id,
         new PyOrderedDict(

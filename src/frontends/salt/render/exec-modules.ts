@@ -5,6 +5,7 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { PyCallable, type PyValue, toJs, toPy } from '../../../lang/jinja/index.js';
+import { PyObject } from '../../../lang/jinja/pyvalue.js';
 import { deepMerge, has, isPlainObject, lookup } from './data-path.js';
 import { runShell, targetFileKind, targetReadFile } from './exec-cmd.js';
 import type { SaltTarget } from '../types.js';
@@ -62,8 +63,18 @@ function cmdOptions(cwd: unknown, env: unknown, shell: unknown): { cwd?: string;
 
 export function execModules(ctx: ExecContext): Record<string, PyCallable> {
   const { pillar, grains, opts, target } = ctx;
-  const getFrom = (data: Record<string, unknown>) => (key: unknown, dflt: unknown, _merge: unknown, delimiter: unknown) =>
-    lookup(data, str(key), dflt, str(delimiter));
+  const getFrom = (data: Record<string, unknown>) => (key: unknown, dflt: unknown, merge: unknown, delimiter: unknown) => {
+    // merge=True: a dict default is updated with the value found, a list default extended with it.
+    if (merge === true && isPlainObject(dflt)) {
+      const found = lookup(data, str(key), {}, str(delimiter));
+      return isPlainObject(found) ? deepMerge(structuredClone(dflt), found) : dflt;
+    }
+    if (merge === true && Array.isArray(dflt)) {
+      const found = lookup(data, str(key), [], str(delimiter));
+      return Array.isArray(found) ? [...dflt, ...found.filter((x) => !dflt.some((d) => JSON.stringify(d) === JSON.stringify(x)))] : dflt;
+    }
+    return lookup(data, str(key), dflt, str(delimiter));
+  };
   // Salt's execution module runs without a shell unless python_shell=True (cmd.shell's default).
   const cmdParams: Param[] = [['cmd'], ['cwd', null], ['stdin', null], ['runas', null], ['shell', '/bin/sh'], ['env', null], ['python_shell', null]];
   const shellParams: Param[] = cmdParams.map((p) => (p[0] === 'python_shell' ? ['python_shell', true] : p));
@@ -124,3 +135,29 @@ export function execModules(ctx: ExecContext): Record<string, PyCallable> {
 }
 
 export { ArgError };
+
+/** One execution module seen as an attribute of `salt` (`salt.pillar.get`). */
+class SaltModule extends PyObject {
+  readonly typeName = 'module';
+  constructor(
+    private readonly fns: Record<string, PyCallable>,
+    private readonly mod: string,
+  ) {
+    super();
+  }
+  getAttr(name: string): PyValue | undefined {
+    return this.fns[`${this.mod}.${name}`];
+  }
+}
+
+/** Salt's `salt` in templates (its LazyLoader): `salt['mod.fun']` and `salt.mod.fun`. */
+export class SaltLoader extends PyObject {
+  readonly typeName = 'LazyLoader';
+  constructor(private readonly fns: Record<string, PyCallable>) {
+    super();
+  }
+  getAttr(name: string): PyValue | undefined {
+    if (name.includes('.')) return this.fns[name];
+    return Object.keys(this.fns).some((k) => k.startsWith(`${name}.`)) ? new SaltModule(this.fns, name) : undefined;
+  }
+}

@@ -50,9 +50,8 @@ export class FileRoots {
       return new FileRoots(envs);
     }
     if (opts.envRoots) return new FileRoots(opts.envRoots);
-    const envs: Record<string, string[]> = { base: opts.fileRoots };
-    if (opts.saltenv && opts.saltenv !== 'base') envs[opts.saltenv] = opts.fileRoots;
-    return new FileRoots(envs);
+    // --file-root sets the base roots only (as salt-call's option does): another saltenv has no roots.
+    return new FileRoots({ base: opts.fileRoots });
   }
 
   hasEnv(env: string): boolean {

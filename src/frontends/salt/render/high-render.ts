@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { type Diagnostic, error, type Span } from '../../../core/diag.js';
 import type { ExcludeEntry, ExtendBlock, HighData, IdDecl, StateArg } from '../types.js';
 import { SALT_CONFLICT, SALT_INCLUDE, SALT_MISSING_SLS, SALT_STRUCTURE } from './codes.js';
+import { pyStr } from '../pytext.js';
 import { isPlainObject } from './data-path.js';
 import { deepEqual } from './deep-equal.js';
 import type { FileRoots } from './file-roots.js';
@@ -26,6 +27,7 @@ const EXCLUDE = '__exclude__';
 export class HighRenderer {
   /** IDs written as a YAML int, float, bool or null: Python type names, for verify_high. */
   private readonly idTypes: Record<string, string> = {};
+  private readonly shortIds = new Set<string>();
   readonly errors: string[] = [];
   readonly diagnostics: Diagnostic[] = [];
   private readonly mods = new Set<string>();
@@ -93,6 +95,11 @@ export class HighRenderer {
     const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`);
     this.mods.add(`${env}:${sls}`);
     this.files[`${env}:${sls}`] = found.path;
+    if (!out.ok && out.unknownRenderer) {
+      // Salt logs the missing renderer and the SLS adds nothing.
+      this.diagnostics.push({ ...out.diagnostic, severity: 'warning' });
+      return state;
+    }
     if (!out.ok) {
       this.problem(`Rendering SLS '${env}:${sls}' failed: ${out.saltMessage}`, out.diagnostic);
       return state;
@@ -102,6 +109,9 @@ export class HighRenderer {
     if (data === null || data === undefined || data === false || data === '' || data === 0) return state;
     if (!isPlainObject(data)) {
       this.problem(`SLS ${sls} does not render to a dictionary`, error(SALT_STRUCTURE, `SLS ${sls} does not render to a dictionary`, { span: at(1, 1) }));
+      // Salt still updates its high data with the value: a dict.update that fails for anything but pairs.
+      const pairs = Array.isArray(data) && data.every((x) => (typeof x === 'string' || Array.isArray(x)) && x.length === 2);
+      if (!pairs) this.errors.push(`Error when rendering state with contents: ${pyStr(data)}`);
       return state;
     }
     const keyPos = new Map(out.value.keys.map((k) => [k.key, at(k.line, k.col)]));
@@ -121,7 +131,7 @@ export class HighRenderer {
         state.delete('include');
       }
     }
-    this.handleExtend(state, sls, posOf('extend'));
+    this.handleExtend(state, sls, env, posOf('extend'));
     this.handleExclude(state, sls, posOf('exclude'));
     this.handleStateDecls(state, sls, env, posOf);
     for (const k of state.keys()) if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
@@ -178,7 +188,7 @@ export class HighRenderer {
     this.problem(msg, error(SALT_INCLUDE, msg.trimEnd(), { span }));
   }
 
-  private handleExtend(state: SlsState, sls: string, span: Span): void {
+  private handleExtend(state: SlsState, sls: string, env: string, span: Span): void {
     if (!state.has('extend')) return;
     const ext = state.get('extend');
     state.delete('extend');
@@ -193,13 +203,15 @@ export class HighRenderer {
         this.problem(msg, error(SALT_STRUCTURE, msg, { span }));
         continue;
       }
-      const out: Record<string, string | StateArg[]> = { __sls__: sls };
+      // As Salt: the body's keys, then `__sls__` and `__env__` unless the body gives them.
+      const out: Record<string, string | StateArg[]> = {};
       for (const [key, value] of Object.entries(body)) {
-        if (key === '__sls__') continue;
         const dot = key.indexOf('.');
         if (dot > 0 && Array.isArray(value)) out[key.slice(0, dot)] = [...(value as StateArg[]), key.slice(dot + 1)];
         else out[key] = value as string | StateArg[];
       }
+      if (!('__sls__' in out)) out.__sls__ = sls;
+      if (!('__env__' in out)) out.__env__ = env;
       block[name] = out;
     }
     const list = (state.get(EXTEND) as ExtendBlock[] | undefined) ?? [];
@@ -227,7 +239,8 @@ export class HighRenderer {
       if (!isPlainObject(body)) {
         if (typeof body === 'string' && body.includes('.')) {
           const [mod, fun] = body.split('.');
-          state.set(name, { __env__: env, __sls__: sls, [mod as string]: [fun as string] });
+          state.set(name, { __sls__: sls, __env__: env, [mod as string]: [fun as string] });
+          this.shortIds.add(name);
           continue;
         }
         const msg = `ID ${name} in SLS ${sls} is not a dictionary`;
@@ -312,7 +325,17 @@ export class HighRenderer {
       else if (k === EXCLUDE) exclude = v as ExcludeEntry[];
       else states[k] = v as IdDecl;
     }
-    return { states, extend, exclude, spans: this.spans, files: this.files, keyOrder, ...(Object.keys(this.idTypes).length > 0 ? { idTypes: this.idTypes } : {}) };
+    const shortIds = [...this.shortIds].filter((id) => Object.hasOwn(states, id));
+    return {
+      states,
+      extend,
+      exclude,
+      spans: this.spans,
+      files: this.files,
+      keyOrder,
+      ...(Object.keys(this.idTypes).length > 0 ? { idTypes: this.idTypes } : {}),
+      ...(shortIds.length > 0 ? { shortIds } : {}),
+    };
   }
 }
 

@@ -10,6 +10,8 @@ import type { HostFacts } from '../../../host/types.js';
 import type { HighData, RenderResult, SaltOptions, ShowTopResult } from '../types.js';
 import { SALT_MISSING_SLS } from './codes.js';
 import { FileRoots, parseSaltUrl } from './file-roots.js';
+import { toJs, toPy } from '../../../lang/jinja/index.js';
+import { execModules } from './exec-modules.js';
 import { grainsFor } from './grains.js';
 import { HighRenderer } from './high-render.js';
 import { JinjaSession, TemplateError } from './jinja-session.js';
@@ -67,7 +69,7 @@ function pillarFailure(s: Session): RenderResult | undefined {
 }
 
 function matchTop(s: Session, opts: SaltOptions, p: Problems): Record<string, string[]> {
-  const top = readTop(s.roots, s.jinja, opts.saltenv, p);
+  const top = readTop(s.roots, s.jinja, opts.saltenv, p, true);
   return topMatches(top, { minionId: String(s.grains.id), grains: s.grains, pillar: s.pillar.pillar }, opts.saltenv, (e) => s.roots.hasEnv(e), p);
 }
 
@@ -78,7 +80,7 @@ export function renderHighstate(opts: SaltOptions): RenderResult {
   if (failed) return failed;
   const p: Problems = { errors: [], diagnostics: [] };
   const matches = matchTop(s, opts, p);
-  if (p.errors.length === 0 && Object.keys(matches).length === 0) return { high: emptyHigh(), errors: [], diagnostics: [], noStates: 'none' };
+  if (p.errors.length === 0 && Object.keys(matches).length === 0) return { high: emptyHigh(), errors: [], diagnostics: p.diagnostics, noStates: 'none' };
   const r = new HighRenderer(s.roots, s.jinja);
   // An SLS the top file names but that cannot be found is reported at the top file that named it.
   const high = r.renderMatches(matches, (env) => topFileSpan(s.roots, env));
@@ -168,4 +170,20 @@ export function resolveSaltUrl(url: string, opts: SaltOptions, saltenv: string):
   if (found === undefined) return error(SALT_MISSING_SLS, `Source file ${url} not found in saltenv '${parsed.env}'`);
   if ('code' in found) return found;
   return found.path;
+}
+
+/** The read-only execution functions salt-call can run besides the state functions. */
+export const EXEC_FUNCTIONS = new Set([
+  'pillar.items', 'pillar.get', 'pillar.item', 'pillar.raw', 'grains.get', 'grains.item', 'config.get', 'config.option', 'test.ping', 'test.true', 'test.false', 'test.echo',
+]);
+
+/**
+ * One of EXEC_FUNCTIONS with the arguments of the command line (positional, then keyword), as the same
+ * functions Jinja sees as `salt[...]`. Returns undefined when the pillar failed to render (then Salt fails).
+ */
+export function callExecFunction(opts: SaltOptions, fun: string, args: unknown[], kwargs: Record<string, unknown>): unknown {
+  const s = session(opts);
+  const f = execModules(s.jinja.data)[fun];
+  if (!f) throw new Error(`no execution function ${fun}`);
+  return toJs(f.fn(args.map(toPy), new Map(Object.entries(kwargs).map(([k, v]) => [k, toPy(v)]))));
 }

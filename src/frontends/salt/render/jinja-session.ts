@@ -10,10 +10,11 @@ import { readFileSync } from 'node:fs';
 import { type Diagnostic, DiagnosticError, error } from '../../../core/diag.js';
 import type { SaltTarget } from '../types.js';
 import { Environment } from '../../../lang/jinja/index.js';
+import { PyError } from '../../../lang/jinja/errors.js';
 import { SALT_JINJA, SALT_PATH_ESCAPE } from './codes.js';
-import { execModules } from './exec-modules.js';
+import { execModules, SaltLoader } from './exec-modules.js';
 import type { FileRoots } from './file-roots.js';
-import { SALT_FILTERS, SALT_PY_FILTERS } from './salt-filters.js';
+import { SALT_FILTERS, SALT_PY_FILTERS, SALT_TESTS } from './salt-filters.js';
 import { loadSaltYaml } from './yaml-load.js';
 import { saltContext } from './yaml-load.js';
 
@@ -74,8 +75,13 @@ export class JinjaSession {
       undefined: 'strict',
       filters: SALT_FILTERS,
       pyFilters: SALT_PY_FILTERS,
+      tests: SALT_TESTS,
       globals: {
-        salt: execModules(data),
+        // Salt's `raise` global fails the render with the given message.
+        raise: (msg: unknown) => {
+          throw new PyError('TemplateError', String(msg));
+        },
+        salt: new SaltLoader(execModules(data)),
         grains: data.grains,
         pillar: data.pillar,
         opts: data.opts,
@@ -170,10 +176,18 @@ function templateFailure(e: unknown, source: string, file: string): TemplateFail
     // Jinja2 reports an unexpected end of template at the line where the template's last token starts: the
     // text after the last tag starts on that tag's line.
     if (line !== undefined && d.message.startsWith('Unexpected end of template')) line = lastTokenLine(source) ?? line;
-    const prefix = d.code === 'JINJA001' ? 'Jinja syntax error: ' : d.code === 'JINJA002' ? 'Jinja variable ' : 'Jinja error: ';
-    const saltMessage = line ? `${prefix}${d.message}; line ${line}\n\n${saltContext(source, line)}` : `${prefix}${d.message}`;
+    let prefix = d.code === 'JINJA001' ? 'Jinja syntax error: ' : d.code === 'JINJA002' ? 'Jinja variable ' : 'Jinja error: ';
+    let message = d.message;
+    // Salt prints str(exc): no exception type. Jinja's assertion and runtime errors are caught with its
+    // syntax errors ("Jinja syntax error: "); any other exception is a "Jinja error: ".
+    const typed = /^(TemplateAssertionError|TemplateRuntimeError|SecurityError|TemplateError|TemplateNotFound|RuntimeError): /.exec(message);
+    if ((d.code === 'JINJA003' || d.code === 'JINJA004') && typed) {
+      message = message.slice(typed[0].length);
+      if (!['TemplateError', 'TemplateNotFound', 'RuntimeError'].includes(typed[1] as string)) prefix = 'Jinja syntax error: ';
+    }
+    const saltMessage = line ? `${prefix}${message}; line ${line}\n\n${saltContext(source, line)}` : `${prefix}${message}`;
     const span = d.span ?? { file, line: 1, col: 1 };
-    return { saltMessage, diagnostic: error(SALT_JINJA, `${prefix}${d.message}`, { span }) };
+    return { saltMessage, diagnostic: error(SALT_JINJA, `${prefix}${message}`, { span }) };
   }
   const msg = e instanceof Error ? e.message : String(e);
   return { saltMessage: `Jinja error: ${msg}`, diagnostic: error(SALT_JINJA, `Jinja error: ${msg}`, { span: { file, line: 1, col: 1 } }) };

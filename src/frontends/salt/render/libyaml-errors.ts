@@ -43,8 +43,49 @@ function enclosingMapping(lines: string[], lineIdx: number, indent: number): { l
   return found < 0 ? undefined : { line: found + 1, col: mapIndent + 1 };
 }
 
+/** The first key of the block mapping holding the key on line `lineIdx` (0-based), as libyaml marks it. */
+function blockMappingStart(lines: string[], lineIdx: number): { line: number; col: number } {
+  const prefix = (l: string): { col: number; dash: boolean } => {
+    const m = /^( *)((?:- +)*)/.exec(l) as RegExpExecArray;
+    return { col: m[0].length, dash: (m[2] as string).length > 0 };
+  };
+  const here = prefix(lines[lineIdx] ?? '');
+  let start = lineIdx;
+  if (!here.dash) {
+    for (let i = lineIdx - 1; i >= 0; i--) {
+      const l = lines[i] as string;
+      if (l.trim() === '' || l.trimStart().startsWith('#')) continue;
+      const p = prefix(l);
+      if (p.col < here.col) break;
+      if (p.col === here.col) {
+        start = i;
+        if (p.dash) break;
+      }
+    }
+  }
+  return { line: start + 1, col: here.col + 1 };
+}
+
 export function libyamlMessage(text: string, code: string, message: string, offset: number): string | undefined {
   if (code === 'MISSING_CHAR' && /closing .*quote/i.test(message)) return 'found unexpected end of stream';
+  if (code === 'UNEXPECTED_TOKEN' && /^Unexpected [\w-]*scalar at node end/.test(message)) {
+    // Text after a quoted scalar in a block mapping: libyaml expected the next key there.
+    const lines = text.split('\n');
+    const at = lineColAt(text, offset);
+    const ctx = blockMappingStart(lines, at.line - 1);
+    return `while parsing a block mapping\n${mark(ctx.line, ctx.col)}\ndid not find expected key\n${mark(at.line, at.col)}`;
+  }
+  if (code === 'BLOCK_AS_IMPLICIT_KEY') {
+    // A sequence entry indented between a mapping's keys and its own entries: libyaml is still in the mapping.
+    const lines = text.split('\n');
+    const { line, col } = lineColAt(text, offset);
+    const content = lines[line - 1] ?? '';
+    const indent = content.length - content.trimStart().length;
+    if (col > indent + 1 || !content.trimStart().startsWith('- ')) return undefined;
+    const ctx = enclosingMapping(lines, line - 1, indent);
+    if (!ctx) return undefined;
+    return `while parsing a block mapping\n${mark(ctx.line, ctx.col)}\ndid not find expected key\n${mark(line, indent + 1)}`;
+  }
   if (code !== 'BAD_INDENT') return undefined;
   const flow = /^Flow (sequence|map) in block collection/.exec(message);
   if (flow) {

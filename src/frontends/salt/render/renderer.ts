@@ -17,9 +17,12 @@ export interface Rendered {
   readonly keys: ReadonlyArray<TopKey & { line: number; col: number }>;
 }
 
-export type RenderOutcome = { ok: true; value: Rendered } | { ok: false; saltMessage: string; diagnostic: Diagnostic };
+/** `unknownRenderer`: Salt finds no such renderer, logs it and goes on as if the file rendered to nothing. */
+export type RenderOutcome = { ok: true; value: Rendered } | { ok: false; saltMessage: string; diagnostic: Diagnostic; unknownRenderer?: true };
 
 const KNOWN = new Set(['jinja', 'yaml', 'json']);
+/** The other renderers Salt 3006 ships. */
+const SALT_HAS = new Set(['aws_kms', 'cheetah', 'dson', 'genshi', 'gpg', 'hjson', 'json5', 'mako', 'msgpack', 'nacl', 'pass', 'py', 'pydsl', 'pyobjects', 'stateconf', 'toml', 'wempy', 'yamlex']);
 
 /** The renderer names of a file: its shebang split on '|', or the default pipe. */
 export function pipelineOf(text: string): string[] {
@@ -55,7 +58,8 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
   const refused = pipe.find((r) => !KNOWN.has(r));
   if (refused !== undefined) {
     const msg = `The renderer '${refused}' of ${what} (${pipe.join('|')}) is not supported; use jinja|yaml, yaml or json`;
-    return { ok: false, saltMessage: msg, diagnostic: error(SALT_RENDERER, msg, { span: { file, line: 1, col: 1 } }) };
+    // A renderer Salt has but cairn does not is refused; a name Salt does not know renders nothing in Salt.
+    return { ok: false, saltMessage: msg, diagnostic: error(SALT_RENDERER, msg, { span: { file, line: 1, col: 1 } }), ...(SALT_HAS.has(refused) ? {} : { unknownRenderer: true as const }) };
   }
   const jinjaAt = pipe.indexOf('jinja');
   const dataAt = pipe.findIndex((r) => r === 'yaml' || r === 'json');

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { type Diagnostic, error, type Span } from '../../../core/diag.js';
 import { SALT_TOP } from './codes.js';
 import { isPlainObject } from './data-path.js';
+import { pyStr } from '../pytext.js';
 import type { FileRoots } from './file-roots.js';
 import type { JinjaSession } from './jinja-session.js';
 import { type MatchContext, targetMatches } from './match.js';
@@ -26,7 +27,15 @@ function envOrder(roots: FileRoots): string[] {
   return envs.includes('base') ? ['base', ...envs.filter((e) => e !== 'base')] : envs;
 }
 
-function addSection(top: Top, env: string, targets: unknown, file: string, p: Problems): void {
+const pyTruthy = (v: unknown): boolean =>
+  !(v === null || v === undefined || v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0));
+
+function topError(p: Problems, msg: string, file: string): void {
+  p.errors.push(msg);
+  p.diagnostics.push(error(SALT_TOP, msg, { span: { file, line: 1, col: 1 } }));
+}
+
+function addSection(top: Top, env: string, targets: unknown, file: string, p: Problems, states: boolean): void {
   if (!isPlainObject(targets)) {
     const msg = `The top file matches for saltenv ${env} are not formatted as a dict`;
     p.errors.push(msg);
@@ -37,18 +46,28 @@ function addSection(top: Top, env: string, targets: unknown, file: string, p: Pr
   if (!section) top.set(env, (section = new Map()));
   sectionFiles.set(section, file);
   for (const [tgt, list] of Object.entries(targets)) {
-    if (!Array.isArray(list) && typeof list !== 'string') {
+    // Salt's verify_tops wants a list; the pillar top also takes a single name.
+    if (!Array.isArray(list) && (states || typeof list !== 'string')) {
       const msg = 'Malformed topfile (state declarations not formed as a list)';
       p.errors.push(msg);
       p.diagnostics.push(error(SALT_TOP, `${msg}: target '${tgt}' in saltenv ${env}`, { span: { file, line: 1, col: 1 } }));
       continue;
+    }
+    if (states && Array.isArray(list)) {
+      for (const entry of list) {
+        if (entry === '') topError(p, `Environment ${env} contains an empty sls index`, file);
+        else if (isPlainObject(entry)) {
+          for (const v of Object.values(entry)) if (!pyTruthy(v)) topError(p, `Improperly formatted top file matcher in saltenv ${pyStr(entry)}: ${pyStr(v)} file`, file);
+        }
+      }
     }
     section.set(tgt, Array.isArray(list) ? list : [list]);
   }
 }
 
 /** Reads and merges the top files of every env (or of `onlyEnv`). */
-export function readTop(roots: FileRoots, jinja: JinjaSession, onlyEnv: string | undefined, p: Problems): Top {
+/** `states`: the state top file (Salt's HighState), which checks more strictly than the pillar top. */
+export function readTop(roots: FileRoots, jinja: JinjaSession, onlyEnv: string | undefined, p: Problems, states = false): Top {
   const top: Top = new Map();
   const envs = onlyEnv ? [onlyEnv] : envOrder(roots);
   for (const env of envs) {
@@ -61,6 +80,11 @@ export function readTop(roots: FileRoots, jinja: JinjaSession, onlyEnv: string |
     }
     const out = renderFile(readFileSync(found.path, 'utf8'), found.path, env, { tplfile: 'top.sls', tpldir: '.' }, jinja, 'the top file');
     if (!out.ok) {
+      if (states) {
+        // Salt's state top: it logs "Unable to render top file" and goes on with no top data at all.
+        p.diagnostics.push({ ...out.diagnostic, severity: 'warning', message: `Unable to render top file: ${out.diagnostic.message}` });
+        return new Map();
+      }
       p.errors.push(`Unable to render top file: ${out.saltMessage}`);
       p.diagnostics.push(out.diagnostic);
       continue;
@@ -75,7 +99,7 @@ export function readTop(roots: FileRoots, jinja: JinjaSession, onlyEnv: string |
       if (sectionEnv === 'include') continue;
       // Merge strategy: base is authoritative; elsewhere only the file's own env, and only if base had none.
       if (env !== 'base' && !onlyEnv && (sectionEnv !== env || top.has(sectionEnv))) continue;
-      addSection(top, sectionEnv, targets, found.path, p);
+      addSection(top, sectionEnv, targets, found.path, p, states);
     }
   }
   return top;

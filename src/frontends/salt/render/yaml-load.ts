@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { Node, ScalarTag, Tags } from 'yaml';
 import { libyamlMessage } from './libyaml-errors.js';
 import { fastLoad } from './yaml-fast.js';
+import { indentQuotedContinuations } from './yaml-quoted-lines.js';
 
 type YamlLib = typeof import('yaml');
 let yamlLib: YamlLib | undefined;
@@ -230,15 +231,23 @@ export function loadSaltYaml(text: string): YamlLoad {
 }
 
 /** The full parser: every YAML feature, and the error messages. */
-export function loadSlow(text: string): YamlLoad {
+export function loadSlow(text: string, retried = false): YamlLoad {
   const doc = yaml().parseDocument(text, { version: '1.1', customTags: saltTags, uniqueKeys: false, merge: true, prettyErrors: false, keepSourceTokens: false });
   const err = doc.errors[0];
+  if (err && !retried) {
+    // libyaml accepts quoted scalars whose continuation lines are not indented; try again with them indented.
+    const fixed = indentQuotedContinuations(text);
+    if (fixed !== text) {
+      const again = loadSlow(fixed, true);
+      if (again.ok) return again;
+    }
+  }
   if (err) {
     const offset = err.pos[0];
     const { line } = lineCol(text, offset);
     const problem = problemText(err.code, err.message);
     // Salt loads with libyaml (CSafeLoader): a scanner error carries its problem only (no buffer, no context).
-    const scanner = LIBYAML_SCANNER[err.code] ?? libyamlMessage(text, err.code, err.message, offset);
+    const scanner = libyamlMessage(text, err.code, err.message, offset) ?? LIBYAML_SCANNER[err.code];
     if (scanner) return { ok: false, failure: { saltMessage: scanner, message: problem, offset } };
     return { ok: false, failure: { saltMessage: `${problem}; line ${line}\n\n${saltContext(text, line)}`, message: problem, offset } };
   }
