@@ -88,7 +88,7 @@ export function evalExpr(h: ExprHost, e: Expr, scope: Scope): PyValue {
       const v = evalExpr(h, e.value, scope);
       const t = h.env.tests.get(e.name);
       h.pos = e.at;
-      if (!t) throw new PyError('TemplateAssertionError', `No test named '${e.name}'.`);
+      if (!t) throw new PyError('TemplateRuntimeError', `No test named '${e.name}' found.`);
       const { args, kwargs } = h.evalArgs(e.args, scope);
       const r = truthy(t(h, v, args, kwargs));
       return e.negated ? !r : r;

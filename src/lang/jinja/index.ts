@@ -6,6 +6,7 @@
 import { type Code, type Diagnostic, DiagnosticError, error, LineMap } from '../../core/diag.js';
 import type { TemplateAst } from './ast.js';
 import { CODE_NOT_FOUND, CODE_RUNTIME, CODE_SYNTAX, CODE_UNDEFINED, MAX_RANGE, PyError, TemplateSyntaxError } from './errors.js';
+import { checkNames } from './check-names.js';
 import { BUILTIN_FILTERS, type FilterFn } from './filters.js';
 import { Interpreter, type RuntimeEnv, Scope } from './interpreter.js';
 import { parseTemplate } from './parser.js';
@@ -187,12 +188,26 @@ export class Environment implements RuntimeEnv {
 
   load(name: string): TemplateAst | undefined {
     const src = this.loader?.(name);
-    return src === undefined ? undefined : compileTemplate(src, name);
+    return src === undefined ? undefined : this.checked(compileTemplate(src, name));
   }
 
   /** Compiles once; the returned template renders many times. */
   compile(source: string, file: string): Template {
-    return new Template(this, compileTemplate(source, file));
+    return new Template(this, this.checked(compileTemplate(source, file)));
+  }
+
+  private readonly namesChecked = new WeakSet<TemplateAst>();
+
+  /** Jinja's compile-time check that the filters and tests a template names exist in this environment. */
+  private checked(ast: TemplateAst): TemplateAst {
+    if (this.namesChecked.has(ast)) return ast;
+    try {
+      checkNames(ast.body, this, ast.file);
+    } catch (e) {
+      throw toDiagnosticError(e, ast.source);
+    }
+    this.namesChecked.add(ast);
+    return ast;
   }
 
   getTemplate(name: string): Template {

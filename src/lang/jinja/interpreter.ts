@@ -290,7 +290,8 @@ export class Interpreter implements ExprHost {
 
   callFilter(name: string, value: PyValue, argsAst: CallArgs, scope: Scope): PyValue {
     const f = this.env.filters.get(name);
-    if (!f) throw new PyError('TemplateAssertionError', `No filter named '${name}'.`);
+    // Unknown names outside a soft frame fail at compile time (check-names.ts); here only the deferred ones.
+    if (!f) throw new PyError('TemplateRuntimeError', `No filter named '${name}' found.`);
     const { args, kwargs } = this.evalArgs(argsAst, scope);
     return f(this, value, args, kwargs);
   }
