@@ -127,7 +127,7 @@ export interface FleetRunMeta {
 
 export type Selection = Awaited<ReturnType<typeof selectFromInventory>>;
 
-export type FleetRunOptions = RunOptions & FleetOptions & { out: string };
+export type FleetRunOptions = RunOptions & FleetOptions & { out: string; changesOnly?: boolean };
 
 /**
  * Runs a program once per selected host and prints each host's results (or the system's own text for the
@@ -146,7 +146,7 @@ export async function runOnFleet(opts: FleetRunOptions, meta: FleetRunMeta, work
     print(outcomes, _totals, runId, hosts) {
       const transport = new Map(hosts.filter((h) => 'stats' in h).map((h) => [h.name, (h as unknown as { stats: unknown }).stats]));
       if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, meta.mode, runId, meta.json ?? {}, transport), null, 2)}\n`);
-      else printFleetText(outcomes, meta.mode, runId);
+      else printFleetText(outcomes, meta.mode, runId, opts.changesOnly === true);
     },
   });
 }

@@ -16,7 +16,7 @@ import { type FleetOptions, selectFromInventory } from './inventory.js';
 import type { RunOptions } from '../engine/run-options.js';
 import { loadGraph } from './run-graph.js';
 
-export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOptions & FleetOptions & { out: 'text' | 'json' }): Promise<number> {
+export async function runGraphOnHosts(file: string, mode: RunMode, opts: RunOptions & FleetOptions & { out: 'text' | 'json'; changesOnly?: boolean }): Promise<number> {
   const { graph, index } = await loadGraph(file);
   const selection = await selectFromInventory(opts);
   const baseDir = dirname(resolve(file));

@@ -35,7 +35,8 @@ export function totalsOf<T = HostRun>(
   return t;
 }
 
-export function printFleetText(outcomes: readonly HostOutcome<HostRun>[], mode: RunMode, runId: number | undefined): void {
+/** `changesOnly`: each host's resources already in the right state are left out and counted, as on one machine. */
+export function printFleetText(outcomes: readonly HostOutcome<HostRun>[], mode: RunMode, runId: number | undefined, changesOnly = false): void {
   const c = colors();
   const out: string[] = [];
   for (const o of outcomes) {
@@ -49,7 +50,9 @@ export function printFleetText(outcomes: readonly HostOutcome<HostRun>[], mode: 
       out.push(o.value.text.replace(/\n$/, ''));
       continue;
     }
-    if (o.value.results.length > 0) out.push(formatResults(o.value.results, mode));
+    const shown = changesOnly ? o.value.results.filter((r) => r.status !== 'ok') : o.value.results;
+    if (shown.length > 0) out.push(formatResults(shown, mode));
+    if (changesOnly) out.push(`${o.value.results.length - shown.length} unchanged not shown (--changes-only)`);
     out.push(formatSummary(mode, o.value.counts, o.value.results.length, o.value.durationMs));
   }
   const unreachable = outcomes.filter((o) => o.status === 'unreachable');

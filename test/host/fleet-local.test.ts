@@ -57,3 +57,19 @@ test('cairn hosts reads a Salt roster; --hosts and --limit may not disagree', ()
   assert.equal(both.code, 1);
   assert.equal(both.stderr, 'cairn: give --hosts or --limit, not both\n');
 });
+
+test('--changes-only on many hosts: each host leaves out and counts its resources already in shape', () => {
+  const dir = tempDir('cairn-fleet-changes-');
+  fs.writeFileSync(join(dir, 'inventory.yaml'), 'hosts:\n  laptop: {connection: local}\n');
+  const nodes = ['a', 'b'].map((id) => ({ id, type: 'file', params: { path: join(dir, `${id}.txt`), content: `${id}\n` } }));
+  fs.writeFileSync(join(dir, 'graph.json'), JSON.stringify({ version: 1, nodes }));
+  fs.writeFileSync(join(dir, 'a.txt'), 'a\n');
+  const state = join(dir, 'state');
+  const r = cairn(['plan', 'graph.json', '--hosts', 'all', '--changes-only', '--state-dir', state], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^== laptop\nwould change file b /m);
+  assert.doesNotMatch(r.stdout, / file a /);
+  assert.match(r.stdout, /^1 unchanged not shown \(--changes-only\)\n/m);
+  const all = cairn(['plan', 'graph.json', '--hosts', 'all', '--state-dir', state], { cwd: dir });
+  assert.match(all.stdout, /^ok +file a /m);
+});
