@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CAIRN, cairn, ROOT, tempDir } from '../cli/cli-helpers.js';
-import { BECOME_USER, ensureBecomeUser, freePort, sshdMissing, startSshd, type TestSshd, testClientKey } from './sshd.js';
+import { CAIRN, cairn, ROOT } from '../cli/cli-helpers.js';
+import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, startTestFleet, type TestSshd, testClientKey } from './sshd.js';
 
 const missing = sshdMissing() ?? ensureBecomeUser();
 
@@ -42,16 +42,10 @@ if (missing) {
   let downPort: number;
 
   before(async () => {
-    dir = tempDir('cairn-fleet-');
-    fs.chmodSync(dir, 0o755);
-    home = join(dir, 'home');
-    fs.mkdirSync(home);
-    for (const name of ['alpha', 'beta', 'gamma']) {
-      roots[name] = join(dir, name);
-      fs.mkdirSync(roots[name] as string);
-      servers.push(await startSshd({ setEnv: { CAIRN_TEST_ROOT: roots[name] as string } }));
-    }
-    downPort = await freePort();
+    const fleet = await startTestFleet('cairn-fleet-', ['alpha', 'beta', 'gamma']);
+    ({ dir, home, downPort } = fleet);
+    Object.assign(roots, fleet.roots);
+    servers.push(...fleet.servers);
     const [a, b, c] = servers as [TestSshd, TestSshd, TestSshd];
     inventory = join(dir, 'inventory.yaml');
     fs.writeFileSync(

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { cairn, tempDir } from '../cli/cli-helpers.js';
-import { BECOME_USER, ensureBecomeUser, freePort, sshdMissing, startSshd, type TestSshd, testClientKey } from './sshd.js';
+import { cairn } from '../cli/cli-helpers.js';
+import { BECOME_USER, ensureBecomeUser, sshdMissing, startTestFleet, type TestSshd, testClientKey } from './sshd.js';
 
 const missing = sshdMissing() ?? ensureBecomeUser();
 
@@ -42,17 +42,10 @@ if (missing) {
   let downPort: number;
 
   before(async () => {
-    dir = tempDir('cairn-fleet-fe-');
-    fs.chmodSync(dir, 0o755);
-    home = join(dir, 'home');
-    fs.mkdirSync(home);
-    for (const name of ['alpha', 'gamma']) {
-      const root = join(dir, name);
-      roots[name] = root;
-      fs.mkdirSync(root);
-      servers.push(await startSshd({ setEnv: { CAIRN_TEST_ROOT: root, XDG_STATE_HOME: join(root, 'state') } }));
-    }
-    downPort = await freePort();
+    const fleet = await startTestFleet('cairn-fleet-fe-', ['alpha', 'gamma'], (root) => ({ XDG_STATE_HOME: join(root, 'state') }));
+    ({ dir, home, downPort } = fleet);
+    Object.assign(roots, fleet.roots);
+    servers.push(...fleet.servers);
     const [a, g] = servers as [TestSshd, TestSshd];
     inventory = join(dir, 'inventory.yaml');
     fs.writeFileSync(

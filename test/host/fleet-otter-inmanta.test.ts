@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { before, after, describe, test } from 'node:test';
 import { cairn, tempDir } from '../cli/cli-helpers.js';
-import { BECOME_USER, ensureBecomeUser, freePort, sshdMissing, startSshd, type TestSshd, testClientKey } from './sshd.js';
+import { BECOME_USER, ensureBecomeUser, sshdMissing, startTestFleet, type TestSshd, testClientKey } from './sshd.js';
 
 /** A model whose agents are `agents`, each writing a file and running a command under `roots[agent]`. */
 function inmantaModel(agents: readonly string[], roots: Readonly<Record<string, string>>): string {
@@ -69,16 +69,10 @@ if (missing) {
   let downPort: number;
 
   before(async () => {
-    dir = tempDir('cairn-fleet-oi-');
-    fs.chmodSync(dir, 0o755);
-    home = join(dir, 'home');
-    fs.mkdirSync(home);
-    for (const name of ['alpha', 'beta', 'gamma']) {
-      roots[name] = join(dir, name);
-      fs.mkdirSync(roots[name] as string);
-      servers.push(await startSshd({ setEnv: { CAIRN_TEST_ROOT: roots[name] as string } }));
-    }
-    downPort = await freePort();
+    const fleet = await startTestFleet('cairn-fleet-oi-', ['alpha', 'beta', 'gamma']);
+    ({ dir, home, downPort } = fleet);
+    Object.assign(roots, fleet.roots);
+    servers.push(...fleet.servers);
     const [a, b, c] = servers as [TestSshd, TestSshd, TestSshd];
     inventory = join(dir, 'inventory.yaml');
     fs.writeFileSync(

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { cairn, tempDir } from '../cli/cli-helpers.js';
-import { BECOME_USER, ensureBecomeUser, freePort, sshdMissing, startSshd, type TestSshd, testClientKey } from './sshd.js';
+import { cairn } from '../cli/cli-helpers.js';
+import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, startTestFleet, type TestSshd, testClientKey } from './sshd.js';
 
 const missing = sshdMissing() ?? ensureBecomeUser();
 
@@ -55,17 +55,10 @@ if (missing) {
   let downPort: number;
 
   before(async () => {
-    dir = tempDir('cairn-salt-fleet-');
-    fs.chmodSync(dir, 0o755);
-    home = join(dir, 'home');
-    fs.mkdirSync(home);
-    for (const name of ['alpha', 'beta']) {
-      roots[name] = join(dir, name);
-      fs.mkdirSync(roots[name] as string);
-    }
-    servers.push(await startSshd({ setEnv: { CAIRN_TEST_ROOT: roots.alpha as string } }));
-    servers.push(await startSshd({ setEnv: { CAIRN_TEST_ROOT: roots.beta as string } }));
-    downPort = await freePort();
+    const fleet = await startTestFleet('cairn-salt-fleet-', ['alpha', 'beta']);
+    ({ dir, home, downPort } = fleet);
+    Object.assign(roots, fleet.roots);
+    servers.push(...fleet.servers);
     const [a, b] = servers as [TestSshd, TestSshd];
     inventory = join(dir, 'inventory.yaml');
     fs.writeFileSync(

@@ -178,3 +178,34 @@ function childrenOf(pid: number): number[] {
   }
   return out;
 }
+
+/** The machines of a fleet test: one sshd per name, each standing for a machine whose root is its own folder. */
+export interface TestFleet {
+  /** The test's folder (readable by the become user). */
+  readonly dir: string;
+  /** HOME for the controller's runs (its own ~/.ssh). */
+  readonly home: string;
+  /** Per name, the folder its sessions see as CAIRN_TEST_ROOT. */
+  readonly roots: Record<string, string>;
+  /** In the order of the names. */
+  readonly servers: TestSshd[];
+  /** A loopback port nobody listens on: an unreachable host. */
+  readonly downPort: number;
+}
+
+/** Starts an sshd per name, with CAIRN_TEST_ROOT (and what `env` adds for the root) set in its sessions. */
+export async function startTestFleet(prefix: string, names: readonly string[], env: (root: string) => Record<string, string> = () => ({})): Promise<TestFleet> {
+  const dir = fs.mkdtempSync(join(work, prefix));
+  fs.chmodSync(dir, 0o755);
+  const home = join(dir, 'home');
+  fs.mkdirSync(home);
+  const roots: Record<string, string> = {};
+  const servers: TestSshd[] = [];
+  for (const name of names) {
+    const root = join(dir, name);
+    roots[name] = root;
+    fs.mkdirSync(root);
+    servers.push(await startSshd({ setEnv: { CAIRN_TEST_ROOT: root, ...env(root) } }));
+  }
+  return { dir, home, roots, servers, downPort: await freePort() };
+}
