@@ -29,6 +29,15 @@ test('a YAML scanner error is libyaml\'s problem alone in Salt\'s message; the d
   assert.equal(r.errors[0], "Rendering SLS 'base:bad' failed: mapping values are not allowed in this context");
   assert.equal(r.diagnostics[0]?.code, 'SALTR001');
   assert.equal(r.diagnostics[0]?.span?.line, 5);
+  assert.equal(r.diagnostics[0]?.message, 'mapping values are not allowed in this context (line 5 of the Jinja output: "  test.nop: x: y")');
+});
+
+test('the diagnostic of a libyaml parser error names the problem as Salt\'s message does', () => {
+  const t = tree({ 'salt/flow.sls': 'conf:\n  file.managed:\n    - name: [oops\n' });
+  const r = renderSls(['flow'], t.opts);
+  assert.match(r.errors[0] ?? '', /did not find expected ',' or '\]'\n  in "<unicode string>", line 4, column 1$/);
+  assert.equal(r.diagnostics[0]?.message, "did not find expected ',' or ']'");
+  assert.deepEqual([r.diagnostics[0]?.span?.line, r.diagnostics[0]?.span?.col], [4, 1]);
 });
 
 test('the error context is get_context\'s: five lines either side, [...] where cut', () => {

@@ -248,7 +248,11 @@ export function loadSlow(text: string, retried = false): YamlLoad {
     const problem = problemText(err.code, err.message);
     // Salt loads with libyaml (CSafeLoader): a scanner error carries its problem only (no buffer, no context).
     const scanner = libyamlMessage(text, err.code, err.message, offset) ?? LIBYAML_SCANNER[err.code];
-    if (scanner) return { ok: false, failure: { saltMessage: scanner, message: problem, offset } };
+    if (scanner) {
+      // The diagnostic names the problem as Salt's text does (its last line that is not an `in "…"` mark).
+      const said = scanner.split('\n').filter((l) => l !== '' && !/^\s+in "/.test(l)).pop();
+      return { ok: false, failure: { saltMessage: scanner, message: said ?? problem, offset } };
+    }
     return { ok: false, failure: { saltMessage: `${problem}; line ${line}\n\n${saltContext(text, line)}`, message: problem, offset } };
   }
   const dup = findDuplicate(doc.contents as Node | null, text);
