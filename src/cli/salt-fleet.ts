@@ -20,6 +20,7 @@ import { hostsFor } from '../host/fleet.js';
 import { LocalHost } from '../host/local.js';
 import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
+import { type HostClass, totalsOf } from './hosts-report.js';
 import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
 import * as render from '../frontends/salt/render/index.js';
 import { type Call, excludeArg, loadConfig, noStatesResult, outputSettings, parseCall, renderFor, saltOptions, pillarMask, showData, translateContext } from './salt.js';
@@ -122,18 +123,14 @@ async function applyOnMinion(
   return report(run.results.map(mask.keep));
 }
 
-type MinionClass = 'changed' | 'ok' | 'failed' | 'unreachable';
-
-function classOf(o: HostOutcome<RunReport>, returns: ReadonlyMap<string, MinionReturn>): MinionClass {
+function classOf(o: HostOutcome<RunReport>, returns: ReadonlyMap<string, MinionReturn>): HostClass {
   if (o.status !== 'done') return o.status === 'unreachable' ? 'unreachable' : 'failed';
   if (returns.get(o.host)?.failed !== false) return 'failed';
   return o.value.counts.changed + o.value.counts.pending > 0 ? 'changed' : 'ok';
 }
 
 function totals(outcomes: readonly HostOutcome<RunReport>[], returns: ReadonlyMap<string, MinionReturn>): FleetTotals {
-  const t = { hosts: outcomes.length, changed: 0, ok: 0, failed: 0, unreachable: 0 };
-  for (const o of outcomes) t[classOf(o, returns)] += 1;
-  return t;
+  return totalsOf(outcomes, (o) => classOf(o, returns));
 }
 
 /** The positioned diagnostics and warnings of every minion on stderr, each once (minions share their files). */
