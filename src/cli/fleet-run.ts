@@ -46,6 +46,8 @@ export interface FleetWork<T> {
   results(value: T, host: string): NodeResult[];
   /** Told as each host's work ends, or as the host turns out unreachable. */
   onDone?(outcome: HostOutcome<T>): void;
+  /** Values the printed output may show but the run store must not keep (see RecordedOutcome.unstored). */
+  unstored?(): readonly string[];
   /** `hosts` are the connected hosts, in the order of `outcomes` (what reaching each cost, where they count it). */
   print(outcomes: readonly HostOutcome<T>[], totals: FleetTotals, runId: number, hosts: readonly Host[]): void;
 }
@@ -111,6 +113,7 @@ export async function runFleet<T>(
     return {
       results: outcomes.flatMap((o) => (o.status === 'done' ? work.results(o.value, o.host) : [])),
       exitCode: fleetExitCode(totals, opts.detailedExitcode),
+      ...(work.unstored ? { unstored: work.unstored() } : {}),
       print: (runId) => work.print(outcomes, totals, runId, hosts),
     };
   });

@@ -10,7 +10,6 @@ import type { NodeResult } from '../core/model.js';
 import { countResults, type RunReport } from '../core/runtime.js';
 import { UserError } from '../engine/errors.js';
 import { fleetExitCode, type FleetTotals, type HostOutcome, runOnHosts, totalsLine } from '../engine/fanout.js';
-import { withRunStore } from '../engine/session.js';
 import { compile } from '../frontends/salt/compile/index.js';
 import { formatMinions, type OutputSettings } from '../frontends/salt/output/index.js';
 import { nodeResult, runChunks, runSucceeded } from '../frontends/salt/run/index.js';
@@ -20,6 +19,7 @@ import { hostsFor } from '../host/fleet.js';
 import { LocalHost } from '../host/local.js';
 import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
+import { reportResults, runFleet } from './fleet-run.js';
 import { type HostClass, totalsOf } from './hosts-report.js';
 import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
 import * as render from '../frontends/salt/render/index.js';
@@ -160,18 +160,6 @@ function print(outcomes: readonly HostOutcome<RunReport>[], returns: ReadonlyMap
   (opts.out === 'highstate' ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`);
 }
 
-/** On a terminal, one line per minion as it finishes; silent when piped. */
-function progressLine(returns: ReadonlyMap<string, MinionReturn>): ((o: HostOutcome<unknown>) => void) | undefined {
-  if (!process.stderr.isTTY || process.env.CI) return undefined;
-  let done = 0;
-  return (o) => {
-    done += 1;
-    const outcome = o as HostOutcome<RunReport>;
-    const why = outcome.status === 'done' ? '' : `: ${outcome.reason}`;
-    process.stderr.write(`[${done}] ${o.host}: ${classOf(outcome, returns)}${why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
-  };
-}
-
 export async function runSaltOnHosts(fun: string, args: readonly string[], opts: SaltCliOptions & FleetOptions): Promise<number> {
   if (!FLEET_FUNCTIONS.includes(fun) && !SHOW_FUNCTIONS.includes(fun)) throw new UserError(`${fun} does not run on --hosts yet (${[...FLEET_FUNCTIONS, ...SHOW_FUNCTIONS].join(', ')} do)`);
   if (opts.id !== undefined) throw new UserError('--id names one minion: with --hosts each minion\'s id is its inventory name');
@@ -182,21 +170,20 @@ export async function runSaltOnHosts(fun: string, args: readonly string[], opts:
   // What does not depend on the minion (no SLS named) fails before any host is contacted.
   if (['state.sls', 'state.show_sls', 'state.show_low_sls'].includes(fun) && call.positional.length === 0 && call.kwargs.mods === undefined) throw new UserError(`${fun} needs the SLS to apply, e.g. cairn salt ${fun} webserver --hosts web`);
   const { inventory, selected } = await selectFromInventory(opts);
-  const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
-  const hosts = hostsFor(selected, inventory, fleetSecurity(opts, stateDir));
-  if (SHOW_FUNCTIONS.includes(fun)) return showOnHosts(hosts, fun, call, opts, base, settings);
+  if (SHOW_FUNCTIONS.includes(fun)) {
+    const hosts = hostsFor(selected, inventory, fleetSecurity(opts, ensureStateDir(opts.stateDir ?? defaultStateDir())));
+    return showOnHosts(hosts, fun, call, opts, base, settings);
+  }
   const returns = new Map<string, MinionReturn>();
-  const mode = base.test === true ? 'check' : 'apply';
-  const meta = { mode, source: [...(opts.highData ? [opts.highData] : base.fileRoots), `--hosts ${hostPattern(opts)}`], frontEnd: 'salt' } as const;
   const unstored = new Set<string>();
-  return withRunStore({ store: opts.store, stateDir, lockTimeout: opts.lockTimeout }, meta, async () => {
-    const outcomes = await runOnHosts(hosts, { ...fanoutOptions(opts), onDone: progressLine(returns) }, (host) => applyOnMinion(host, call, opts, base, conf, returns, unstored));
-    const t = totals(outcomes, returns);
-    return {
-      results: outcomes.flatMap((o) => (o.status === 'done' ? o.value.results.map((r) => ({ ...r, host: o.host })) : [])),
-      exitCode: fleetExitCode(t, opts.detailedExitcode === true),
-      unstored: [...unstored].sort((a, b) => b.length - a.length),
-      print: (runId) => print(outcomes, returns, opts, settings, runId),
-    };
+  return runFleet<RunReport>({ ...opts, detailedExitcode: opts.detailedExitcode === true }, inventory, selected, {
+    mode: base.test === true ? 'check' : 'apply',
+    frontEnd: 'salt',
+    source: [...(opts.highData ? [opts.highData] : base.fileRoots), `--hosts ${hostPattern(opts)}`],
+    run: (host) => applyOnMinion(host, call, opts, base, conf, returns, unstored),
+    classify: (o) => classOf(o, returns),
+    results: reportResults,
+    unstored: () => [...unstored].sort((a, b) => b.length - a.length),
+    print: (outcomes, _totals, runId) => print(outcomes, returns, opts, settings, runId),
   });
 }

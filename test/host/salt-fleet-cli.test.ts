@@ -178,6 +178,10 @@ hosts:
       assert.match(r.stdout, /2 hosts: 1 changed, 1 ok, 0 failed, 0 unreachable/);
       assert.match(r.stdout, /Summary for beta\n-+\nSucceeded: 3 \(unchanged=1, changed=1\)/);
       assert.equal(fs.readFileSync(join(roots.beta as string, 'db.conf'), 'utf8'), 'drifted\n');
+      // The diff shows beta's pillar value as salt prints it; the run store keeps it masked.
+      assert.match(r.stdout, /\+role=primary user=root port=none/);
+      const stored = fs.readdirSync(join(dir, 'state'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+      for (const e of stored) assert.doesNotMatch(fs.readFileSync(join(e.parentPath, e.name), 'utf8'), /primary/, `${e.name} keeps a pillar value`);
       const fix = salt(['state.apply', '--hosts', 'beta']);
       assert.equal(fix.code, 0, fix.stdout);
       assert.equal(fs.readFileSync(join(roots.beta as string, 'db.conf'), 'utf8'), 'role=primary user=root port=none\n');
