@@ -1,5 +1,5 @@
 /** Hosts for inventory entries: an SSH host per machine (a jump host resolved by name), or the local one. */
-import { userHome } from './home.js';
+import { userHome } from '../core/home.js';
 import { join } from 'node:path';
 import type { Inventory, InventoryHost } from './inventory.js';
 import { KnownHosts } from './known-hosts.js';

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { userHome } from './home.js';
+import { userHome } from '../core/home.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { DiagnosticError, error } from '../core/diag.js';
 import type { InventoryHost } from './inventory.js';

@@ -3,7 +3,7 @@
  * files, one jump host. Errors name the host and say why, never showing key material.
  */
 import * as fs from 'node:fs';
-import { userHome } from './home.js';
+import { userHome } from '../core/home.js';
 import { join } from 'node:path';
 import ssh2, { type Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { fingerprint, type KnownHosts, keyTypeOf, knownHostsName } from './known-hosts.js';

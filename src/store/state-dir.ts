@@ -1,7 +1,7 @@
 /** Where cairn keeps its own state: run history and the lock. */
 import { mkdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { userHome } from '../core/home.js';
 import { StoreError, storeIoError } from './errors.js';
 
 /**
@@ -14,8 +14,7 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (own) return resolve(own);
   const xdg = env.XDG_STATE_HOME;
   if (xdg && isAbsolute(xdg)) return join(xdg, 'cairn');
-  const home = env.HOME || homedir();
-  return join(home, '.local', 'state', 'cairn');
+  return join(userHome(env), '.local', 'state', 'cairn');
 }
 
 /**
