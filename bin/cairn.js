@@ -1,13 +1,65 @@
 #!/usr/bin/env node
-// The CLI runs from the bundle in dist/; a checkout that was never built says how to build it.
-// `cairn --version` alone is answered from the version module, without loading the CLI.
-const versionOnly = process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V');
-try {
-  if (versionOnly) process.stdout.write(`${(await import('../dist/version.js')).VERSION}\n`);
-  else await (await import('../dist/main.js')).main();
-} catch (e) {
-  const missing = e && e.code === 'ERR_MODULE_NOT_FOUND' && /dist\/(main|version)\.js/.test(String(e.message));
-  if (!missing) throw e;
-  process.stderr.write('cairn: the program is not built yet (dist/main.js is missing); run `npm ci && npm run build` in the cairn folder first\n');
+'use strict';
+// The CLI runs from the bundle dist/cairn.cjs (scripts/build.mjs). This file is CommonJS (bin/package.json)
+// so it can compile the bundle with V8's code cache, dist/cairn.cjs.cache, written by the build's
+// training run: start-up then skips parsing and compiling what every run needs. A cache V8 rejects (another
+// Node version) is ignored and the bundle compiled as usual. `cairn --version` alone is answered from the
+// version module, without loading the CLI. A checkout that was never built says how to build it.
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const dist = join(__dirname, '..', 'dist');
+const argv = process.argv;
+
+function notBuilt() {
+  process.stderr.write('cairn: the program is not built yet (dist/cairn.cjs is missing); run `npm ci && npm run build` in the cairn folder first\n');
   process.exitCode = 1;
+}
+
+function loadCli() {
+  const file = join(dist, 'cairn.cjs');
+  let source;
+  try {
+    source = readFileSync(file, 'latin1'); // the build keeps the bundle ASCII
+  } catch (e) {
+    if (e && e.code === 'ENOENT') return undefined;
+    throw e;
+  }
+  let cachedData;
+  try {
+    cachedData = readFileSync(`${file}.cache`);
+  } catch {}
+  const vm = require('node:vm');
+  const Module = require('node:module');
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  if (process.env.CAIRN_CODE_CACHE_WRITE === '1') {
+    process.on('exit', () => {
+      const tmp = `${file}.cache.${process.pid}.tmp`;
+      writeFileSync(tmp, script.createCachedData());
+      renameSync(tmp, `${file}.cache`);
+    });
+  }
+  const module = { exports: {}, filename: file, id: file, loaded: false };
+  script.runInThisContext()(module.exports, Module.createRequire(file), module, file, dist);
+  return module.exports;
+}
+
+if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
+  let version;
+  try {
+    version = require('../dist/version.cjs').VERSION;
+  } catch (e) {
+    if (!e || e.code !== 'MODULE_NOT_FOUND') throw e;
+  }
+  if (version === undefined) notBuilt();
+  else process.stdout.write(`${version}\n`);
+} else {
+  const cli = loadCli();
+  if (cli === undefined) notBuilt();
+  else
+    cli.main().catch((e) => {
+      process.nextTick(() => {
+        throw e;
+      });
+    });
 }

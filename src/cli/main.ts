@@ -25,7 +25,56 @@ async function runGraphCommand(mode: 'check' | 'apply' | 'collect', file: string
   return runGraphFile(file, opts.simulate ? 'simulate' : mode, opts);
 }
 
-export function buildProgram(options: { exitOverride?: boolean } = {}): Command {
+/** A top-level command (or a few that share a declaration) and how to declare it. */
+interface CommandEntry {
+  readonly names: readonly string[];
+  readonly register: (program: Command) => void;
+}
+
+const GRAPH_COMMANDS = [
+  { name: 'plan', mode: 'check', description: 'show what apply would change, changing nothing' },
+  { name: 'apply', mode: 'apply', description: 'make the machine match the graph' },
+  { name: 'collect', mode: 'collect', description: 'collect only: record drift from the graph in the run history, changing nothing' },
+] as const;
+
+function registerGraphCommand(program: Command, { name, mode, description }: (typeof GRAPH_COMMANDS)[number]): void {
+  const command = addFleetOptions(addRunOptions(program.command(name).argument('<graph>', 'graph file (JSON, or YAML)')))
+    .description(description)
+    .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
+    .option('--changes-only', 'text output: leave out resources already in the right state (a line counts them)', false);
+  if (mode === 'apply') command.option('--simulate', 'run the whole apply against a host that records changes instead of making them', false);
+  command.action(async (file: string, opts: CommonOptions & FleetOptions & { simulate?: boolean }) => finish(await runGraphCommand(mode, file, opts)));
+}
+
+function registerExplain(program: Command): void {
+  program
+    .command('explain')
+    .argument('<code>', 'a diagnostic code, e.g. G010')
+    .description('explain a diagnostic code: what it means and what to do')
+    .action(async (code: string) => {
+      const { explain } = await import('../engine/explain.js');
+      finish(explain(code));
+    });
+}
+
+/** Every top-level command, in the order `cairn --help` lists them. */
+const COMMANDS: readonly CommandEntry[] = [
+  ...GRAPH_COMMANDS.map((c) => ({ names: [c.name], register: (program: Command) => registerGraphCommand(program, c) })),
+  { names: ['history'], register: registerHistory },
+  { names: ['drift'], register: registerDrift },
+  { names: ['store'], register: registerStore },
+  { names: ['serve'], register: registerServe },
+  { names: ['hosts', 'ping'], register: (program) => registerHosts(program, finish) },
+  { names: ['explain'], register: registerExplain },
+  ...FRONT_ENDS.map((f) => ({ names: [f.name], register: f.register })),
+];
+
+/**
+ * The command line's program. Given the arguments, only the command they name is declared (its options
+ * and its subcommands): declaring all of them is a good share of a small run's start-up. Help, --version,
+ * and a name that is no command get every command, so help lists them all and a typo gets suggestions.
+ */
+export function buildProgram(options: { exitOverride?: boolean; args?: readonly string[] } = {}): Command {
   const program = new Command('cairn');
   // Set before the subcommands are declared, so that they inherit it: help, --version and usage errors
   // then throw instead of calling process.exit.
@@ -40,42 +89,9 @@ export function buildProgram(options: { exitOverride?: boolean } = {}): Command 
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
 
-  addFleetOptions(addRunOptions(program.command('plan').argument('<graph>', 'graph file (JSON, or YAML)')))
-    .description('show what apply would change, changing nothing')
-    .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
-    .option('--changes-only', 'text output: leave out resources already in the right state (a line counts them)', false)
-    .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('check', file, opts)));
-
-  addFleetOptions(addRunOptions(program.command('apply').argument('<graph>', 'graph file (JSON, or YAML)')))
-    .description('make the machine match the graph')
-    .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
-    .option('--changes-only', 'text output: leave out resources already in the right state (a line counts them)', false)
-    .option('--simulate', 'run the whole apply against a host that records changes instead of making them', false)
-    .action(async (file: string, opts: CommonOptions & FleetOptions & { simulate: boolean }) => finish(await runGraphCommand('apply', file, opts)));
-
-  addFleetOptions(addRunOptions(program.command('collect').argument('<graph>', 'graph file (JSON, or YAML)')))
-    .description('collect only: record drift from the graph in the run history, changing nothing')
-    .option('--profile', 'print the time of each stage (load, run, record, print) to stderr', false)
-    .option('--changes-only', 'text output: leave out resources already in the right state (a line counts them)', false)
-    .action(async (file: string, opts: CommonOptions & FleetOptions) => finish(await runGraphCommand('collect', file, opts)));
-
-  registerHistory(program);
-  registerDrift(program);
-  registerStore(program);
-  registerServe(program);
-
-  registerHosts(program, finish);
-
-  program
-    .command('explain')
-    .argument('<code>', 'a diagnostic code, e.g. G010')
-    .description('explain a diagnostic code: what it means and what to do')
-    .action(async (code: string) => {
-      const { explain } = await import('../engine/explain.js');
-      finish(explain(code));
-    });
-
-  for (const frontEnd of FRONT_ENDS) frontEnd.register(program);
+  const named = options.args?.[2];
+  const only = COMMANDS.find((c) => named !== undefined && c.names.includes(named));
+  for (const command of only ? [only] : COMMANDS) command.register(program);
   return program;
 }
 
@@ -119,7 +135,8 @@ function guardProcess(): void {
 export async function main(): Promise<void> {
   guardProcess();
   try {
-    await buildProgram().parseAsync(cairnArgs(process.argv));
+    const args = cairnArgs(process.argv);
+    await buildProgram({ args }).parseAsync(args);
   } catch (e) {
     const { reportError } = await import('../engine/errors.js');
     process.exitCode = reportError(e);
@@ -135,7 +152,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const before = process.exitCode;
   process.exitCode = undefined;
   try {
-    await buildProgram({ exitOverride: true }).parseAsync(cairnArgs(argv));
+    const args = cairnArgs(argv);
+    await buildProgram({ exitOverride: true, args }).parseAsync(args);
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;

@@ -3,7 +3,6 @@
  * prefixes, never what. The runtime keeps the whole result for the nodes that refer to it and hands out
  * only this copy (to the output, the live view, the run store).
  */
-import { createHash } from 'node:crypto';
 import type { NodeResult } from './model.js';
 
 export const SECRET_MASK = '********';
@@ -15,7 +14,10 @@ const PLAIN_DIFFS = new Set(['New file', 'Replace binary file']);
 const PLAIN_OUTPUTS = new Set(['path', 'mode', 'name']);
 
 function hash(v: unknown): string {
-  return createHash('sha256')
+  // Loaded when a secret is first hashed: most runs have none, and crypto is a few ms of start-up.
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
     .update(typeof v === 'string' ? v : JSON.stringify(v) ?? '')
     .digest('hex')
     .slice(0, 12);

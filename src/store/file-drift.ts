@@ -3,13 +3,13 @@
  * in as each run finishes, so that the drift query reads one file instead of every run. It is a cache of
  * the run records: when it is missing it is rebuilt from them.
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
 import { driftFromRow, type DriftRow, driftToRow, foldDrift, localHostName, withHosts } from './query.js';
 import type { DriftEntry, StoredResult } from './types.js';
+import { uniquePart } from './temp-name.js';
 
 const DRIFT_FILE = 'drift.json';
 const VERSION = 2;
@@ -31,7 +31,7 @@ function read(dir: string): Map<string, DriftEntry> | undefined {
 }
 
 function write(dir: string, latest: Map<string, DriftEntry>): void {
-  const temp = join(dir, `.${DRIFT_FILE}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, `.${DRIFT_FILE}.${uniquePart()}.tmp`);
   try {
     writeFileSync(temp, JSON.stringify({ v: VERSION, rows: [...latest.values()].map(driftToRow) }), { mode: 0o600 });
     renameSync(temp, join(dir, DRIFT_FILE));

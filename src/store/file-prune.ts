@@ -1,10 +1,10 @@
 /** Retention for the file store: drop old runs from runs.jsonl and their record files. Call under the lock. */
-import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeIoError } from './errors.js';
 import { RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
 import type { PruneOptions } from './types.js';
+import { uniquePart } from './temp-name.js';
 
 /**
  * The ids a prune removes: beyond the newest `keep`, or started before `olderThan`. Never a running run,
@@ -30,7 +30,7 @@ export function pruneFileStore(dir: string, options: PruneOptions): number {
   const gone = idsToPrune(runs, options);
   if (gone.size === 0) return 0;
   const path = join(dir, SUMMARY_FILE);
-  const temp = join(dir, `.${SUMMARY_FILE}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, `.${SUMMARY_FILE}.${uniquePart()}.tmp`);
   try {
     const kept = readFileSync(path, 'utf8')
       .split('\n')

@@ -1,5 +1,4 @@
 /** The embedded run store: a state directory of JSON files (history.ts), its lock file and drift index. */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { NodeResult } from '../core/model.js';
@@ -27,6 +26,7 @@ import type {
   StoredRunSummary,
   StoreRunHandle,
 } from './types.js';
+import { uniquePart } from './temp-name.js';
 
 /**
  * Set while a run holds the lock, and inherited by the commands it runs: a step that runs cairn again on
@@ -112,7 +112,7 @@ export class FileRunStore implements RunStore {
 
   async progress(handle: StoreRunHandle, results: readonly NodeResult[]): Promise<void> {
     const target = this.partialPath(handle.id);
-    const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    const temp = `${target}.${uniquePart()}.tmp`;
     try {
       mkdirSync(join(this.dir, RECORDS_DIR), { recursive: true, mode: 0o700 });
       writeFileSync(temp, JSON.stringify(withHosts(results, localHostName())), { mode: 0o600 });

@@ -16,13 +16,13 @@
  * end, so a long history costs nothing per run. A line that does not parse (a torn write, a hand edit) is
  * skipped.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { NodeResult, NodeStatus, RunMode } from '../core/model.js';
 import { storeIoError } from './errors.js';
 import { currentProcess, identityFrom, processState } from './process-identity.js';
 import { recordedCommandLine } from '../core/command-line.js';
+import { uniquePart } from './temp-name.js';
 
 export type RunCounts = Record<NodeStatus, number>;
 
@@ -357,7 +357,7 @@ function writeRecordFile(dir: string, summary: RunSummary, results: readonly Nod
   const head = JSON.stringify({ v: FORMAT_VERSION, ...summary, ...(extra.output !== undefined ? { output: extra.output } : {}), ...(extra.edges ? { edges: extra.edges } : {}) });
   const text = `${head.slice(0, -1)},"results":${stringifyResults(results)}}\n`;
   const target = join(runsDir, `${summary.id}.json`);
-  const temp = join(runsDir, `.${summary.id}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(runsDir, `.${summary.id}.${uniquePart()}.tmp`);
   try {
     writeFileSync(temp, text, { mode: 0o600 });
     renameSync(temp, target);

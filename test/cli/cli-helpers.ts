@@ -28,7 +28,7 @@ function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
 }
 
 function needDist(): void {
-  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(join(ROOT, 'dist/cairn.cjs'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
 }
 
 /** `cairn ARGS…` run in this process (the CLI's runCli entry), with its exit code, stdout and stderr. */

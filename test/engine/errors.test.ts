@@ -114,9 +114,10 @@ test('a checkout without dist/ says which command builds it', () => {
   const dir = tempDir();
   mkdirSync(join(dir, 'bin'));
   cpSync(join(ROOT, 'bin/cairn.js'), join(dir, 'bin/cairn.js'));
+  cpSync(join(ROOT, 'bin/package.json'), join(dir, 'bin/package.json'));
   cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   assert.equal(existsSync(join(dir, 'dist')), false);
   const r = spawnSync(process.execPath, [join(dir, 'bin/cairn.js'), '--version'], { encoding: 'utf8' });
   assert.equal(r.status, 1);
-  assert.equal(r.stderr, 'cairn: the program is not built yet (dist/main.js is missing); run `npm ci && npm run build` in the cairn folder first\n');
+  assert.equal(r.stderr, 'cairn: the program is not built yet (dist/cairn.cjs is missing); run `npm ci && npm run build` in the cairn folder first\n');
 });

@@ -30,7 +30,7 @@ function start(root: string): Runner {
   const { port1, port2 } = new MessageChannel();
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(new URL('./cli-worker.mjs', import.meta.url), {
-    workerData: { port: port2, flag, main: pathToFileURL(join(root, 'dist/main.js')).href },
+    workerData: { port: port2, flag, main: pathToFileURL(join(root, 'dist/cairn.cjs')).href },
     transferList: [port2],
     execArgv: [],
   });

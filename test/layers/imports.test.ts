@@ -80,7 +80,9 @@ export function importsOf(file: string, text: string): ImportRef[] {
       const arg = node.arguments[0];
       const isImport = callee.kind === ts.SyntaxKind.ImportKeyword;
       const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
-      if ((isImport || isRequire) && arg) {
+      // `process.getBuiltinModule('node:x')` loads a built-in when first needed: read as an import of it.
+      const isBuiltin = ts.isPropertyAccessExpression(callee) && callee.name.text === 'getBuiltinModule' && ts.isIdentifier(callee.expression) && callee.expression.text === 'process';
+      if ((isImport || isRequire || isBuiltin) && arg) {
         // A module named by anything but a literal cannot be checked: report it so it is written literally.
         out.push({ spec: ts.isStringLiteralLike(arg) ? arg.text : '<non-literal>', typeOnly: false });
       }
@@ -244,17 +246,21 @@ test('the check catches each kind of forbidden import', () => {
     [join(SRC, 'store/t2.ts')]: "import type { B } from './t1.js';\nexport interface A { b: B }",
     [join(SRC, 'lang/d.ts')]: "import { createRequire } from 'node:module';\nconst y = createRequire(import.meta.url)('yaml');",
     [join(SRC, 'lang/e.ts')]: "import { createRequire } from 'node:module';\nconst m = createRequire(import.meta.url)('../cli/main.js');",
+    [join(SRC, 'frontends/converge/g.ts')]: "const cp = () => process.getBuiltinModule('node:child_process');",
+    [join(SRC, 'resources/h.ts')]: "const id = 'node:fs';\nconst fs = process.getBuiltinModule(id);",
   };
   assert.deepEqual(violations(Object.keys(fake), (f) => fake[f] ?? '').sort(), [
     'core/x.ts: core may not import cli (../cli/main.js)',
     'core/x.ts: core may not use fs',
     'engine/q.ts: a module loaded by a computed name cannot be checked; name it literally',
+    'frontends/converge/g.ts: frontends may not use child_process',
     'frontends/otter/p.ts: frontends may not use child_process',
     'frontends/salt/y.ts: front end salt may not import front end converge (../converge/z.js)',
     'import cycle (type-only): store/t1.ts <-> store/t2.ts',
     'import cycle: host/a.ts <-> host/b.ts',
     'lang/e.ts: lang may not import cli (../cli/main.js)',
     'lang/s.ts: lang may not import engine (../engine/side-effect.js)',
+    'resources/h.ts: a module loaded by a computed name cannot be checked; name it literally',
     'resources/r.ts: resources may not import store (../store/index.js)',
     'store/c.ts: createRequire bypasses the import checks; use import',
   ]);

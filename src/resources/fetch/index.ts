@@ -3,7 +3,6 @@
  * a hash the destination is in sync when its checksum matches; a mismatch is an error unless `force`,
  * which replaces it. Without a hash an existing destination is left alone unless `force`.
  */
-import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
@@ -50,7 +49,7 @@ export function sourceFile(ctx: ResourceContext, source: string): string {
 }
 
 function checksum(type: string, data: Uint8Array): string {
-  return createHash(type).update(data).digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash(type).update(data).digest('hex');
 }
 
 async function check(ctx: ResourceContext, p: FetchParams): Promise<CheckOutcome> {

@@ -8,7 +8,6 @@
  * proportional to the input. A change too large to diff within those bounds (or inputs over
  * MAX_DIFF_BYTES together) is summarised by sizes and sha256 hash prefixes instead.
  */
-import { createHash } from 'node:crypto';
 
 /** Above this many bytes (old and new together) a change is summarised, never diffed line by line. */
 export const MAX_DIFF_BYTES = 1 << 20;
@@ -24,7 +23,7 @@ export function looksBinary(data: Uint8Array): boolean {
 
 /** The first 12 hex digits of a sha256: enough to tell two contents apart, never the content. */
 export function hashPrefix(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, 12);
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(data).digest('hex').slice(0, 12);
 }
 
 /** `large file changed: 10 bytes → 12 bytes, sha256 0a1b… → 2c3d…`. */

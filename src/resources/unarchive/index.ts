@@ -4,7 +4,6 @@
  * cannot tell from outside whether the archive was unpacked, so a check always proposes the unpacking;
  * unpacking again is harmless. A file already there with other content is not replaced unless `force`.
  */
-import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { Host, ResourceContext } from '../../host/types.js';
@@ -63,7 +62,7 @@ async function apply(ctx: ResourceContext, p: UnarchiveParams): Promise<ApplyOut
   const st = await host.stat(archive);
   if (st?.type !== 'file') return { ok: false, comment: `failed to fetch: source ${archive} ${st ? 'is not a regular file' : 'does not exist'}` };
   if (p.hash !== undefined && p.hash_type !== undefined) {
-    const got = createHash(p.hash_type).update(await host.readFile(archive)).digest('hex');
+    const got = process.getBuiltinModule('node:crypto').createHash(p.hash_type).update(await host.readFile(archive)).digest('hex');
     if (got !== p.hash.toLowerCase()) return { ok: false, comment: `failed to fetch: checksums did not match (expected ${p.hash}, got ${got})` };
   }
   const done = { unarchive: { old: p.source, new: p.destination } };
