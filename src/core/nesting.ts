@@ -66,3 +66,22 @@ export function nestingDiagnostic(file: string, text: string, code: Code, option
   const limit = options.limit ?? MAX_NESTING;
   return error(code, `nesting deeper than ${limit} levels is not supported here`, { span: new LineMap(file, text).range(at, at + 1) });
 }
+
+/**
+ * Whether a parsed value (JSON.parse's, which does not recurse) nests objects and arrays deeper than
+ * `limit`, counting as the text scan counts brackets. Its own recursion stops at the limit. Cheaper than
+ * scanning the text when the value is already parsed; the scan then finds the position to report.
+ */
+export function valueDeeperThan(v: unknown, limit: number = MAX_NESTING): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (limit <= 0) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (typeof x === 'object' && x !== null && valueDeeperThan(x, limit - 1)) return true;
+    return false;
+  }
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof x === 'object' && x !== null && valueDeeperThan(x, limit - 1)) return true;
+  }
+  return false;
+}

@@ -251,7 +251,7 @@ class Run<C> {
     const t0 = performance.now();
     const startWall = this.isoAt(Math.round(this.wall0 + t0));
     const v = await this.decide(node);
-    const r: NodeResult = {
+    const r: { -readonly [K in keyof NodeResult]: NodeResult[K] } = {
       id: node.id,
       name: node.name,
       type: node.type,
@@ -262,16 +262,18 @@ class Run<C> {
       start: startWall,
       duration: Math.round((performance.now() - t0) * 1000) / 1000,
       run_num: runNum,
-      ...(v.outputs ? { outputs: v.outputs } : {}),
-      ...(node.span ? { span: node.span } : {}),
-      ...(v.internal ? { internal: v.internal } : {}),
     };
+    if (v.outputs) r.outputs = v.outputs;
+    if (node.span) r.span = node.span;
+    if (v.internal) r.internal = v.internal;
     return r;
   }
 
   /** The requisite checks, then the node's own work. */
   private async decide(node: GraphNode): Promise<Verdict> {
     const incoming = this.index.incoming.get(node.id) ?? [];
+    // Most nodes have only plain requires, met: none of the checks below can apply to them.
+    if (!this.prereqOf.has(node.id) && incoming.every((e) => e.kind === 'require' && !e.any && !failed(this.results.get(e.from)))) return this.own(node);
     const failedReqs = incoming.filter((e) => REQUIRING.has(e.kind) && !e.any && failed(this.results.get(e.from))).map((e) => e.from);
     for (const kind of ['require', 'watch'] as const) {
       const anyOf = incoming.filter((e) => e.kind === kind && e.any);
@@ -289,6 +291,13 @@ class Run<C> {
     if (onfail.length > 0 && !onfail.some((e) => failed(this.results.get(e.from)))) {
       return skip(true, 'State was not run because onfail req did not change');
     }
+    const prereqs = incoming.filter((e) => e.kind === 'prereq');
+    const watched = incoming.filter((e) => e.kind === 'watch' && changed(this.results.get(e.from)));
+    return this.own(node, prereqs, watched);
+  }
+
+  /** The node's own work, once its requisites allow it: resolve params, prereq gate, check/apply, watch. */
+  private async own(node: GraphNode, prereqs: readonly Edge[] = [], watched: readonly Edge[] = []): Promise<Verdict> {
     const kind = this.options.kinds.get(node.type);
     if (!kind) throw new Error(`internal: no kind ${node.type} for ${node.id}; checkGraph was not run`);
 
@@ -298,13 +307,11 @@ class Run<C> {
       return { result: null, status: 'unresolvable', changes: {}, comment: params };
     }
 
-    const prereqs = incoming.filter((e) => e.kind === 'prereq');
     if (prereqs.length > 0) {
       const gate = await this.prereqGate(prereqs);
       if (gate) return gate;
     }
     const verdict = await this.checkAndApply(kind, node, params);
-    const watched = incoming.filter((e) => e.kind === 'watch' && changed(this.results.get(e.from)));
     if (watched.length === 0 || !kind.watch || verdict.result === false) return verdict;
     return this.runWatch(kind, node, params, verdict, watched.map((e) => e.from));
   }
@@ -341,7 +348,9 @@ class Run<C> {
     }
     const checkOutputs = check.outputs;
     if (check.inSync) {
-      return { result: true, status: 'ok', changes: {}, comment: check.comment ?? '', ...(checkOutputs ? { outputs: checkOutputs } : {}) };
+      const ok: Verdict = { result: true, status: 'ok', changes: {}, comment: check.comment ?? '' };
+      if (checkOutputs) ok.outputs = checkOutputs;
+      return ok;
     }
     if (mode === 'collect' && check.collectable === false) {
       return { result: true, status: 'skipped', changes: {}, comment: check.comment ? `Not collected: ${check.comment}` : 'Not collected: this resource cannot tell drift without acting' };

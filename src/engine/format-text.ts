@@ -18,34 +18,37 @@ function label(r: NodeResult, mode: RunMode): string {
   return LABELS[r.status];
 }
 
-function paint(status: NodeResult['status'], text: string): string {
+/** The colour functions, chosen once per piece of output (choosing reads the environment). */
+type Palette = ReturnType<typeof colors>;
+
+function paint(c: Palette, status: NodeResult['status'], text: string): string {
   switch (status) {
     case 'ok':
-      return colors().green(text);
+      return c.green(text);
     case 'changed':
     case 'pending':
-      return colors().yellow(text);
+      return c.yellow(text);
     case 'failed':
-      return colors().red(text);
+      return c.red(text);
     case 'skipped':
-      return colors().dim(text);
+      return c.dim(text);
     case 'unresolvable':
-      return colors().magenta(text);
+      return c.magenta(text);
   }
 }
 
-function indent(text: string, prefix: string): string {
+function indent(c: Palette, text: string, prefix: string): string {
   return text
     .replace(/\n$/, '')
     .split('\n')
-    .map((l) => prefix + colourDiffLine(l))
+    .map((l) => prefix + colourDiffLine(c, l))
     .join('\n');
 }
 
-function colourDiffLine(l: string): string {
-  if (l.startsWith('+') && !l.startsWith('+++')) return colors().green(l);
-  if (l.startsWith('-') && !l.startsWith('---')) return colors().red(l);
-  if (l.startsWith('@@')) return colors().cyan(l);
+function colourDiffLine(c: Palette, l: string): string {
+  if (l.startsWith('+') && !l.startsWith('+++')) return c.green(l);
+  if (l.startsWith('-') && !l.startsWith('---')) return c.red(l);
+  if (l.startsWith('@@')) return c.cyan(l);
   return l;
 }
 
@@ -80,38 +83,46 @@ export function newFileDiff(path: string, content: string): string {
 }
 
 /** The changes of one node, diffs as indented blocks and other keys as `key: value`. */
-export function formatChanges(changes: Record<string, unknown>, path?: string): string[] {
+export function formatChanges(changes: Record<string, unknown>, path?: string, c: Palette = colors()): string[] {
   const out: string[] = [];
   for (const [k, v0] of Object.entries(changes)) {
     const v = k === 'diff' && typeof v0 === 'string' ? withPath(v0, path) : v0;
     if (typeof v === 'string' && v.includes('\n')) {
       out.push(`    ${k}:`);
-      out.push(indent(v, '      '));
+      out.push(indent(c, v, '      '));
     } else out.push(`    ${k}: ${formatValue(v)}`);
   }
   return out;
 }
 
-export function formatResultLine(r: NodeResult, mode: RunMode, width: number): string {
-  const name = r.name !== r.id ? ` ${colors().dim(`(${r.name})`)}` : '';
-  const comment = r.comment ? `  ${r.comment.split('\n')[0]}` : '';
-  return `${paint(r.status, label(r, mode).padEnd(width))} ${r.type} ${colors().bold(r.id)}${name}${comment}`;
+export function formatResultLine(r: NodeResult, mode: RunMode, width: number, c: Palette = colors()): string {
+  const name = r.name !== r.id ? ` ${c.dim(`(${r.name})`)}` : '';
+  const nl = r.comment.indexOf('\n');
+  const comment = r.comment ? `  ${nl < 0 ? r.comment : r.comment.slice(0, nl)}` : '';
+  return `${paint(c, r.status, label(r, mode).padEnd(width))} ${r.type} ${c.bold(r.id)}${name}${comment}`;
 }
 
 export function formatResults(results: readonly NodeResult[], mode: RunMode): string {
-  const width = Math.max(...results.map((r) => label(r, mode).length), 2);
+  const c = colors();
+  let width = 2;
+  for (const r of results) width = Math.max(width, label(r, mode).length);
   const lines: string[] = [];
   for (const r of results) {
-    lines.push(formatResultLine(r, mode, width));
-    if (r.comment.includes('\n')) lines.push(indent(r.comment.split('\n').slice(1).join('\n'), '    '));
-    if (Object.keys(r.changes).length > 0 && r.status !== 'skipped') {
+    lines.push(formatResultLine(r, mode, width, c));
+    if (r.comment.includes('\n')) lines.push(indent(c, r.comment.split('\n').slice(1).join('\n'), '    '));
+    if (r.status !== 'skipped' && hasKeys(r.changes)) {
       const path = typeof r.outputs?.path === 'string' ? r.outputs.path : undefined;
-      lines.push(...formatChanges(r.changes, path));
+      lines.push(...formatChanges(r.changes, path, c));
       const content = r.outputs?.content;
-      if (r.changes.newfile !== undefined && path !== undefined && typeof content === 'string') lines.push('    content:', indent(newFileDiff(path, content), '      '));
+      if (r.changes.newfile !== undefined && path !== undefined && typeof content === 'string') lines.push('    content:', indent(c, newFileDiff(path, content), '      '));
     }
   }
   return lines.join('\n');
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 function seconds(ms: number): string {

@@ -14,7 +14,17 @@ const CONTENT_OUTPUTS = ['content', 'previous_content'];
 function bounded(v: unknown): unknown {
   if (typeof v === 'string') return v.length > STORED_TEXT_CAP ? `${v.slice(0, STORED_TEXT_CAP)}\n[cut at ${STORED_TEXT_CAP} characters of ${v.length}]\n` : v;
   if (Array.isArray(v)) return v.map(bounded);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, bounded(x)]));
+  if (v !== null && typeof v === 'object') {
+    let out: Record<string, unknown> | undefined;
+    for (const k in v) {
+      const x = (v as Record<string, unknown>)[k];
+      const b = bounded(x);
+      if (b !== x && out === undefined) out = { ...v };
+      if (out !== undefined) out[k] = b;
+    }
+    // Nothing cut: the object itself (results are not changed after they are made).
+    return out ?? v;
+  }
   return v;
 }
 
@@ -27,13 +37,21 @@ function storedOutputs(outputs: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
+/** Each result's stored copy, made once: the live view and the finished run both need it. */
+const made = new WeakMap<NodeResult, NodeResult>();
+
 export function recordableResult(r: NodeResult): NodeResult {
-  return {
-    ...r,
-    changes: bounded(r.changes) as Record<string, unknown>,
-    comment: bounded(r.comment) as string,
-    ...(r.outputs ? { outputs: storedOutputs(r.outputs) } : {}),
-  };
+  let stored = made.get(r);
+  if (stored === undefined) {
+    stored = {
+      ...r,
+      changes: bounded(r.changes) as Record<string, unknown>,
+      comment: bounded(r.comment) as string,
+      ...(r.outputs ? { outputs: storedOutputs(r.outputs) } : {}),
+    };
+    made.set(r, stored);
+  }
+  return stored;
 }
 
 export function recordableResults(results: readonly NodeResult[]): NodeResult[] {

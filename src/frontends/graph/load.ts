@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { nestingDiagnostic } from '../../core/nesting.js';
+import { MAX_NESTING, nestingDiagnostic, valueDeeperThan } from '../../core/nesting.js';
 import { maskValues } from '../../core/redact.js';
 import type { Node as YamlNode } from 'yaml';
 import { type Diagnostic, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
@@ -64,11 +64,19 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-/** `{"$ref": "node", "field": "f"}` and `{"$concat": [...]}` become deferred values. */
-function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diags: Diagnostic[], sink: SecretSink): unknown {
+/**
+ * `{"$ref": "node", "field": "f"}` and `{"$concat": [...]}` become deferred values. `depth` is how deep `v`
+ * sits in the file's brackets: the fast load (JSON.parse, which does not recurse) relies on this walk to
+ * refuse what nests too deeply, and the positioned load's text scan then says where.
+ */
+function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diags: Diagnostic[], sink: SecretSink, depth: number): unknown {
   if (typeof v !== 'object' || v === null) return v;
+  if (depth > MAX_NESTING) {
+    diags.push(error('F013', `nesting deeper than ${MAX_NESTING} levels is not supported here`, { span: spanOf(path) }));
+    return null;
+  }
   const sub = (key: PathKey): readonly PathKey[] => (spanOf === noSpans ? path : [...path, key]);
-  if (Array.isArray(v)) return v.map((x, i) => toParamValue(x, sub(i), spanOf, diags, sink));
+  if (Array.isArray(v)) return v.map((x, i) => toParamValue(x, sub(i), spanOf, diags, sink, depth + 1));
   const o = v as Record<string, unknown>;
   if ('$secret' in o) return readSecret(o, path, spanOf, diags, sink);
   if ('$ref' in o) {
@@ -84,7 +92,7 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
       diags.push(error('F011', '"$concat" takes a list of strings and references', { span: spanOf(path) }));
       return null;
     }
-    const parts = o.$concat.map((x, i) => toParamValue(x, [...path, '$concat', i], spanOf, diags, sink));
+    const parts = o.$concat.map((x, i) => toParamValue(x, [...path, '$concat', i], spanOf, diags, sink, depth + 2));
     const refs = parts.flatMap((p) => (isDeferredValue(p) ? p.refs : []));
     return deferred(
       refs,
@@ -96,7 +104,7 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
     );
   }
   const out: Record<string, unknown> = {};
-  for (const k in o) out[k] = toParamValue(o[k], sub(k), spanOf, diags, sink);
+  for (const k in o) out[k] = toParamValue(o[k], sub(k), spanOf, diags, sink, depth + 1);
   return out;
 }
 
@@ -154,7 +162,11 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
     }
     numericModes(id, rawParams as Record<string, unknown>, (k) => at([...path, 'params', k]), diags);
     const sink: SecretSink = { file, values: [] };
-    const params = toParamValue(rawParams, [...path, 'params'], spanOf, diags, sink) as Record<string, unknown>;
+    // The params object is 4 deep: the file's object, "nodes", the node, "params".
+    const params = toParamValue(rawParams, [...path, 'params'], spanOf, diags, sink, 4) as Record<string, unknown>;
+    if (n.meta !== undefined && valueDeeperThan(n.meta, MAX_NESTING - 3)) {
+      diags.push(error('F013', `nesting deeper than ${MAX_NESTING} levels is not supported here`, { span: at([...path, 'meta']), nodeId: id }));
+    }
     const secret = n.secret === true || sink.values.length > 0 ? { values: sink.values } : undefined;
     const span = spanOf(path);
     const paramSpans: Record<string, Span> = {};
@@ -194,8 +206,9 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
 const MODE_PARAMS = /^(?:mode|new_mode|dir_mode|file_mode)$/;
 
 function numericModes(id: string, params: Record<string, unknown>, spanAt: (key: string) => Span, diags: Diagnostic[]): void {
-  for (const [k, v] of Object.entries(params)) {
-    if (!MODE_PARAMS.test(k) || typeof v !== 'number') continue;
+  for (const k in params) {
+    const v = params[k];
+    if (typeof v !== 'number' || !MODE_PARAMS.test(k)) continue;
     const digits = String(Math.trunc(Math.abs(v)));
     const hint = /^[0-7]{1,4}$/.test(digits) ? `0${digits.padStart(3, '0')}`.slice(-4) : `0${(Math.trunc(Math.abs(v)) & 0o7777).toString(8).padStart(3, '0')}`;
     diags.push(
@@ -216,6 +229,7 @@ function refsIn(v: unknown, out: string[]): string[] {
 
 /** A node whose params refer to a secret node's outputs is secret too (its values may come from one). */
 function secretsFlow(nodes: GraphNode[]): GraphNode[] {
+  if (!nodes.some((n) => n.secret)) return nodes;
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const refs = new Map(nodes.map((n) => [n.id, refsIn(n.params, [])]));
   for (let changed = true; changed; ) {
@@ -281,18 +295,27 @@ export async function parseGraphText(
   options: { withSpans?: boolean } = {},
 ): Promise<Graph> {
   const isJson = !/\.ya?ml$/i.test(file);
+  let data: unknown;
+  if (isJson && !options.withSpans) {
+    // The fast path: JSON.parse does not recurse, and buildGraph's walk refuses what nests too deeply;
+    // only a graph with something to report goes on to the positioned path below.
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+    if (data !== undefined) {
+      const fast = buildGraph(data, file, noSpans);
+      if (fast.diagnostics.length === 0 && extraCheck(fast.graph).length === 0) return fast.graph;
+    }
+  }
   const tooDeep = nestingDiagnostic(file, text, 'F013', { quotes: isJson ? '"' : '"\'' });
   if (tooDeep) throw new DiagnosticError([tooDeep]);
-  let data: unknown;
   if (isJson) {
     try {
       data = JSON.parse(text);
     } catch (e) {
       throw new DiagnosticError([jsonSyntaxError(file, text, e as Error)]);
-    }
-    if (!options.withSpans) {
-      const fast = buildGraph(data, file, noSpans);
-      if (fast.diagnostics.length === 0 && extraCheck(fast.graph).length === 0) return fast.graph;
     }
   }
   const y = await yamlSpans(file, text);

@@ -38,7 +38,8 @@ async function desiredData(ctx: ResourceContext, p: FileParams): Promise<Buffer 
 
 export function fileOutputs(p: FileParams, data: Buffer | undefined, mode: number | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { path: p.path };
-  if (data !== undefined) out.content = data.toString('utf8');
+  // Given content is kept as given: no decoding of what was just encoded.
+  if (data !== undefined) out.content = p.content ?? data.toString('utf8');
   if (mode !== undefined) out.mode = formatMode(mode);
   return out;
 }
@@ -80,8 +81,13 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
     inSync,
     ...(inSync ? {} : { changes }),
     comment: inSync ? (p.replace ? `File ${p.path} is in the correct state` : keptComment) : `The file ${p.path} is set to be changed`,
-    // The replaced content, for front ends that show a change as old => new.
-    outputs: { ...fileOutputs(p, data, want.mode ?? current.mode), ...(contentChanged && old !== undefined ? { previous_content: old.toString('utf8') } : {}) },
+    outputs: withPrevious(fileOutputs(p, data, want.mode ?? current.mode), contentChanged ? old : undefined),
     state,
   };
+}
+
+/** The replaced content, for front ends that show a change as old => new. */
+function withPrevious(outputs: Record<string, unknown>, old: Buffer | undefined): Record<string, unknown> {
+  if (old !== undefined) outputs.previous_content = old.toString('utf8');
+  return outputs;
 }
