@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunMode } from '../core/model.js';
+import type { NodeResult, RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
-import { driftFromRow, type DriftRow, driftToRow, foldDrift, localHostName, withHosts } from './query.js';
-import type { DriftEntry, StoredResult } from './types.js';
+import { driftFromRow, type DriftRow, driftToRow, foldDrift, localHostName } from './query.js';
+import type { DriftEntry } from './types.js';
 import { uniquePart } from './temp-name.js';
 
 const DRIFT_FILE = 'drift.json';
@@ -62,7 +62,7 @@ function rebuild(dir: string): Map<string, DriftEntry> {
   const fallback = localHostName();
   for (const id of ids) {
     const run = getRun(dir, id);
-    if (run && run.state === 'finished') foldDrift(latest, run, withHosts(run.results, run.hosts?.[0] ?? fallback));
+    if (run && run.state === 'finished') foldDrift(latest, run, run.results, run.hosts?.[0] ?? fallback);
   }
   return latest;
 }
@@ -95,8 +95,8 @@ export function readDrift(dir: string): ReadonlyMap<string, DriftEntry> {
 }
 
 /** Folds a finished run into the index. Call under the store lock. */
-export function recordDrift(dir: string, run: { id: number; start: string; mode: RunMode }, results: readonly StoredResult[]): void {
+export function recordDrift(dir: string, run: { id: number; start: string; mode: RunMode }, results: readonly NodeResult[], host: string): void {
   const latest = read(dir) ?? rebuild(dir);
-  foldDrift(latest, run, results);
+  foldDrift(latest, run, results, host);
   write(dir, latest);
 }

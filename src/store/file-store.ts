@@ -123,21 +123,21 @@ export class FileRunStore implements RunStore {
     }
   }
 
-  async finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<StoredRun> {
+  async finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<void> {
     const begun = this.handles.get(handle.id);
     if (!begun) throw new Error(`run ${handle.id} was not begun by this store`);
-    const results = withHosts(info.results, localHostName());
-    const hosts = hostsOf(results);
+    // A result without a host is the run's first host's: recorded as it is, given its host when read.
+    const local = localHostName();
+    const hosts = hostsOf(info.results, local);
     const edges = info.edges?.map((e) => ({ from: e.from, to: e.to, kind: e.kind }));
-    const record = finishRun(begun, { ...info, results, hosts, edges });
+    const record = finishRun(begun, { ...info, hosts, edges });
     this.handles.delete(handle.id);
     tryUnlink(this.partialPath(handle.id));
     try {
-      recordDrift(this.dir, record, results);
+      recordDrift(this.dir, record, info.results, hosts[0] ?? local);
     } catch (e) {
       throw storeIoError('io', `cannot update the drift index in ${this.dir}`, e);
     }
-    return { ...summaryOf(record), results, ...(record.output !== undefined ? { output: record.output } : {}), ...(record.edges ? { edges: record.edges } : {}) };
   }
 
   async listRuns(query: RunQuery = {}): Promise<Page<StoredRunSummary>> {

@@ -13,15 +13,23 @@ export function localHostName(): string {
   }
 }
 
+/** The host a result names, or `fallback` (the run's one host) when it names none. */
+export function hostOf(r: NodeResult, fallback: string): string {
+  const host = (r as { host?: unknown }).host;
+  return typeof host === 'string' && host !== '' ? host : fallback;
+}
+
 export function withHosts(results: readonly NodeResult[], fallback: string): StoredResult[] {
   return results.map((r) => {
-    const host = (r as { host?: unknown }).host;
-    return typeof host === 'string' && host !== '' ? (r as StoredResult) : { ...r, host: fallback };
+    const host = hostOf(r, fallback);
+    return host === (r as { host?: unknown }).host ? (r as StoredResult) : { ...r, host };
   });
 }
 
-export function hostsOf(results: readonly StoredResult[]): string[] {
-  return [...new Set(results.map((r) => r.host))].sort();
+export function hostsOf(results: readonly NodeResult[], fallback = ''): string[] {
+  const hosts = new Set<string>();
+  for (const r of results) hosts.add(hostOf(r, fallback));
+  return [...hosts].sort();
 }
 
 /** One run as both backends return it: results carry their host, and the run lists the hosts they name. */
@@ -94,21 +102,26 @@ export function driftStateOf(status: string, mode: RunMode): DriftState | undefi
   }
 }
 
-/** Folds one run's results into the latest-state map (key `host\0resource`), as both backends do. */
+/**
+ * Folds one run's results into the latest-state map (key `host\0resource`), as both backends do. A result
+ * that names no host is the run's `fallback` host's.
+ */
 export function foldDrift(
   latest: Map<string, DriftEntry>,
   run: { id: number; start: string; mode: RunMode },
-  results: readonly StoredResult[],
+  results: readonly NodeResult[],
+  fallback = '',
 ): void {
   for (const r of results) {
-    const key = `${r.host}\u0000${r.id}`;
+    const host = hostOf(r, fallback);
+    const key = `${host}\u0000${r.id}`;
     const prev = latest.get(key);
     const state = driftStateOf(r.status, run.mode);
     if (state === undefined && prev) continue;
     const s = state ?? 'unknown';
     const same = prev !== undefined && prev.state === s;
     latest.set(key, {
-      host: r.host,
+      host,
       resource: r.id,
       type: r.type,
       name: r.name,

@@ -152,7 +152,7 @@ export interface RunStore {
   beginRun(info: BeginInfo): Promise<StoreRunHandle>;
   /** The results so far of a run in progress, for the live view; replaces the previous snapshot. */
   progress(handle: StoreRunHandle, results: readonly NodeResult[]): Promise<void>;
-  finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<StoredRun>;
+  finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<void>;
   listRuns(query?: RunQuery): Promise<Page<StoredRunSummary>>;
   /** A run by id (a number, `#42`, `last`), with all its results; undefined when there is none. */
   getRun(id: number | string): Promise<StoredRun | undefined>;

@@ -150,7 +150,7 @@ export class PgRunStore implements RunStore {
     }
   }
 
-  async finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<StoredRun> {
+  async finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<void> {
     const results = withHosts(info.results, localHostName());
     const end = info.end === undefined ? new Date().toISOString() : typeof info.end === 'string' ? info.end : info.end.toISOString();
     const counts = countResults(results);
@@ -178,9 +178,6 @@ export class PgRunStore implements RunStore {
         throw e;
       }
     });
-    const stored = await this.getRun(handle.id);
-    if (!stored) throw new StoreError('io', `run ${handle.id} vanished from ${this.location} as it was recorded`);
-    return stored;
   }
 
   /**
