@@ -30,8 +30,9 @@ function bounded(v: unknown): unknown {
 
 function storedOutputs(outputs: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(outputs)) {
-    if (CONTENT_OUTPUTS.includes(k) && typeof v === 'string') out[`${k}_sha256`] = hashPrefix(v);
+  for (const k in outputs) {
+    const v = outputs[k];
+    if (typeof v === 'string' && CONTENT_OUTPUTS.includes(k)) out[`${k}_sha256`] = hashPrefix(v);
     else out[k] = bounded(v);
   }
   return out;

@@ -40,11 +40,14 @@ function remember(schema: object, params: Params, output: unknown): void {
  * required param is still reported).
  */
 export function validateWith(type: string, schema: ObjectSchema, params: Params, node: GraphNode): Diagnostic[] {
-  const known: Record<string, unknown> = {};
   const deferredKeys = new Set<string>();
-  for (const [k, val] of Object.entries(params)) {
-    if (hasDeferred(val)) deferredKeys.add(k);
-    else known[k] = val;
+  let known: Record<string, unknown> = params;
+  if (hasDeferred(params)) {
+    known = {};
+    for (const [k, val] of Object.entries(params)) {
+      if (hasDeferred(val)) deferredKeys.add(k);
+      else known[k] = val;
+    }
   }
   const result = v.safeParse(schema, known);
   if (result.success) {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileS
 import { join } from 'node:path';
 import type { NodeResult, RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
-import { driftFromRow, type DriftRow, driftToRow, foldDrift, localHostName } from './query.js';
+import { driftFromRow, type DriftRow, driftToRow, foldDrift, foldDriftRows, localHostName } from './query.js';
 import type { DriftEntry } from './types.js';
 import { uniquePart } from './temp-name.js';
 
@@ -19,7 +19,8 @@ interface DriftFile {
   readonly rows: DriftRow[];
 }
 
-function read(dir: string): Map<string, DriftEntry> | undefined {
+/** The index's rows by `host\0resource`, as stored. */
+function readRows(dir: string): Map<string, DriftRow> | undefined {
   let parsed: DriftFile;
   try {
     parsed = JSON.parse(readFileSync(join(dir, DRIFT_FILE), 'utf8')) as DriftFile;
@@ -27,13 +28,23 @@ function read(dir: string): Map<string, DriftEntry> | undefined {
     return undefined;
   }
   if (parsed?.v !== VERSION || !Array.isArray(parsed.rows)) return undefined;
-  return new Map(parsed.rows.map((r) => [`${r[0]}\u0000${r[1]}`, driftFromRow(r)]));
+  const rows = new Map<string, DriftRow>();
+  for (const r of parsed.rows) rows.set(`${r[0]}\u0000${r[1]}`, r);
+  return rows;
 }
 
-function write(dir: string, latest: Map<string, DriftEntry>): void {
+function read(dir: string): Map<string, DriftEntry> | undefined {
+  const rows = readRows(dir);
+  if (!rows) return undefined;
+  const latest = new Map<string, DriftEntry>();
+  for (const [k, r] of rows) latest.set(k, driftFromRow(r));
+  return latest;
+}
+
+function write(dir: string, rows: Iterable<DriftRow>): void {
   const temp = join(dir, `.${DRIFT_FILE}.${uniquePart()}.tmp`);
   try {
-    writeFileSync(temp, JSON.stringify({ v: VERSION, rows: [...latest.values()].map(driftToRow) }), { mode: 0o600 });
+    writeFileSync(temp, JSON.stringify({ v: VERSION, rows: [...rows] }), { mode: 0o600 });
     renameSync(temp, join(dir, DRIFT_FILE));
   } catch (e) {
     try {
@@ -90,13 +101,13 @@ export function readDrift(dir: string): ReadonlyMap<string, DriftEntry> {
     return found;
   }
   const built = rebuild(dir);
-  if (built.size > 0) write(dir, built);
+  if (built.size > 0) write(dir, [...built.values()].map(driftToRow));
   return built;
 }
 
 /** Folds a finished run into the index. Call under the store lock. */
 export function recordDrift(dir: string, run: { id: number; start: string; mode: RunMode }, results: readonly NodeResult[], host: string): void {
-  const latest = read(dir) ?? rebuild(dir);
-  foldDrift(latest, run, results, host);
-  write(dir, latest);
+  const rows = readRows(dir) ?? new Map([...rebuild(dir)].map(([k, e]) => [k, driftToRow(e)]));
+  foldDriftRows(rows, run, results, host);
+  write(dir, rows.values());
 }

@@ -102,37 +102,41 @@ export function driftStateOf(status: string, mode: RunMode): DriftState | undefi
   }
 }
 
+type DriftRun = { id: number; start: string; mode: RunMode };
+
+/**
+ * The drift rule for one result: the resource's new row, or undefined when the result says nothing and
+ * a state is already known. `since` stays while the state stays.
+ */
+function nextDriftRow(prev: DriftRow | undefined, r: NodeResult, host: string, run: DriftRun): DriftRow | undefined {
+  const state = driftStateOf(r.status, run.mode);
+  if (state === undefined && prev) return undefined;
+  const s = state ?? 'unknown';
+  const same = prev !== undefined && prev[4] === s;
+  return [host, r.id, r.type, r.name, s, r.status, r.comment, run.id, run.start, same ? prev[9] : run.start, same ? prev[10] : run.id];
+}
+
 /**
  * Folds one run's results into the latest-state map (key `host\0resource`), as both backends do. A result
  * that names no host is the run's `fallback` host's.
  */
-export function foldDrift(
-  latest: Map<string, DriftEntry>,
-  run: { id: number; start: string; mode: RunMode },
-  results: readonly NodeResult[],
-  fallback = '',
-): void {
+export function foldDrift(latest: Map<string, DriftEntry>, run: DriftRun, results: readonly NodeResult[], fallback = ''): void {
   for (const r of results) {
     const host = hostOf(r, fallback);
     const key = `${host}\u0000${r.id}`;
     const prev = latest.get(key);
-    const state = driftStateOf(r.status, run.mode);
-    if (state === undefined && prev) continue;
-    const s = state ?? 'unknown';
-    const same = prev !== undefined && prev.state === s;
-    latest.set(key, {
-      host,
-      resource: r.id,
-      type: r.type,
-      name: r.name,
-      state: s,
-      status: r.status,
-      comment: r.comment,
-      runId: run.id,
-      seen: run.start,
-      since: same ? prev.since : run.start,
-      sinceRunId: same ? prev.sinceRunId : run.id,
-    });
+    const row = nextDriftRow(prev && driftToRow(prev), r, host, run);
+    if (row) latest.set(key, driftFromRow(row));
+  }
+}
+
+/** foldDrift over the index's rows as they are stored (a large index is folded without an object per entry). */
+export function foldDriftRows(latest: Map<string, DriftRow>, run: DriftRun, results: readonly NodeResult[], fallback = ''): void {
+  for (const r of results) {
+    const host = hostOf(r, fallback);
+    const key = `${host}\u0000${r.id}`;
+    const row = nextDriftRow(latest.get(key), r, host, run);
+    if (row) latest.set(key, row);
   }
 }
 

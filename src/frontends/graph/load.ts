@@ -137,7 +137,7 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
       return;
     }
     const n = raw as Record<string, unknown>;
-    for (const key of Object.keys(n)) {
+    for (const key in n) {
       if (!NODE_KEYS.has(key)) diags.push(error('F005', `unknown node field ${JSON.stringify(key)} (known: ${[...NODE_KEYS].join(', ')})`, { span: at([...path, key]) }));
     }
     if (typeof n.id !== 'string' || n.id === '') {
@@ -176,15 +176,14 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
         if (s) paramSpans[k] = s;
       }
     }
-    nodes.push({
-      id,
-      type: n.type,
-      name: typeof n.name === 'string' ? n.name : id,
-      params,
-      ...(span ? { span, paramSpans } : {}),
-      ...(typeof n.meta === 'object' && n.meta !== null ? { meta: n.meta as Record<string, unknown> } : {}),
-      ...(secret ? { secret } : {}),
-    });
+    const node: { -readonly [K in keyof GraphNode]: GraphNode[K] } = { id, type: n.type, name: typeof n.name === 'string' ? n.name : id, params };
+    if (span) {
+      node.span = span;
+      node.paramSpans = paramSpans;
+    }
+    if (typeof n.meta === 'object' && n.meta !== null) node.meta = n.meta as Record<string, unknown>;
+    if (secret) node.secret = secret;
+    nodes.push(node);
     for (const kind of EDGE_KINDS) {
       const list = n[kind];
       if (list === undefined) continue;
@@ -195,7 +194,7 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
       }
       deps.forEach((from: string, j: number) => {
         const es = spanOf === noSpans ? undefined : spanOf(typeof list === 'string' ? [...path, kind] : [...path, kind, j]);
-        edges.push({ from, to: id, kind, ...(es ? { span: es } : {}) });
+        edges.push(es ? { from, to: id, kind, span: es } : { from, to: id, kind });
       });
     }
   });
