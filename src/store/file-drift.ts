@@ -3,13 +3,14 @@
  * in as each run finishes, so that the drift query reads one file instead of every run. It is a cache of
  * the run records: when it is missing it is rebuilt from them.
  */
-import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeResult, RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
 import { driftFromRow, type DriftRow, driftToRow, foldDrift, foldDriftRows, localHostName } from './query.js';
 import type { DriftEntry } from './types.js';
 import { uniquePart } from './temp-name.js';
+import { writeJsonList } from './json-list.js';
 
 const DRIFT_FILE = 'drift.json';
 const VERSION = 2;
@@ -44,7 +45,7 @@ function read(dir: string): Map<string, DriftEntry> | undefined {
 function write(dir: string, rows: Iterable<DriftRow>): void {
   const temp = join(dir, `.${DRIFT_FILE}.${uniquePart()}.tmp`);
   try {
-    writeFileSync(temp, JSON.stringify({ v: VERSION, rows: [...rows] }), { mode: 0o600 });
+    writeJsonList(temp, `{"v":${VERSION},"rows":`, [...rows], '}');
     renameSync(temp, join(dir, DRIFT_FILE));
   } catch (e) {
     try {

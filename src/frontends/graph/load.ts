@@ -76,7 +76,10 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
     return null;
   }
   const sub = (key: PathKey): readonly PathKey[] => (spanOf === noSpans ? path : [...path, key]);
-  if (Array.isArray(v)) return v.map((x, i) => toParamValue(x, sub(i), spanOf, diags, sink, depth + 1));
+  if (Array.isArray(v)) {
+    const items = v.map((x, i) => toParamValue(x, sub(i), spanOf, diags, sink, depth + 1));
+    return items.every((x, i) => x === v[i]) ? v : items;
+  }
   const o = v as Record<string, unknown>;
   if ('$secret' in o) return readSecret(o, path, spanOf, diags, sink);
   if ('$ref' in o) {
@@ -103,9 +106,21 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
       JSON.stringify(parts.map((p) => (isDeferredValue(p) ? `\${${p.display}}` : String(p))).join('')),
     );
   }
-  const out: Record<string, unknown> = {};
-  for (const k in o) out[k] = toParamValue(o[k], sub(k), spanOf, diags, sink, depth + 1);
-  return out;
+  // Plain data (the usual case) is kept as parsed; a copy is made only where a value becomes another.
+  let out: Record<string, unknown> | undefined;
+  for (const k in o) {
+    const was = o[k];
+    const now = toParamValue(was, sub(k), spanOf, diags, sink, depth + 1);
+    if (now !== was && out === undefined) {
+      out = {};
+      for (const before in o) {
+        if (before === k) break;
+        out[before] = o[before];
+      }
+    }
+    if (out !== undefined) out[k] = now;
+  }
+  return out ?? o;
 }
 
 function isDeferredValue(v: unknown): v is Deferred {

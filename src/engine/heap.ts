@@ -1,0 +1,20 @@
+/**
+ * Heap tuning for a run over a large input. A run keeps what it reads and finds until it records it, so
+ * most young objects survive, and V8 answers by growing the young generation to 32 MiB: that is most of
+ * the difference in peak memory between a no-op plan of 10,000 files and the floor, for no gain in time.
+ * Kept at its first size, the plan peaks about 20 MiB lower in the same time. Only for large inputs:
+ * changing a V8 flag makes V8 refuse Node's code cache for built-in modules loaded afterwards (a few
+ * milliseconds), which a small run would notice.
+ */
+import { setFlagsFromString } from 'node:v8';
+
+/** Inputs from this many characters (a graph of a few thousand resources) count as large. */
+export const LARGE_INPUT = 512 * 1024;
+
+let tuned = false;
+
+export function tuneHeapForInput(chars: number): void {
+  if (tuned || chars < LARGE_INPUT) return;
+  tuned = true;
+  setFlagsFromString('--semi-space-growth-factor=1');
+}
