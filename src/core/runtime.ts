@@ -270,10 +270,14 @@ class Run<C> {
   }
 
   /** The requisite checks, then the node's own work. */
-  private async decide(node: GraphNode): Promise<Verdict> {
+  private decide(node: GraphNode): Promise<Verdict> {
     const incoming = this.index.incoming.get(node.id) ?? [];
-    // Most nodes have only plain requires, met: none of the checks below can apply to them.
+    // Most nodes have only plain requires, met: none of the requisite checks can apply to them.
     if (!this.prereqOf.has(node.id) && incoming.every((e) => e.kind === 'require' && !e.any && !failed(this.results.get(e.from)))) return this.own(node);
+    return this.requisites(node, incoming);
+  }
+
+  private async requisites(node: GraphNode, incoming: readonly Edge[]): Promise<Verdict> {
     const failedReqs = incoming.filter((e) => REQUIRING.has(e.kind) && !e.any && failed(this.results.get(e.from))).map((e) => e.from);
     for (const kind of ['require', 'watch'] as const) {
       const anyOf = incoming.filter((e) => e.kind === kind && e.any);

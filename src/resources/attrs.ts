@@ -50,7 +50,16 @@ async function resolveId(host: Host, value: string | number, which: 'user' | 'gr
   return id;
 }
 
+/** The wanted attributes when no owner or group is to be looked up (no call to the host): else undefined. */
+export function plainAttrs(p: AttrParams): WantedAttrs | undefined {
+  if (p.owner !== undefined || p.group !== undefined) return undefined;
+  const mode = parseMode(p.mode);
+  return mode === undefined ? {} : { mode };
+}
+
 export async function resolveAttrs(host: Host, p: AttrParams): Promise<WantedAttrs> {
+  const plain = plainAttrs(p);
+  if (plain) return plain;
   const out: { mode?: number; uid?: number; gid?: number; user?: string | number; group?: string | number } = {};
   const mode = parseMode(p.mode);
   if (mode !== undefined) out.mode = mode;

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { CheckOutcome } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
 import type { ResourceContext, StatInfo } from '../../host/types.js';
-import { attrChanges, resolveAttrs, type WantedAttrs } from '../attrs.js';
+import { attrChanges, plainAttrs, resolveAttrs, type WantedAttrs } from '../attrs.js';
 import { formatMode, parseMode } from '../kind.js';
 import { followLinks } from '../paths.js';
 import { unifiedDiff } from './diff.js';
@@ -49,7 +49,10 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
   const { target, stat: current } = await followLinks(host, p.path);
   if (current?.type === 'directory') throw new Error(`Specified target ${p.path} is a directory`);
   if (current && current.type !== 'file') throw new Error(`Specified target ${p.path} exists and is not a regular file`);
-  const [data, want] = await Promise.all([desiredData(ctx, p), resolveAttrs(host, p)]);
+  // Given content and a mode alone need no call to the host (most files): no waiting on either then.
+  const plain = plainAttrs(p);
+  const [data, want] =
+    p.content !== undefined && plain ? [Buffer.from(p.content, 'utf8'), plain] : await Promise.all([desiredData(ctx, p), plain ?? resolveAttrs(host, p)]);
 
   if (!current && !p.create) {
     return { inSync: true, comment: `File ${p.path} is not present and is not set for creation`, outputs: { path: p.path } };
