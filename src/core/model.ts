@@ -113,7 +113,7 @@ export interface ResourceKind<C = unknown> {
   /** Problems with params that are known before running (wrong types, missing source files). Deferred values are not yet known. */
   validate(params: Readonly<Record<string, unknown>>, node: GraphNode): readonly Diagnostic[];
   /** Optional checks that need the context but change nothing (source file present?), run before anything changes. */
-  preflight?(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): Promise<readonly Diagnostic[]>;
+  preflight?(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): readonly Diagnostic[] | Promise<readonly Diagnostic[]>;
   check(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): Promise<CheckOutcome>;
   apply(ctx: C, params: Readonly<Record<string, unknown>>, check: CheckOutcome, node: GraphNode): Promise<ApplyOutcome>;
   /** Salt's mod_watch: what to do when a watched dependency changed (restart, re-run). */

@@ -78,7 +78,10 @@ export async function preflightGraph<C>(graph: Graph, kinds: ReadonlyMap<string,
   const out: Diagnostic[] = [];
   for (const node of graph.nodes) {
     const kind = kinds.get(node.type);
-    if (kind?.preflight) out.push(...(await kind.preflight(ctx, node.params, node)));
+    if (!kind?.preflight) continue;
+    // Most nodes have nothing to look at (no source file): answered at once, without a promise each.
+    const found = kind.preflight(ctx, node.params, node);
+    out.push(...(Array.isArray(found) ? found : await found));
   }
   return out;
 }
