@@ -13,8 +13,10 @@ export const LARGE_INPUT = 512 * 1024;
 
 let tuned = false;
 
-export function tuneHeapForInput(chars: number): void {
-  if (tuned || chars < LARGE_INPUT) return;
+/** Tunes the heap for an input of `chars` characters; true when this call did. */
+export function tuneHeapForInput(chars: number): boolean {
+  if (tuned || chars < LARGE_INPUT) return false;
   tuned = true;
   setFlagsFromString('--semi-space-growth-factor=1');
+  return true;
 }

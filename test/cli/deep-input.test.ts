@@ -45,6 +45,29 @@ test('graph file, JSON and YAML', () => {
   expectPositioned(['apply', 'g.yaml'], dir, /^g\.yaml:7:\d+: F013 nesting deeper than 200 levels/m);
 });
 
+test('graph file: a JSON value 201 deep is refused, 200 deep is read; in params and in meta alike', () => {
+  const dir = tempDir();
+  // The params object is the 4th level of the file; its value 196 more makes 200.
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const graph = (where: 'params' | 'meta', levels: number) =>
+    where === 'params'
+      ? `{"version":1,"nodes":[{"id":"a","type":"file","params":{"path":"${dir}/x","content":"x","extra":${nested(levels)}}}]}`
+      : `{"version":1,"nodes":[{"id":"a","type":"file","meta":{"k":${nested(levels)}},"params":{"path":"${dir}/x","content":"x"}}]}`;
+  writeFileSync(join(dir, 'deep-params.json'), graph('params', MAX_NESTING - 3));
+  writeFileSync(join(dir, 'deep-meta.json'), graph('meta', MAX_NESTING - 3));
+  expectPositioned(['plan', 'deep-params.json'], dir, /^deep-params\.json:1:\d+: F013 nesting deeper than 200 levels/m);
+  expectPositioned(['plan', 'deep-meta.json'], dir, /^deep-meta\.json:1:\d+: F013 nesting deeper than 200 levels/m);
+  // One level less is no nesting problem: the plan goes on to the params check (extra is unknown).
+  writeFileSync(join(dir, 'ok-params.json'), graph('params', MAX_NESTING - 4));
+  const r = cairn(['plan', 'ok-params.json', '--state-dir', join(dir, 'state')], { cwd: dir });
+  assert.doesNotMatch(r.stderr, /F013/);
+  assert.match(r.stderr, /R001 file "a": /);
+  writeFileSync(join(dir, 'ok-meta.json'), graph('meta', MAX_NESTING - 4));
+  const ok = cairn(['plan', 'ok-meta.json', '--state-dir', join(dir, 'state')], { cwd: dir });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /would change file a/);
+});
+
 test('Converge: HCL values and Go templates', () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'c.hcl'), `task "a" {\n  check = "true"\n  x = ${brackets}\n}\n`);

@@ -1,0 +1,79 @@
+// How the CLI starts: the bundle and its V8 code cache written by the build, a cache V8 refuses changing
+// nothing but speed, only the named command declared, and the store's temporary names.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { buildProgram } from '../../src/cli/main.js';
+import { LARGE_INPUT, tuneHeapForInput } from '../../src/engine/heap.js';
+import { uniquePart } from '../../src/store/temp-name.js';
+import { cairnSpawned, ROOT, tempDir } from './cli-helpers.js';
+
+test('the build writes the bundle, kept ASCII, and the code cache of its training run', () => {
+  const bundle = readFileSync(join(ROOT, 'dist/cairn.cjs'));
+  assert.ok(bundle.length > 100_000);
+  assert.equal(bundle.findIndex((b) => b > 0x7f), -1, 'bin/cairn.js reads it as latin1: it must be ASCII');
+  assert.ok(statSync(join(ROOT, 'dist/cairn.cjs.cache')).size > 10_000, 'the training run wrote the code cache');
+});
+
+/** A copy of bin/ and dist/ (packages linked), so the cache can be spoiled without touching the build. */
+function copyOfCli(): string {
+  const dir = tempDir();
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+test('a code cache V8 refuses, or none, changes nothing but speed', () => {
+  const work = tempDir();
+  mkdirSync(join(work, 'files'));
+  const graph = join(work, 'g.json');
+  writeFileSync(graph, JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: join(work, 'files/f'), content: 'x\n' } }] }));
+  const run = (cli: string) => {
+    const r = spawnSync(process.execPath, [join(cli, 'bin/cairn.js'), 'plan', graph, '--state-dir', join(work, 'state')], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    return { code: r.status, stdout: r.stdout.replace(/ in [\d.]+ s, run \d+/, ''), stderr: r.stderr };
+  };
+  const good = run(ROOT);
+  assert.equal(good.code, 0, good.stderr);
+  assert.match(good.stdout, /^would change file f /m);
+  const spoiled = copyOfCli();
+  writeFileSync(join(spoiled, 'dist/cairn.cjs.cache'), Buffer.alloc(4096, 7));
+  assert.deepEqual(run(spoiled), good);
+  const none = copyOfCli();
+  rmSync(join(none, 'dist/cairn.cjs.cache'));
+  assert.equal(existsSync(join(none, 'dist/cairn.cjs.cache')), false);
+  assert.deepEqual(run(none), good);
+});
+
+test('only the command named on the line is declared; help and unknown names get them all', () => {
+  const names = (args: string[]) => buildProgram({ exitOverride: true, args: ['node', 'cairn', ...args] }).commands.map((c) => c.name());
+  const all = names([]);
+  assert.ok(all.length >= 15, all.join(' '));
+  assert.deepEqual(all.slice(0, 3), ['plan', 'apply', 'collect']);
+  for (const fe of ['salt', 'converge', 'zapusk', 'otter', 'inmanta', 'history', 'explain']) assert.ok(all.includes(fe), fe);
+  assert.deepEqual(names(['plan', 'g.json']), ['plan']);
+  assert.deepEqual(names(['salt', 'state.apply']), ['salt']);
+  assert.deepEqual(names(['ping', 'web*']), ['hosts', 'ping']);
+  assert.deepEqual(names(['--help']), all);
+  assert.deepEqual(names(['help', 'plan']), all);
+  assert.deepEqual(names(['plann']), all);
+  // What a user sees is the same: a typo still gets the suggestion from all the commands.
+  const typo = cairnSpawned(['plann', 'x']);
+  assert.equal(typo.code, 1);
+  assert.match(typo.stderr, /unknown command 'plann'[\s\S]*Did you mean plan\?/);
+});
+
+test('the heap is tuned once, and only for a large input', () => {
+  assert.equal(tuneHeapForInput(LARGE_INPUT - 1), false);
+  assert.equal(tuneHeapForInput(LARGE_INPUT), true);
+  assert.equal(tuneHeapForInput(LARGE_INPUT * 10), false, 'already tuned');
+});
+
+test("the store's temporary names differ on every call and are plain file-name characters", () => {
+  const seen = new Set(Array.from({ length: 10_000 }, () => uniquePart()));
+  assert.equal(seen.size, 10_000);
+  for (const s of [...seen].slice(0, 100)) assert.match(s, /^[0-9a-z]+$/);
+});
