@@ -1,6 +1,6 @@
 /** The resource graph: nodes, kinded edges, ordering and cycle detection. */
 import { type Diagnostic, error } from './diag.js';
-import { collectRefs, type Edge, type GraphNode } from './model.js';
+import { collectRefs, type DeferredRef, type Edge, type GraphNode } from './model.js';
 
 export interface Graph {
   readonly nodes: readonly GraphNode[];
@@ -25,14 +25,14 @@ export interface GraphIndex {
  * dependent runs first (it acts before the dependency changes). A deferred value orders like `depends`.
  * A node with a prereq also waits for what its prereq target waits for, so that target can be checked.
  */
-function orderingPairs(graph: Graph, incoming: ReadonlyMap<string, readonly Edge[]>): Array<[string, string]> {
+function orderingPairs(graph: Graph, incoming: ReadonlyMap<string, readonly Edge[]>, refs: ReadonlyMap<GraphNode, readonly DeferredRef[]>): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   for (const e of graph.edges) {
     if (e.kind === 'prereq') pairs.push([e.to, e.from]);
     else pairs.push([e.from, e.to]);
   }
-  for (const n of graph.nodes) {
-    for (const ref of collectRefs(n.params)) pairs.push([ref.node, n.id]);
+  for (const [n, list] of refs) {
+    for (const ref of list) pairs.push([ref.node, n.id]);
   }
   for (const e of graph.edges) {
     if (e.kind !== 'prereq') continue;
@@ -77,8 +77,12 @@ export function indexGraph(graph: Graph): { index?: GraphIndex; diagnostics: Dia
     if (!list) incoming.set(e.to, (list = []));
     list.push(e);
   }
+  // The nodes whose params refer to others' results (most refer to none).
+  const refs = new Map<GraphNode, readonly DeferredRef[]>();
   for (const n of graph.nodes) {
-    for (const ref of collectRefs(n.params)) {
+    const list = collectRefs(n.params);
+    if (list.length > 0) refs.set(n, list);
+    for (const ref of list) {
       if (!byId.has(ref.node)) {
         diagnostics.push(error('G005', `${JSON.stringify(n.id)} refers to unknown node ${JSON.stringify(ref.node)}`, { span: n.span, nodeId: n.id }));
       } else if (ref.node === n.id) {
@@ -92,7 +96,7 @@ export function indexGraph(graph: Graph): { index?: GraphIndex; diagnostics: Dia
   const after = new Map<string, string[]>();
   // Duplicate pairs are dropped: a short list is searched, a long one gets a set of its own.
   const seen = new Map<string, Set<string>>();
-  for (const [a, b] of orderingPairs({ nodes: graph.nodes, edges: graph.edges.filter((e) => byId.has(e.from) && byId.has(e.to) && e.from !== e.to) }, incoming)) {
+  for (const [a, b] of orderingPairs({ nodes: graph.nodes, edges: graph.edges.filter((e) => byId.has(e.from) && byId.has(e.to) && e.from !== e.to) }, incoming, refs)) {
     let bl = before.get(b);
     if (!bl) before.set(b, (bl = []));
     else if (bl.length < 16) {

@@ -65,16 +65,26 @@ export function deferred(refs: readonly DeferredRef[], render: Deferred['render'
 
 /** Every deferred reference in a params object, at any depth. */
 export function collectRefs(value: unknown, out: DeferredRef[] = []): DeferredRef[] {
-  if (isDeferred(value)) out.push(...value.refs);
-  else if (Array.isArray(value)) for (const v of value) collectRefs(v, out);
-  else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) collectRefs(v, out);
+  if (typeof value !== 'object' || value === null) return out;
+  if (isDeferred(value)) {
+    for (const ref of value.refs) out.push(ref);
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectRefs(v, out);
+  } else {
+    for (const k in value) collectRefs((value as Record<string, unknown>)[k], out);
+  }
   return out;
 }
 
+/** Whether a value holds a deferred value at any depth. Walked without copying: it runs for every node. */
 export function hasDeferred(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
   if (isDeferred(value)) return true;
-  if (Array.isArray(value)) return value.some(hasDeferred);
-  if (typeof value === 'object' && value !== null) return Object.values(value).some(hasDeferred);
+  if (Array.isArray(value)) {
+    for (const v of value) if (hasDeferred(v)) return true;
+    return false;
+  }
+  for (const k in value) if (hasDeferred((value as Record<string, unknown>)[k])) return true;
   return false;
 }
 

@@ -3,10 +3,13 @@ import { posix } from 'node:path';
 import * as v from 'valibot';
 import type { Host, StatInfo } from '../host/types.js';
 
+/** A path with `//`, a `.` or `..` part, or a trailing `/`: one that normalising would change. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
 export const absolutePathSchema = v.pipe(
   v.string(),
   v.regex(/^\//, 'expected an absolute path'),
-  v.transform((p) => (p.length > 1 ? posix.normalize(p).replace(/\/$/, '') : p)),
+  v.transform((p) => (NOT_NORMAL.test(p) ? posix.normalize(p).replace(/\/$/, '') : p)),
 );
 
 const MAX_LINKS = 40;
