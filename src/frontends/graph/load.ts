@@ -19,6 +19,7 @@ type SpanOf = (path: readonly PathKey[]) => Span | undefined;
 
 /** The fast load's span lookup: no positions, so no key paths are built for it either. */
 const noSpans: SpanOf = () => undefined;
+const NO_PATH: readonly PathKey[] = [];
 
 const NODE_KEYS = new Set(['id', 'type', 'name', 'params', 'meta', 'secret', ...EDGE_KINDS]);
 
@@ -75,9 +76,9 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
     diags.push(error('F013', `nesting deeper than ${MAX_NESTING} levels is not supported here`, { span: spanOf(path) }));
     return null;
   }
-  const sub = (key: PathKey): readonly PathKey[] => (spanOf === noSpans ? path : [...path, key]);
+  const fast = spanOf === noSpans;
   if (Array.isArray(v)) {
-    const items = v.map((x, i) => toParamValue(x, sub(i), spanOf, diags, sink, depth + 1));
+    const items = v.map((x, i) => toParamValue(x, fast ? path : [...path, i], spanOf, diags, sink, depth + 1));
     return items.every((x, i) => x === v[i]) ? v : items;
   }
   const o = v as Record<string, unknown>;
@@ -110,7 +111,7 @@ function toParamValue(v: unknown, path: readonly PathKey[], spanOf: SpanOf, diag
   let out: Record<string, unknown> | undefined;
   for (const k in o) {
     const was = o[k];
-    const now = toParamValue(was, sub(k), spanOf, diags, sink, depth + 1);
+    const now = toParamValue(was, fast ? path : [...path, k], spanOf, diags, sink, depth + 1);
     if (now !== was && out === undefined) {
       out = {};
       for (const before in o) {
@@ -145,8 +146,11 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
     diags.push(error('F003', `"nodes" must be a list of nodes, not ${typeName(top.nodes)}`, { span: at(['nodes']) }));
     return { graph: { nodes, edges }, diagnostics: diags };
   }
+  // What secrets each node's params read: one list, each node's part taken from where it starts.
+  const sink: SecretSink = { file, values: [] };
   top.nodes.forEach((raw, i) => {
-    const path = ['nodes', i];
+    // The fast load has no positions to find: no key paths are built for them.
+    const path: readonly PathKey[] = spanOf === noSpans ? NO_PATH : ['nodes', i];
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       diags.push(error('F004', `a node is an object with "id", "type" and "params", not ${typeName(raw)}`, { span: at(path) }));
       return;
@@ -175,14 +179,14 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
     if (n.secret !== undefined && typeof n.secret !== 'boolean') {
       diags.push(error('F016', `node ${JSON.stringify(id)}: "secret" must be true or false`, { span: at([...path, 'secret']), nodeId: id }));
     }
-    numericModes(id, rawParams as Record<string, unknown>, (k) => at([...path, 'params', k]), diags);
-    const sink: SecretSink = { file, values: [] };
+    numericModes(id, rawParams as Record<string, unknown>, path, at, diags);
+    const secretsFrom = sink.values.length;
     // The params object is 4 deep: the file's object, "nodes", the node, "params".
-    const params = toParamValue(rawParams, [...path, 'params'], spanOf, diags, sink, 4) as Record<string, unknown>;
+    const params = toParamValue(rawParams, spanOf === noSpans ? NO_PATH : [...path, 'params'], spanOf, diags, sink, 4) as Record<string, unknown>;
     if (n.meta !== undefined && valueDeeperThan(n.meta, MAX_NESTING - 3)) {
       diags.push(error('F013', `nesting deeper than ${MAX_NESTING} levels is not supported here`, { span: at([...path, 'meta']), nodeId: id }));
     }
-    const secret = n.secret === true || sink.values.length > 0 ? { values: sink.values } : undefined;
+    const secret = n.secret === true || sink.values.length > secretsFrom ? { values: sink.values.slice(secretsFrom) } : undefined;
     const span = spanOf(path);
     const paramSpans: Record<string, Span> = {};
     if (span) {
@@ -219,7 +223,7 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
 /** Params that hold a permission mode: a JSON number there is ambiguous (644 is not 0644), so refused. */
 const MODE_PARAMS = /^(?:mode|new_mode|dir_mode|file_mode)$/;
 
-function numericModes(id: string, params: Record<string, unknown>, spanAt: (key: string) => Span, diags: Diagnostic[]): void {
+function numericModes(id: string, params: Record<string, unknown>, path: readonly PathKey[], at: (path: readonly PathKey[]) => Span, diags: Diagnostic[]): void {
   for (const k in params) {
     const v = params[k];
     if (typeof v !== 'number' || !MODE_PARAMS.test(k)) continue;
@@ -227,7 +231,7 @@ function numericModes(id: string, params: Record<string, unknown>, spanAt: (key:
     const hint = /^[0-7]{1,4}$/.test(digits) ? `0${digits.padStart(3, '0')}`.slice(-4) : `0${(Math.trunc(Math.abs(v)) & 0o7777).toString(8).padStart(3, '0')}`;
     diags.push(
       error('F017', `node ${JSON.stringify(id)}: "${k}" is the number ${v}, which is not an octal mode; write "${hint}" (a string)`, {
-        span: spanAt(k),
+        span: at([...path, 'params', k]),
         nodeId: id,
       }),
     );

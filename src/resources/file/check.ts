@@ -67,7 +67,7 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
       state,
     };
   }
-  let changes: Record<string, unknown> = {};
+  const changes: Record<string, unknown> = {};
   let contentChanged = false;
   let old: Buffer | undefined;
   if (data !== undefined && p.replace) {
@@ -76,14 +76,17 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
     contentChanged = !old.equals(data);
     if (contentChanged) changes.diff = await unifiedDiff(old, data);
   }
-  changes = { ...changes, ...attrChanges(current, want) };
+  Object.assign(changes, attrChanges(current, want));
   const inSync = Object.keys(changes).length === 0;
   const state: FileState = { target, current, data: p.replace ? data : undefined, contentChanged, want };
-  const keptComment = `File ${p.path} exists with proper permissions. No changes made.`;
   return {
     inSync,
     ...(inSync ? {} : { changes }),
-    comment: inSync ? (p.replace ? `File ${p.path} is in the correct state` : keptComment) : `The file ${p.path} is set to be changed`,
+    comment: inSync
+      ? p.replace
+        ? `File ${p.path} is in the correct state`
+        : `File ${p.path} exists with proper permissions. No changes made.`
+      : `The file ${p.path} is set to be changed`,
     outputs: withPrevious(fileOutputs(p, data, want.mode ?? current.mode), contentChanged ? old : undefined),
     state,
   };
