@@ -1,45 +1,66 @@
 // Runs every test/**/*.test.ts explicitly (Node 20's runner does not find .ts files in a folder by
 // itself) and fails when no test ran. Extra arguments narrow the run to files whose path contains them.
 //
+// The TypeScript is compiled once per run, not once per test process: esbuild turns every .ts file of
+// src/, test/ and scripts/ into JavaScript in a temporary copy of the tree (test-build.mjs), and Node's
+// runner runs the copies without a loader. A test file still sees its own path: import.meta.url,
+// dirname and filename are the .ts file's, so fixtures, dist/ and the CLI are found where they are.
+// Paths into the copy in the output are shown as the .ts files they came from.
+//
 // Test files run as separate processes, CONCURRENCY at a time. Most tests run the CLI in-process (one
 // worker thread per file, the file's main thread waiting on it), so a file keeps about one core busy;
 // one more file than there are cores fills the time files spend waiting on the programs they start
 // (sh, python3, a real sshd or PostgreSQL) without making the busy ones queue for a core. Node's own
 // default (cores - 1) would run one file at a time on a 2-core machine. CAIRN_TEST_CONCURRENCY overrides it.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildTests, testFiles } from './test-build.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-function walk(dir, out) {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (name === 'fixtures' || name === 'node_modules') continue;
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (name.endsWith('.test.ts')) out.push(relative(root, p));
-  }
-  return out;
-}
+const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const filters = process.argv.slice(2);
-const files = walk(join(root, 'test'), [])
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort();
+const files = testFiles(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
 }
+const build = await buildTests(root);
 const CONCURRENCY = Number(process.env.CAIRN_TEST_CONCURRENCY) || availableParallelism() + 1;
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  ['--enable-source-maps', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files.map((f) => join(build.dir, f.replace(/\.ts$/, '.js')))],
+  { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CAIRN_TEST_BUILD: build.dir } },
+);
 let tail = '';
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  tail += chunk.toString();
-});
+/** Passes a stream on line by line, paths into the compiled copy shown as their .ts files. */
+function relay(from, to, keep) {
+  let partial = '';
+  const emit = (text) => {
+    const shown = build.unmap(text);
+    to.write(shown);
+    if (keep) tail += shown;
+  };
+  from.setEncoding('utf8');
+  from.on('data', (chunk) => {
+    const text = partial + chunk;
+    const end = text.lastIndexOf('\n') + 1;
+    partial = text.slice(end);
+    if (end > 0) emit(text.slice(0, end));
+  });
+  from.on('end', () => partial && emit(partial));
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    child.kill(signal);
+    build.remove();
+    process.exit(130);
+  });
+}
+relay(child.stdout, process.stdout, true);
+relay(child.stderr, process.stderr, false);
 child.on('close', (code) => {
+  build.remove();
   const m = [...tail.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/^ℹ tests (\d+)$/gm)].pop();
   const count = m ? Number(m[1]) : 0;
   if (count === 0) {
