@@ -12,6 +12,8 @@
 // one more file than there are cores fills the time files spend waiting on the programs they start
 // (sh, python3, a real sshd or PostgreSQL) without making the busy ones queue for a core. Node's own
 // default (cores - 1) would run one file at a time on a 2-core machine. CAIRN_TEST_CONCURRENCY overrides it.
+// The files that take longest start first, so the run does not end with one long file on one core
+// while the other core idles (the runner starts files in the order it is given them).
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +22,25 @@ import { buildTests, testFiles } from './test-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const filters = process.argv.slice(2);
-const files = testFiles(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+/** The longest files (CPU and waiting), longest first, as measured; the others follow in path order. */
+const LONGEST = [
+  'test/frontends/converge/sweep.test.ts',
+  'test/frontends/salt/differential.test.ts',
+  'test/frontends/inmanta/golden.test.ts',
+  'test/fuzz/fuzz.test.ts',
+  'test/frontends/zapusk/golden.test.ts',
+  'test/host/fleet-frontends.test.ts',
+  'test/host/fleet-cli.test.ts',
+  'test/frontends/otter/cli.test.ts',
+  'test/host/ssh.test.ts',
+  'test/web/dashboard.browser.test.ts',
+  'test/host/salt-fleet-cli.test.ts',
+  'test/host/fleet-otter-inmanta.test.ts',
+];
+const rank = (f) => (LONGEST.includes(f) ? LONGEST.indexOf(f) : LONGEST.length);
+const files = testFiles(root)
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
 if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
