@@ -16,8 +16,9 @@
 // while the other core idles (the runner starts files in the order it is given them).
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildTests, testFiles } from './test-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -46,12 +47,38 @@ if (files.length === 0) {
   process.exit(1);
 }
 const build = await buildTests(root);
+const compiled = (f) => join(build.dir, f.replace(/\.ts$/, '.js'));
+
+// The other files run GROUP to a process, one after the other, each file's tests under its own heading
+// (its path): a process, its module loading and its CLI worker are paid once per group instead of once
+// per file. CAIRN_TEST_ISOLATE=1 gives every file its own process again.
+const GROUP = process.env.CAIRN_TEST_ISOLATE === '1' ? 1 : 8;
+const alone = files.filter((f) => rank(f) < LONGEST.length);
+const rest = files.filter((f) => rank(f) === LONGEST.length);
+const entries = alone.map(compiled);
+mkdirSync(join(build.dir, 'groups'));
+for (let i = 0; i < rest.length; i += GROUP) {
+  const group = rest.slice(i, i + GROUP);
+  if (group.length === 1) {
+    entries.push(compiled(group[0]));
+    continue;
+  }
+  // Each file is imported by its suite, so the tests it declares as it loads are that suite's (the
+  // runner finds a test's parent from the code that runs it: a test declared after a top-level await of
+  // its file lands at the top level, still run, without the heading). The files load together, and their
+  // tests run file after file.
+  const lines = ["import { describe } from 'node:test';"];
+  for (const f of group) lines.push(`describe(${JSON.stringify(f)}, () => import(${JSON.stringify(pathToFileURL(compiled(f)).href)}));`);
+  const entry = join(build.dir, 'groups', `${String(i / GROUP + 1).padStart(2, '0')}.mjs`);
+  writeFileSync(entry, `${lines.join('\n')}\n`);
+  entries.push(entry);
+}
 const CONCURRENCY = Number(process.env.CAIRN_TEST_CONCURRENCY) || availableParallelism() + 1;
-const child = spawn(
-  process.execPath,
-  ['--enable-source-maps', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files.map((f) => join(build.dir, f.replace(/\.ts$/, '.js')))],
-  { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CAIRN_TEST_BUILD: build.dir } },
-);
+const child = spawn(process.execPath, ['--enable-source-maps', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...entries], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'pipe'],
+  env: { ...process.env, CAIRN_TEST_BUILD: build.dir },
+});
 let tail = '';
 /** Passes a stream on line by line, paths into the compiled copy shown as their .ts files. */
 function relay(from, to, keep) {
