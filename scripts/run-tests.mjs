@@ -7,13 +7,14 @@
 // dirname and filename are the .ts file's, so fixtures, dist/ and the CLI are found where they are.
 // Paths into the copy in the output are shown as the .ts files they came from.
 //
-// Test files run as separate processes, CONCURRENCY at a time. Most tests run the CLI in-process (one
-// worker thread per file, the file's main thread waiting on it), so a file keeps about one core busy;
-// one more file than there are cores fills the time files spend waiting on the programs they start
-// (sh, python3, a real sshd or PostgreSQL) without making the busy ones queue for a core. Node's own
-// default (cores - 1) would run one file at a time on a 2-core machine. CAIRN_TEST_CONCURRENCY overrides it.
-// The files that take longest start first, so the run does not end with one long file on one core
-// while the other core idles (the runner starts files in the order it is given them).
+// Node's runner runs CONCURRENCY processes at a time: each of the longest files alone, the others in
+// groups (below). Most tests run the CLI in-process (one worker thread per process, the test's main
+// thread waiting on it), so a process keeps about one core busy; one more process than there are cores
+// fills the time they spend waiting on the programs they start (sh, python3, git, a real sshd or
+// PostgreSQL) without making the busy ones queue for a core. Node's own default (cores - 1) would run one
+// at a time on a 2-core machine. CAIRN_TEST_CONCURRENCY overrides it. The longest files start first, so
+// the run does not end with one long file on one core while the other idles (the runner starts them in
+// the order it is given them).
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
