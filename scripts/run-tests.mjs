@@ -16,8 +16,8 @@
 // the run does not end with one long file on one core while the other idles (the runner starts them in
 // the order it is given them).
 import { spawn, spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildTests, testFiles } from './test-build.mjs';
@@ -47,7 +47,25 @@ if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
 }
-const build = await buildTests(root);
+// Temporary files go to a RAM file system when there is one (/dev/shm), unless TMPDIR says where: the
+// tests make and delete many thousands of files, which costs far more on a disk, and everything they leave
+// behind goes with the folder at the end. CAIRN_TEST_DISK_TMPDIR keeps the system's temporary folder for a
+// test that needs a disk's file system.
+const diskTmp = tmpdir();
+let scratch;
+if (process.env.TMPDIR === undefined) {
+  try {
+    if (statSync('/dev/shm').isDirectory()) {
+      scratch = mkdtempSync('/dev/shm/cairn-tmp-');
+      // Open to every user, as /tmp is: tests run programs as other users (PostgreSQL, a non-root login).
+      chmodSync(scratch, 0o1777);
+    }
+  } catch {
+    scratch = undefined;
+  }
+}
+const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
+const build = await buildTests(root, scratch ?? diskTmp);
 const compiled = (f) => join(build.dir, f.replace(/\.ts$/, '.js'));
 
 // The other files run GROUP to a process, one after the other, each file's tests under its own heading
@@ -77,7 +95,7 @@ for (let i = 0; i < rest.length; i += GROUP) {
 // Inmanta's Python plugins start python3 for every call. Where python3 on PATH is a version manager's shim
 // (a script that works out which interpreter to start, every time), that costs more than the call: the
 // interpreter python3 starts is found once here and handed to the tests as CAIRN_PYTHON.
-const env = { ...process.env, CAIRN_TEST_BUILD: build.dir };
+const env = { ...process.env, CAIRN_TEST_BUILD: build.dir, CAIRN_TEST_DISK_TMPDIR: diskTmp, ...(scratch ? { TMPDIR: scratch } : {}) };
 if (env.CAIRN_PYTHON === undefined) {
   const probe = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
   const interpreter = probe.status === 0 ? probe.stdout.trim() : '';
@@ -111,6 +129,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     child.kill(signal);
     build.remove();
+    removeScratch();
     process.exit(130);
   });
 }
@@ -118,6 +137,7 @@ relay(child.stdout, process.stdout, true);
 relay(child.stderr, process.stderr, false);
 child.on('close', (code) => {
   build.remove();
+  removeScratch();
   const m = [...tail.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/^ℹ tests (\d+)$/gm)].pop();
   const count = m ? Number(m[1]) : 0;
   if (count === 0) {

@@ -5,7 +5,7 @@
 // where they are. The copy's node_modules is the tree's. Source maps point at the .ts files.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transform } from 'esbuild';
 
@@ -29,11 +29,11 @@ export function testFiles(root) {
 }
 
 /**
- * Compiles the trees into a fresh temporary folder. `unmap` turns paths into the copy back into the .ts
- * files they came from; `remove` deletes the copy.
+ * Compiles the trees into a fresh folder under `base` (the system's temporary folder by default). `unmap`
+ * turns paths into the copy back into the .ts files they came from; `remove` deletes the copy.
  */
-export async function buildTests(root) {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-tests-'));
+export async function buildTests(root, base = tmpdir()) {
+  const dir = mkdtempSync(join(base, 'cairn-tests-'));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
@@ -69,8 +69,9 @@ export async function buildTests(root) {
     remove();
     throw e;
   }
-  const escaped = dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const inCopy = new RegExp(`(file://)?${escaped}/([^\\s:)'"]+?)\\.js\\b`, 'g');
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The copy's absolute path (or file URL), or the same path relative to the tree (the runner's summary).
+  const inCopy = new RegExp(`(file://)?(?:${escape(dir)}|${escape(relative(root, dir))})/([^\\s:)'"]+?)\\.js\\b`, 'g');
   return {
     dir,
     remove,
