@@ -163,3 +163,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.exitCode = before;
   }
 }
+
+/**
+ * For a process that runs many command lines (runCli's callers): this machine's facts are read once per
+ * working directory and environment instead of once per command line (host/local.ts).
+ */
+export async function rememberLocalFacts(): Promise<void> {
+  (await import('../host/local.js')).rememberLocalFacts();
+}

@@ -40,6 +40,18 @@ function unlinkQuietly(path: string): void {
   }
 }
 
+/**
+ * Facts kept across LocalHost objects, per host name, working directory and environment (what the facts
+ * script's output depends on). Off unless a process that runs many command lines turns it on (the tests'
+ * in-process runner), where this machine would otherwise be read again for every command line; a
+ * command line run on its own reads its facts once anyway.
+ */
+let remembered: Map<string, Promise<HostFacts>> | undefined;
+
+export function rememberLocalFacts(): void {
+  remembered ??= new Map();
+}
+
 export class LocalHost implements Host {
   private factsOnce: Promise<HostFacts> | undefined;
 
@@ -52,8 +64,21 @@ export class LocalHost implements Host {
 
   /** Read from the machine by the same script the SSH host runs, so both report the same way. */
   facts(): Promise<HostFacts> {
-    this.factsOnce ??= gatherFacts((script) => this.exec(script, { readOnly: true }), this.name);
+    this.factsOnce ??= this.readFacts();
     return this.factsOnce;
+  }
+
+  private readFacts(): Promise<HostFacts> {
+    const read = (): Promise<HostFacts> => gatherFacts((script) => this.exec(script, { readOnly: true }), this.name);
+    if (!remembered) return read();
+    const key = JSON.stringify([this.name, process.cwd(), Object.entries(process.env)]);
+    let facts = remembered.get(key);
+    if (!facts) {
+      facts = read();
+      remembered.set(key, facts);
+      facts.catch(() => remembered?.delete(key));
+    }
+    return facts.then((f) => structuredClone(f));
   }
 
   execSync(command: string | readonly string[], options: SyncExecOptions = {}): ExecResult {

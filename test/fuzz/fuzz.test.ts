@@ -5,16 +5,23 @@
  * diagnostics: never an internal error, never a diagnostic without file:line:col, never a hang (a
  * watchdog stops an input that gives no answer for a long time and fails the test with its case).
  *
- * FUZZ_COUNT=N changes the number of inputs per front end, FUZZ_SEED=N the seed;
- * FUZZ_ONLY=target:i runs one case (the failure message names it).
+ * FUZZ_COUNT=N changes the number of inputs per front end (500 by default; FUZZ_COUNT=5000 for a long
+ * run), FUZZ_SEED=N the seed; FUZZ_ONLY=target:i runs one case (the failure message names it).
+ *
+ * Why 500: input i depends only on (seed, i), so the default run is the first 500 inputs of any longer
+ * run. Each input picks a seed file and a first mutation (one of 9 kinds); the first 500 inputs of seed 14
+ * reach 96 to 100% of those (file, mutation) pairs per front end (graph 27/27, converge 54/54, zapusk
+ * 104/108, otter 63/63, inmanta 78/81, salt 114/117); the first 1000 reach all of them.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { workerBoot } from '../harness/compiled.js';
 import type { Job, Message } from './worker.js';
 import { targets } from './targets.js';
 
-const COUNT = Number(process.env.FUZZ_COUNT ?? 2000);
+const COUNT = Number(process.env.FUZZ_COUNT ?? 500);
 const SEED = Number(process.env.FUZZ_SEED ?? 14);
 const ONLY = process.env.FUZZ_ONLY?.split(':');
 /** An input with no answer after this long is a hang (normal inputs take milliseconds). */
@@ -28,8 +35,7 @@ interface Outcome {
 
 function fuzz(job: Job): Promise<Outcome> {
   return new Promise((resolvePromise, reject) => {
-    // A worker thread does not inherit the TypeScript loader: it registers it, then loads the worker.
-    const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); })`;
+    const boot = workerBoot(join(import.meta.dirname, 'worker.ts'));
     // A model that keeps constructing (an implementation instantiating its own entity, as mutations
     // make) ends at the instance budget; fuzz inputs are small, so a small budget ends them quickly.
     const worker = new Worker(boot, { eval: true, workerData: job, env: { ...process.env, CAIRN_INMANTA_MAX_INSTANCES: '20000' } });

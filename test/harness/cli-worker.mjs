@@ -4,7 +4,10 @@
 import { workerData } from 'node:worker_threads';
 
 const { port, flag, main } = workerData;
-const { runCli } = await import(main);
+const { runCli, rememberLocalFacts } = await import(main);
+// The runs of a test file share this machine's facts where their working directory and environment are
+// the same, as one process would read them once.
+await rememberLocalFacts();
 
 let current;
 const stray = [];

@@ -48,6 +48,13 @@ test('accepting writes what was produced (and removes an emptied optional file);
   const recorded = new Expect(join(root, 'a'), suiteAt(root, { recorded: true }), true);
   assert.throws(() => recorded.text('1.out', 'cairn\n', 'recorded'), /recorded/);
   assert.equal(readFileSync(join(root, 'a/1.out'), 'utf8'), 'new\n');
+  // Recorded by name: 1.out is the real system's, 3.out cairn's own.
+  const some = new Expect(join(root, 'a'), suiteAt(root, { recorded: (n) => n === '1.out' }), true);
+  assert.throws(() => some.text('1.out', 'cairn\n', 'recorded'), /recorded/);
+  some.json('3.out', { a: 2 }, 'cairn\'s own');
+  assert.equal(readFileSync(join(root, 'a/1.out'), 'utf8'), 'new\n');
+  assert.equal(readFileSync(join(root, 'a/3.out'), 'utf8'), '{\n  "a": 2\n}\n');
+  assert.equal(some.accepted, 1);
 });
 
 test('orphans: a folder that is no case, a file that is neither input nor expected, an expected file no run read', () => {

@@ -7,8 +7,8 @@
  * - makes one test per case; the case compares what it produced with its expected files through
  *   `Expect` (text or JSON);
  * - under `CAIRN_ACCEPT=1` (the one accept mode) writes what was produced into the expected files instead
- *   of failing, except for suites whose expected files were recorded from the real system (`recorded`):
- *   those are re-recorded from the real system by their recorder, never from cairn;
+ *   of failing, except for expected files recorded from the real system (`recorded`: the whole suite, or
+ *   the names it says): those are re-recorded from the real system by their recorder, never from cairn;
  * - adds a last test that fails on orphans: a folder in the root that is not a case, a file in a case
  *   that is neither an input nor an expected file, and an expected file that no comparison of its
  *   (finished) case read.
@@ -41,8 +41,11 @@ export interface GoldenSuite {
   readonly expected: (name: string) => boolean;
   /** Whether a top-level name in a case folder is an input (default: everything that is not expected). */
   readonly input?: (name: string) => boolean;
-  /** Expected files recorded from the real system: CAIRN_ACCEPT never rewrites them. */
-  readonly recorded?: boolean;
+  /**
+   * Expected files recorded from the real system, which CAIRN_ACCEPT never rewrites: all of them (true),
+   * or those whose top-level name the function accepts (a suite that keeps cairn's output beside the real one).
+   */
+  readonly recorded?: boolean | ((name: string) => boolean);
   /** Words added to a case's test name (e.g. its note). */
   readonly describe?: (c: GoldenCase) => string;
   /** The check of one case. */
@@ -66,8 +69,9 @@ export class Expect {
     return join(this.dir, name);
   }
 
-  private get accepting(): boolean {
-    return this.accept && this.suite.recorded !== true;
+  private accepting(name: string): boolean {
+    const recorded = this.suite.recorded;
+    return this.accept && !(recorded === true || (typeof recorded === 'function' && recorded(name.split('/')[0] as string)));
   }
 
   /** Whether the expected file exists (it counts as read). */
@@ -90,7 +94,7 @@ export class Expect {
     const exists = existsSync(path);
     const want = exists ? readFileSync(path, 'utf8') : options.absentIsEmpty ? '' : undefined;
     if (want === actual) return;
-    if (this.accepting) {
+    if (this.accepting(name)) {
       if (actual === '' && options.absentIsEmpty) rmSync(path, { force: true });
       else writeFileSync(path, actual);
       this.accepted++;
@@ -113,7 +117,7 @@ export class Expect {
     try {
       assert.deepEqual(actual, want, message);
     } catch (e) {
-      if (!this.accepting) throw e;
+      if (!this.accepting(name)) throw e;
       writeFileSync(path, `${JSON.stringify(actual, null, indent)}\n`);
       this.accepted++;
     }

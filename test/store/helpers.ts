@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../harness/compiled.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const holderScript = fileURLToPath(new URL('./fixtures/lock-holder.ts', import.meta.url));
@@ -30,7 +31,7 @@ export interface Holder {
 
 /** Runs fixtures/lock-holder.ts on `dir` in its own node process. */
 export function startHolder(dir: string, ...args: string[]): Holder {
-  const child = spawn(process.execPath, ['--import', 'tsx', holderScript, dir, ...args], { cwd: repoRoot });
+  const child = spawn(process.execPath, [...nodeArgs(holderScript), dir, ...args], { cwd: repoRoot });
   let out = '';
   let err = '';
   const waiters: Array<{ prefix: string; resolve: (l: string) => void }> = [];

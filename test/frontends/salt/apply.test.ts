@@ -67,7 +67,7 @@ test('test=True: result null, "would" comments, nothing on disk, exit 0', () => 
 });
 
 test('test=True on test states: Salt wording, fail_with_changes stays false', () => {
-  const r = cairn(['salt', 'state.apply', 'test=True', '--high-data', join(FIX, 'requisites/high.json'), '--out', 'json', '--state-dir', tempDir()]);
+  const r = cairn(['salt', 'state.apply', 'test=True', '--high-data', join(FIX, 'high/requisites/high.json'), '--out', 'json', '--state-dir', tempDir()]);
   const local = JSON.parse(r.stdout).local;
   const changes = local['test_|-changes_|-changes_|-succeed_with_changes'];
   assert.equal(changes.result, null);
@@ -118,7 +118,7 @@ test('bad input: a state function that does not exist fails that state (Salt ver
 });
 
 test('highstate text: blocks, Name only when it differs from ID, summary', () => {
-  const r = cairn(['salt', 'state.apply', '--high-data', join(FIX, 'watch/high.json'), '--state-dir', tempDir()]);
+  const r = cairn(['salt', 'state.apply', '--high-data', join(FIX, 'high/watch/high.json'), '--state-dir', tempDir()]);
   assert.equal(r.code, 0, r.stderr);
   const text = r.stdout.replace(/Started: \S+/g, 'Started: T').replace(/Duration: \S+ ms/g, 'Duration: D ms').replace(/Total run time: +\S+ m?s/, 'Total run time: X');
   assert.match(text, /^local:\n----------\n {10}ID: conf\n {4}Function: test\.succeed_with_changes\n {6}Result: True\n {5}Comment: Success!\n {5}Started: T\n {4}Duration: D ms\n {5}Changes:   \n {14}----------\n {14}testing:\n {18}----------\n {18}new:\n {22}Something pretended to change\n {18}old:\n {22}Unchanged\n/);

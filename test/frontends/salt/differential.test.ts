@@ -35,9 +35,26 @@ if (!SALT_CALL) process.stderr.write('salt differential: SALT_CALL is not set; c
 const stateDir = mkdtempSync(join(tmpdir(), 'cairn-salt-diff-store-'));
 process.on('exit', () => rmSync(stateDir, { recursive: true, force: true }));
 
+/**
+ * A case's copy is made in the system's temporary folder even when the test run keeps its temporary files
+ * elsewhere (scripts/run-tests.mjs, CAIRN_TEST_DISK_TMPDIR): setup.sh makes archives with tar, which lists
+ * a folder's files in the order its file system gives them, and the corpus was recorded on a disk.
+ */
+function prepare(dir: string): ReturnType<RecorderLib['prepare']> {
+  const disk = process.env.CAIRN_TEST_DISK_TMPDIR;
+  const saved = process.env.TMPDIR;
+  if (disk) process.env.TMPDIR = disk;
+  try {
+    return lib.prepare(dir);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+}
+
 /** The case as runCase prepares it (a fresh copy, setup.sh run), with cairn run in-process instead of spawned. */
 function runCairn(dir: string): CaseRun {
-  const { root, words, text } = lib.prepare(dir);
+  const { root, words, text } = prepare(dir);
   try {
     const r = cairn(['salt', '--state-dir', stateDir, ...words], { cwd: root });
     const norm = text ? { text: lib.normalizeText(r.stdout, root) } : lib.normalizeJson(r.stdout, root);

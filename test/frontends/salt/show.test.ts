@@ -45,7 +45,7 @@ test('show_lowstate resolves require_in and names; show_low_sls leaves require_i
 test('--out yaml: PyYAML block style, sorted keys, quoted times', () => {
   // Salt's safe dumper has no representer for show_top's DefaultOrderedDict.
   assert.equal(show(['state.show_top'], 'yaml'), 'local: NULL\n');
-  const r = cairn(['salt', 'state.apply', '--high-data', join(ROOT, 'test/fixtures/salt/listen/high.json'), '--out', 'yaml', '--state-dir', tempDir()]);
+  const r = cairn(['salt', 'state.apply', '--high-data', join(ROOT, 'test/fixtures/salt/high/listen/high.json'), '--out', 'yaml', '--state-dir', tempDir()]);
   assert.equal(r.code, 0, r.stderr);
   const block = /\n {2}test_\|-conf_\|-conf_\|-succeed_with_changes:\n([\s\S]*?)\n {2}test_/.exec(r.stdout)?.[1] ?? '';
   assert.match(block, /^ {4}__id__: conf\n {4}__run_num__: 0\n {4}__sls__: l\n {4}changes:\n {6}testing:\n {8}new: Something pretended to change\n {8}old: Unchanged\n {4}comment: Success!\n {4}duration: [\d.]+\n {4}name: conf\n {4}result: true\n {4}start_time: '\d\d:\d\d:\d\d\.\d{6}'$/);
