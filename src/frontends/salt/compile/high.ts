@@ -260,7 +260,7 @@ export function requisiteIn(high: High): string[] {
             );
             pstate = pstate.split('.')[0] as string;
           }
-          if (pstate === 'sls') targets.push(...findSlsIds(pname, high).map(([i, s]) => [i, s] as [string, string]));
+          if (pstate === 'sls') for (const [i, s] of findSlsIds(pname, high)) targets.push([i, s]);
           else targets.push([pname, pstate]);
         }
         for (const [name, tstate] of targets) {
@@ -302,6 +302,6 @@ export function requisiteIn(high: High): string[] {
     }
     blocks.push({ [id]: body } as ExtendBlock);
   }
-  errors.push(...reconcileExtend(high, blocks));
+  for (const e of reconcileExtend(high, blocks)) errors.push(e);
   return errors;
 }

@@ -47,9 +47,9 @@ function spanDiag(data: HighData, id: string, code: Code, message: string): Diag
 export function reconcile(data: HighData, requisites: boolean): { high: High; errors: string[] } {
   const high = toHigh(data);
   const errors = reconcileExtend(high, data.extend);
-  errors.push(...verifyHigh(high, data.idTypes));
+  for (const e of verifyHigh(high, data.idTypes)) errors.push(e);
   if (errors.length > 0) return { high, errors };
-  if (requisites) errors.push(...requisiteIn(high));
+  if (requisites) for (const e of requisiteIn(high)) errors.push(e);
   applyExclude(high, data.exclude);
   return { high, errors };
 }
