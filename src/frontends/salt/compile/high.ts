@@ -147,7 +147,7 @@ export function reconcileExtend(high: High, extend: readonly ExtendBlock[]): str
               const key = firstKey(arg) as string;
               const valKey = firstKey(val);
               if (key === valKey) {
-                if (REQUISITE_KEYWORDS.has(key) && Array.isArray(val[key])) (val[key] as unknown[]).push(...((arg[key] as unknown[]) ?? []));
+                if (REQUISITE_KEYWORDS.has(key) && Array.isArray(val[key])) for (const r of (arg[key] as unknown[]) ?? []) (val[key] as unknown[]).push(r);
                 else list[i] = structuredClone(arg);
                 update = true;
               }
