@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ChunkIndex } from '../../../src/frontends/salt/compile/chunk-index.js';
+import type { Chunk } from '../../../src/frontends/salt/compile/index.js';
 import { compileHighData } from '../../../src/frontends/salt/compile/low.js';
 import { RenderedLines } from '../../../src/frontends/salt/render/source-map.js';
+import { runSucceeded } from '../../../src/frontends/salt/run/index.js';
 
 test('a names list of 60,000 entries (some repeated) compiles to one chunk per distinct name, in order', () => {
   const names = Array.from({ length: 60000 }, (_, i) => `/srv/f${i % 50000}`);
@@ -52,4 +54,30 @@ test('requisite targets without a glob are found by index; a glob target is matc
   assert.deepEqual(index.find('id', 's4999?').map((c) => c.__id__), ['s49990', 's49991', 's49992', 's49993', 's49994', 's49995', 's49996', 's49997', 's49998', 's49999']);
   index.find('id', 's4999?');
   assert.equal(index.scanned, chunks.length, 'the second look-up of a glob target is remembered');
+});
+
+const chunk = (state: string, id: string, extra: Record<string, unknown> = {}) =>
+  ({ state, fun: 'x', name: id, __id__: id, __sls__: 'a', __env__: 'base', order: 1, ...extra }) as Chunk;
+const tag = (state: string, id: string) => `${state}_|-${id}_|-${id}_|-x`;
+
+test('exit status: failures handled by a succeeding onfail_stop: False state, by index, 20,000 of them', () => {
+  const n = 20000;
+  const chunks = Array.from({ length: n }, (_, i) => chunk('cmd', `bad${i}`));
+  chunks.push(chunk('test', 'handler', { onfail_stop: false, onfail: chunks.map((c) => ({ cmd: c.__id__ })) }));
+  const running: Record<string, Record<string, unknown>> = {};
+  for (const c of chunks) running[tag(c.state, c.__id__)] = { result: c.__id__ !== 'handler' ? false : true };
+  assert.equal(runSucceeded(running, chunks), true);
+  running[tag('test', 'handler')] = { result: false };
+  assert.equal(runSucceeded(running, chunks), false);
+});
+
+test('exit status: an unhandled failure, a handler without onfail_stop: False, and an empty run fail', () => {
+  const bad = chunk('cmd', 'bad');
+  const stop = chunk('test', 'h', { onfail: [{ cmd: 'bad' }] });
+  assert.equal(runSucceeded({ [tag('cmd', 'bad')]: { result: false }, [tag('test', 'h')]: { result: true } }, [bad, stop]), false);
+  const go = chunk('test', 'h', { onfail: [{ cmd: 'bad' }], onfail_stop: false });
+  const other = chunk('test', 'h', { onfail: [{ file: 'bad' }], onfail_stop: false });
+  assert.equal(runSucceeded({ [tag('cmd', 'bad')]: { result: false }, [tag('test', 'h')]: { result: true } }, [bad, go]), true);
+  assert.equal(runSucceeded({ [tag('cmd', 'bad')]: { result: false }, [tag('test', 'h')]: { result: true } }, [bad, other]), false, 'the handler names another state module');
+  assert.equal(runSucceeded({}, [bad]), false);
 });
