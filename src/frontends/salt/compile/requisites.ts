@@ -44,11 +44,14 @@ export function refsOf(chunk: Chunk, requisite: string): readonly Ref[] {
 }
 
 
+const LOST_CHECKED = [...RUN_REQUISITES, 'prerequired'];
+
 /** Salt's "requisites were not found" comment for the refs of one chunk that match nothing, or undefined. */
 export function lostRequisites(chunk: Chunk, chunks: ChunkIndex<Chunk>): { comment: string; lost: Array<{ requisite: string; ref: Ref }> } | undefined {
   const lost: Array<{ requisite: string; ref: Ref }> = [];
   let comment = 'The following requisites were not found:\n';
-  for (const requisite of [...RUN_REQUISITES, 'prerequired']) {
+  for (const requisite of LOST_CHECKED) {
+    if (chunk[requisite] === undefined) continue;
     const missing = refsOf(chunk, requisite).filter((ref) => chunks.find(ref.key, ref.value).length === 0);
     if (missing.length === 0) continue;
     comment += `${' '.repeat(19)}${requisite}:\n`;

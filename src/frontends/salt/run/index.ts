@@ -84,6 +84,7 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
 export function runSucceeded(running: Record<string, SaltResult>, chunks: readonly Chunk[]): boolean {
   const tags = Object.keys(running);
   if (tags.length === 0) return false;
+  if (!tags.some((t) => (running[t] as Record<string, unknown>).result === false)) return true;
   const key = (state: unknown, id: unknown) => `${String(state)}\0${String(id)}`;
   // Handlers by the (state, ID) they name in onfail, in the chunks' order, each once per target.
   const handlers = new Map<string, Chunk[]>();
