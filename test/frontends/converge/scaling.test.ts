@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { GraphNode, NodeResult } from '../../../src/core/model.js';
 import { formatRunReport } from '../../../src/frontends/converge/format-text.js';
+import { NodeTree } from '../../../src/frontends/converge/tree.js';
+import type { RawNode } from '../../../src/frontends/converge/types.js';
 
 function stopped(id: string): { node: GraphNode; result: NodeResult } {
   return {
@@ -48,4 +50,15 @@ test('20,000 modules inside one module, each with a failure inside, each get the
   assert.ok(text.includes(' * root/module.o/module.m19999: error in dependency "root/module.o/module.m19999/task.t"\n'));
   assert.ok(text.includes(' * root/module.o: error in dependency "root/module.o/module.m0"\n'));
   assert.match(text, /Summary: 0 errors, 0 changes, 40001 dependency errors/);
+});
+
+test('the nodes inside a container, and directly inside it, are those a scan of every id finds', () => {
+  const ids = ['root', 'root/module.a', 'root/module.a/task.x', 'root/module.a/module.b', 'root/module.a/module.b/file.content./etc/motd', 'root/task.y', 'root/macro.switch.s', 'root/macro.switch.s/macro.case.one', 'root/macro.switch.s/macro.case.one/task.z', 'root/module.ab/task.w'];
+  const nodes = ids.map((id) => ({ id }) as RawNode);
+  const tree = new NodeTree(nodes);
+  for (const c of [...ids, 'root/module.a/module.b/file.content.', 'nothing']) {
+    assert.deepEqual(tree.within(c), nodes.filter((n) => n.id.startsWith(`${c}/`)), c);
+    assert.deepEqual(tree.directlyIn(c), nodes.filter((n) => n.id.startsWith(`${c}/`) && !n.id.slice(c.length + 1).includes('/')), c);
+  }
+  assert.deepEqual(tree.within('root/module.a').map((n) => n.id), ['root/module.a/task.x', 'root/module.a/module.b', 'root/module.a/module.b/file.content./etc/motd']);
 });
