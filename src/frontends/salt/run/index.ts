@@ -10,7 +10,7 @@ import type { TranslateContext } from '../states/index.js';
 import { type Ret, StateCaller } from './caller.js';
 import { SaltState, tagOf } from './salt-state.js';
 
-export { tagOf } from './salt-state.js';
+export { MAX_REQUISITE_NESTING, RequisiteNestingError, tagOf } from './salt-state.js';
 export type SaltResult = Record<string, unknown>;
 
 export interface SaltRunOptions {

@@ -20,6 +20,19 @@ const STATE_REQUISITE_KEYWORDS = [
   'onchanges', 'onchanges_any', 'onfail', 'onfail_any', 'onfail_all', 'onfail_stop', 'prereq', 'prerequired', 'watch', 'watch_any', 'require', 'require_any', 'listen',
 ];
 
+/** How many states deep requisites may call states (Salt 3006 under CPython 3.11 stops between 600 and 1,200). */
+export const MAX_REQUISITE_NESTING = 800;
+
+/** Thrown when requisites nest deeper than MAX_REQUISITE_NESTING: the run stops, as Salt's does. */
+export class RequisiteNestingError extends Error {
+  constructor(
+    readonly id: string,
+    readonly sls: string,
+  ) {
+    super(`requisites nest more than ${MAX_REQUISITE_NESTING} states deep at ID '${id}' in SLS '${sls}'`);
+  }
+}
+
 export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: unknown }): string {
   return `${pyStr(c.state)}_|-${pyStr(c.__id__)}_|-${pyStr(c.name)}_|-${pyStr(c.fun)}`;
 }
@@ -72,6 +85,8 @@ export class SaltState {
   /** Parallel states still running: their placeholder return, and the call that fills it in. */
   private readonly procs = new Map<Ret, Promise<Ret>>();
   private readonly indexes = new WeakMap<Low[], ChunkIndex<Low>>();
+  /** States being called, each for the requisites of the one before. */
+  private nesting = 0;
 
   constructor(
     private readonly chunks: Low[],
@@ -231,7 +246,18 @@ export class SaltState {
     }
   }
 
-  private async callChunk(low: Low, running: Running, chunks: Low[], depth = 0): Promise<Running> {
+  /**
+   * Salt's call_chunk runs a state's requisites by calling itself, so a long enough chain of states that
+   * each need the next ends in Python's RecursionError; cairn stops at a fixed depth instead of at the
+   * end of its own stack.
+   */
+  private callChunk(low: Low, running: Running, chunks: Low[], depth = 0): Promise<Running> {
+    if (this.nesting >= MAX_REQUISITE_NESTING) return Promise.reject(new RequisiteNestingError(pyStr(low.__id__), pyStr(low.__sls__)));
+    this.nesting++;
+    return this.callChunkNested(low, running, chunks, depth).finally(() => this.nesting--);
+  }
+
+  private async callChunkNested(low: Low, running: Running, chunks: Low[], depth: number): Promise<Running> {
     const tag = tagOf(low);
     if (this.procs.size > 0 && (CHECKED.some((r) => r in low) || 'prerequired' in low)) await this.reconcile();
     if (!low.prerequired) this.active.add(tag);
