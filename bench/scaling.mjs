@@ -126,6 +126,14 @@ const cases = [
     },
   },
   {
+    name: 'converge-depends-chain',
+    unit: 'file.content resources each depending on the next, converge plan',
+    make(d, n) {
+      const f = write(d, 'main.hcl', range(n).map((k) => `file.content "f${k}" {\n  destination = "${d}/files/f${k}.txt"\n  content = "line ${k}"\n${k < n ? `  depends = ["file.content.f${k + 1}"]\n` : ''}}\n\n`).join(''));
+      return [cairn, 'converge', 'plan', f, '--state-dir', join(d, 'state')];
+    },
+  },
+  {
     name: 'otter-operations',
     unit: 'Ensure-File operations, otter run --mode collect',
     make(d, n) {
