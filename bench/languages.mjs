@@ -64,7 +64,7 @@ const graph = { argv: [cairn, 'apply', graphFile, '--state-dir', state] };
 
 /** Converges once (not timed); a language that cannot run the work is reported and left out. */
 function converged(argv) {
-  const r = spawnSync(process.execPath, argv, { encoding: 'utf8', cwd: work });
+  const r = spawnSync(process.execPath, argv, { encoding: 'utf8', cwd: work, maxBuffer: 1 << 30 });
   return r.status === 0 || r.status === 2 ? undefined : `exit ${r.status}: ${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}`;
 }
 converged(graph.argv);

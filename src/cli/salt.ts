@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag.js';
+import { type Diagnostic, DiagnosticError, error, formatDiagnostic } from '../core/diag.js';
 import type { NodeResult } from '../core/model.js';
 import { maskResult } from '../core/redact.js';
 import { type Chunk, compile, showChunk } from '../frontends/salt/compile/index.js';
@@ -13,7 +13,7 @@ import * as render from '../frontends/salt/render/index.js';
 import { loadSaltYaml } from '../frontends/salt/render/yaml-load.js';
 import { exitCodeFor } from '../engine/exit-code.js';
 import { argWarning } from '../frontends/salt/run/arg-span.js';
-import { runChunks, runSucceeded } from '../frontends/salt/run/index.js';
+import { RequisiteNestingError, runChunks, runSucceeded } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
 import type { HighData, RenderResult, SaltOptions } from '../frontends/salt/types.js';
 import { LocalHost } from '../host/local.js';
@@ -351,6 +351,11 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
     return await runStates(compiled.chunks, opts, so, conf, 'state.apply', rendered.high);
   } catch (e) {
     if (DiagnosticError.is(e)) return failCompile(e.diagnostics.map((d) => d.message), e.diagnostics, out, opts);
+    if (e instanceof RequisiteNestingError) {
+      // salt-call prints no return, logs the RecursionError and exits 1.
+      printDiagnostics([error('S204', `${e.message} (Salt stops here with RecursionError: maximum recursion depth exceeded)`, { span: rendered.high.spans[e.id] ?? { file: e.sls, line: 1, col: 1 } })]);
+      return exitCode(1, opts);
+    }
     throw e;
   }
 }

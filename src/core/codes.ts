@@ -123,6 +123,7 @@ const entries = {
   S201: { area: 'salt', title: 'unknown state function', help: 'The state fails with Salt\'s comment; the others run. Check the spelling (docs/salt.md lists the functions).' },
   S202: { area: 'salt', title: 'requisite not found', help: 'The state fails with Salt\'s comment; name an existing ID or sls.' },
   S203: { area: 'salt', title: 'a state argument Salt refuses', help: 'That state fails with Salt\'s comment and the others run; give the argument a type Salt accepts (the message names it).' },
+  S204: { area: 'salt', title: 'requisites nested too deep', help: 'A state whose requisites run states whose requisites run states, hundreds deep (cairn stops at 800): Salt stops with RecursionError (maximum recursion depth exceeded) and so does cairn, before any of them runs on. List the states in the order they run, or shorten the chain.' },
   // Zapusk (src/frontends/zapusk)
   Z000: { area: 'zapusk', title: 'program error', help: 'The message says what is wrong.' },
   Z001: { area: 'zapusk', title: 'a line cannot be read', help: 'Lines are #### component ####, [step], key=value, a bare key or a comment.' },

@@ -12,6 +12,7 @@ import { abs, bool, CORE_TYPE, resourceParams } from './params.js';
 import { type Phase, Renderer, type TargetView } from './render.js';
 import { convergePlatform, runSyntaxChecks, type SyntaxCheck } from './target.js';
 import type { Host } from '../../host/types.js';
+import { NodeTree } from './tree.js';
 import type { ModuleInfo, RawNode, Scope } from './types.js';
 
 export interface ConvergeProgram {
@@ -120,7 +121,7 @@ class Compiler {
   }
 
   /** The ids `depends` names: siblings, or every resource inside a sibling module. */
-  dependsTargets(raw: RawNode, all: readonly RawNode[]): Array<{ id: string; span: Span; shown: string }> {
+  dependsTargets(raw: RawNode, tree: NodeTree): Array<{ id: string; span: Span; shown: string }> {
     const v = raw.fields.get('depends');
     if (!v) return [];
     if (v.kind !== 'list') {
@@ -146,7 +147,7 @@ class Compiler {
         continue;
       }
       if (target.ctype === 'module') {
-        for (const n of all) if (n.id.startsWith(`${target.id}/`)) out.push({ id: n.id, span: item.span, shown: target.id });
+        for (const n of tree.within(target.id)) out.push({ id: n.id, span: item.span, shown: target.id });
       } else out.push({ id: target.id, span: item.span, shown: target.id });
     }
     return out;
@@ -186,9 +187,10 @@ export async function compileConverge(file: string, params: ReadonlyMap<string, 
   const viewSeen = new Set<string>();
   const groups = new Map<string, string[]>();
   const ids = new Set(nodes.map((n) => n.id));
+  const tree = new NodeTree(loader.nodes);
   for (const raw of loader.nodes) {
     if (!ids.has(raw.id)) continue;
-    for (const t of compiler.dependsTargets(raw, loader.nodes)) {
+    for (const t of compiler.dependsTargets(raw, tree)) {
       addEdge(edges, seen, t.id, raw.id, t.span);
       addEdge(viewEdges, viewSeen, t.shown, raw.id, t.span);
     }
@@ -210,9 +212,9 @@ export async function compileConverge(file: string, params: ReadonlyMap<string, 
   }
   // A module that depends on a node waits for it: so does every node inside the module.
   for (const m of loader.moduleNodes) {
-    for (const t of compiler.dependsTargets(m, loader.nodes)) {
+    for (const t of compiler.dependsTargets(m, tree)) {
       addEdge(viewEdges, viewSeen, t.shown, m.id, t.span);
-      for (const n of loader.nodes) if (n.id.startsWith(`${m.id}/`) && ids.has(n.id)) addEdge(edges, seen, t.id, n.id, t.span);
+      for (const n of tree.within(m.id)) if (ids.has(n.id)) addEdge(edges, seen, t.id, n.id, t.span);
     }
   }
   // Members of a group run one at a time, in file order.
@@ -225,11 +227,11 @@ export async function compileConverge(file: string, params: ReadonlyMap<string, 
   // A switch waits for its cases, each case for the nodes it holds and for the case before it.
   for (const raw of loader.nodes) {
     if (raw.ctype !== 'macro.switch' || !ids.has(raw.id)) continue;
-    const cases = loader.nodes.filter((n) => n.ctype === 'macro.case' && n.id.startsWith(`${raw.id}/`) && !n.id.slice(raw.id.length + 1).includes('/'));
+    const cases = tree.directlyIn(raw.id).filter((n) => n.ctype === 'macro.case');
     cases.forEach((c, i) => {
       for (const e of [edges, viewEdges]) {
         const s2 = e === edges ? seen : viewSeen;
-        for (const inner of loader.nodes) if (inner.id.startsWith(`${c.id}/`) && !inner.id.slice(c.id.length + 1).includes('/') && ids.has(inner.id)) addEdge(e, s2, inner.id, c.id);
+        for (const inner of tree.directlyIn(c.id)) if (ids.has(inner.id)) addEdge(e, s2, inner.id, c.id);
         addEdge(e, s2, c.id, raw.id);
         const next = cases[i + 1];
         if (next) addEdge(e, s2, c.id, next.id);
@@ -252,14 +254,21 @@ function markSecret(nodes: GraphNode[], secrets: readonly string[], lookups: Rea
   const holds = (v: unknown): boolean =>
     typeof v === 'string' || typeof v === 'number' ? values.some((s) => String(v).includes(s)) : Array.isArray(v) ? v.some(holds) : typeof v === 'object' && v !== null ? Object.values(v).some(holds) : false;
   const secret = new Set(nodes.filter((n) => holds(n.params)).map((n) => n.id));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const n of nodes) {
-      if (secret.has(n.id)) continue;
-      if ([...(lookups.get(n.id) ?? [])].some((t) => secret.has(t))) {
-        secret.add(n.id);
-        grew = true;
-      }
+  // Spread along the lookups, from each node to the nodes that look it up: one visit per node.
+  const lookedUpBy = new Map<string, string[]>();
+  for (const n of nodes) {
+    for (const t of lookups.get(n.id) ?? []) {
+      const list = lookedUpBy.get(t);
+      if (list) list.push(n.id);
+      else lookedUpBy.set(t, [n.id]);
+    }
+  }
+  const queue = [...secret];
+  for (let i = 0; i < queue.length; i++) {
+    for (const id of lookedUpBy.get(queue[i] as string) ?? []) {
+      if (secret.has(id)) continue;
+      secret.add(id);
+      queue.push(id);
     }
   }
   return nodes.map((n) => (secret.has(n.id) ? { ...n, secret: { values } } : n));

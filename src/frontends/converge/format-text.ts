@@ -127,14 +127,37 @@ function failedDependency(r: NodeResult): string {
  */
 function failedModules(failed: readonly string[], moduleIds: readonly string[]): string[] {
   const out: string[] = [];
-  const down = new Set(failed);
-  const modules = moduleIds.filter((m) => m !== 'root').sort((a, b) => b.split('/').length - a.split('/').length);
+  const known = new Set(moduleIds);
+  // The module an id sits directly in: its longest prefix (up to a `/`) that is a module.
+  const parentOf = (id: string): string | undefined => {
+    for (let k = id.lastIndexOf('/'); k > 0; k = id.lastIndexOf('/', k - 1)) {
+      const prefix = id.slice(0, k);
+      if (known.has(prefix)) return prefix;
+    }
+    return undefined;
+  };
+  // For each module, the first failed id (in the order they failed) directly inside it.
+  const firstInside = new Map<string, string>();
+  const fail = (id: string) => {
+    const parent = parentOf(id);
+    if (parent !== undefined && !firstInside.has(parent)) firstInside.set(parent, id);
+  };
+  for (const id of new Set(failed)) fail(id);
+  const depth = (m: string) => m.split('/').length;
+  const modules = moduleIds.filter((m) => m !== 'root').sort((a, b) => depth(b) - depth(a));
   for (const m of modules) {
-    const inner = [...down].find((id) => id.startsWith(`${m}/`) && !moduleIds.some((o) => o !== m && o.startsWith(`${m}/`) && id.startsWith(`${o}/`)));
+    const inner = firstInside.get(m);
     if (inner === undefined) continue;
     out.push(`${m}: error in dependency ${JSON.stringify(inner)}`);
-    down.add(m);
+    fail(m);
   }
+  return out;
+}
+
+/** Every module id that holds one of `ids` (at any depth). */
+function holders(ids: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const id of ids) for (let k = id.lastIndexOf('/'); k > 0; k = id.lastIndexOf('/', k - 1)) out.add(id.slice(0, k));
   return out;
 }
 
@@ -201,11 +224,11 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
     body += drawNode(p);
   }
   // A module waits for the nodes inside it, so one failing there fails it too: Converge leaves it out.
-  depErrors.push(...failedModules([...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': '))), options.moduleIds ?? []));
-  const failedIds = [...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': ')));
+  for (const e of failedModules([...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': '))), options.moduleIds ?? [])) depErrors.push(e);
+  const holdingFailed = holders([...errors, ...depErrors].map((e) => e.slice(0, e.indexOf(': '))));
   for (const p of options.meta ?? []) {
     const isModule = !/\/param\.[^/]*$/.test(p.id);
-    if (options.onlyShowChanges || (isModule && failedIds.some((id) => id.startsWith(`${p.id}/`)))) continue;
+    if (options.onlyShowChanges || (isModule && holdingFailed.has(p.id))) continue;
     body += drawNode(p);
   }
   let tail = '';

@@ -5,8 +5,15 @@
  */
 type Cell = { readonly text: string; readonly width: number };
 
+const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
+
+/** The characters (code points, as Go counts runes) of a cell: its length unless it holds a surrogate pair. */
+function widthOf(t: string): number {
+  return PAIR.test(t) ? [...t].length : t.length;
+}
+
 export function tabwrite(text: string, padding = 1, minwidth = 1): string {
-  const lines: Cell[][] = text.split('\n').map((line) => line.split('\t').map((t) => ({ text: t, width: [...t].length })));
+  const lines: Cell[][] = text.split('\n').map((line) => line.split('\t').map((t) => ({ text: t, width: widthOf(t) })));
   let out = '';
   const widths: number[] = [];
 

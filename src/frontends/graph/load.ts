@@ -9,6 +9,7 @@ import { MAX_NESTING, nestingDiagnostic, valueDeeperThan } from '../../core/nest
 import { maskValues } from '../../core/redact.js';
 import type { Node as YamlNode } from 'yaml';
 import { type Diagnostic, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
+import { JsonSpans } from './json-spans.js';
 import type { Graph } from '../../core/graph.js';
 import { deferred, type Deferred, EDGE_KINDS, type Edge, type GraphNode } from '../../core/model.js';
 
@@ -239,28 +240,52 @@ function numericModes(id: string, params: Record<string, unknown>, path: readonl
 }
 
 function refsIn(v: unknown, out: string[]): string[] {
-  if (isDeferredValue(v)) out.push(...v.refs.map((r) => r.node));
+  if (isDeferredValue(v)) for (const r of v.refs) out.push(r.node);
   else if (Array.isArray(v)) for (const x of v) refsIn(x, out);
   else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) refsIn(x, out);
   return out;
 }
 
-/** A node whose params refer to a secret node's outputs is secret too (its values may come from one). */
+/**
+ * A node whose params refer to a secret node's outputs is secret too (its values may come from one), and
+ * so on down a chain of references: it keeps every secret value it can be given. Spread from the secret
+ * nodes along the references, a node visited again only when it gains a value, so a long chain costs
+ * one visit per node.
+ */
 function secretsFlow(nodes: GraphNode[]): GraphNode[] {
   if (!nodes.some((n) => n.secret)) return nodes;
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  const refs = new Map(nodes.map((n) => [n.id, refsIn(n.params, [])]));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const n of byId.values()) {
-      if (n.secret) continue;
-      const from = (refs.get(n.id) ?? []).map((id) => byId.get(id)?.secret).filter((s) => s !== undefined);
-      if (from.length === 0) continue;
-      byId.set(n.id, { ...n, secret: { values: from.flatMap((s) => s.values) } });
-      changed = true;
+  const dependents = new Map<string, string[]>();
+  for (const n of nodes) {
+    for (const id of refsIn(n.params, [])) {
+      const list = dependents.get(id);
+      if (list) list.push(n.id);
+      else dependents.set(id, [n.id]);
     }
   }
-  return nodes.map((n) => byId.get(n.id) ?? n);
+  const own = new Map(nodes.filter((n) => n.secret).map((n) => [n.id, n.secret?.values ?? []]));
+  const given = new Map<string, Set<string>>();
+  const queue = [...own.keys()];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i] as string;
+    const values = own.get(id) ?? given.get(id) ?? [];
+    for (const d of dependents.get(id) ?? []) {
+      if (own.has(d)) continue;
+      let set = given.get(d);
+      let grew = !set;
+      if (!set) given.set(d, (set = new Set()));
+      for (const v of values) {
+        if (set.has(v)) continue;
+        set.add(v);
+        grew = true;
+      }
+      if (grew) queue.push(d);
+    }
+  }
+  if (given.size === 0) return nodes;
+  return nodes.map((n) => {
+    const values = given.get(n.id);
+    return values && !n.secret ? { ...n, secret: { values: [...values] } } : n;
+  });
 }
 
 /** Span lookups into a YAML/JSON text by key path. The yaml library loads only when needed (start-up time). */
@@ -336,9 +361,16 @@ export async function parseGraphText(
       throw new DiagnosticError([jsonSyntaxError(file, text, e as Error)]);
     }
   }
-  const y = await yamlSpans(file, text);
-  if (y.diagnostics.length > 0) throw new DiagnosticError(y.diagnostics);
-  const built = buildGraph(isJson ? data : y.data, file, y.spanOf);
+  let built: { graph: Graph; diagnostics: Diagnostic[] };
+  if (isJson) {
+    // JSON.parse has read it: only positions are wanted, found by a scan of the parts the checks name.
+    const spans = new JsonSpans(file, text);
+    built = buildGraph(data, file, (path) => spans.spanOf(path));
+  } else {
+    const y = await yamlSpans(file, text);
+    if (y.diagnostics.length > 0) throw new DiagnosticError(y.diagnostics);
+    built = buildGraph(y.data, file, y.spanOf);
+  }
   // A kind's message may quote a wrong value: never a secret one.
   const secrets = built.graph.nodes.flatMap((n) => n.secret?.values ?? []);
   const diagnostics = (built.diagnostics.length > 0 ? built.diagnostics : extraCheck(built.graph)).map((d) => (secrets.length > 0 ? { ...d, message: maskValues(d.message, secrets) } : d));

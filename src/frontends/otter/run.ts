@@ -76,7 +76,7 @@ export async function runOtter(script: Script, opts: OtterRunOptions): Promise<O
     log.adopt(second.engine.log);
     close();
     if (RANK[second.engine.status] > RANK[status]) status = second.engine.status;
-    results.push(...second.shared.results);
+    for (const r of second.shared.results) results.push(r);
   }
   return { status, log: log.lines, drift: first.shared.drift, results, changed: results.some((r) => r.status === 'changed') };
 }

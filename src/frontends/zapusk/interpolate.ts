@@ -7,6 +7,7 @@
 import type { Code, Span } from '../../core/diag.js';
 import type { Params } from './program.js';
 import type { Value } from './reader.js';
+import { hasMismatch, refsIn, ValuePositions } from './refs.js';
 
 export class ZapuskError extends Error {
   constructor(
@@ -27,19 +28,7 @@ export interface Evaluator {
   warn(message: string): void;
 }
 
-const REF = /\{\{([^}]+)\}\}/g;
 const SHELL = /\{`([^`]+)`\}/g;
-const MISMATCH = /\{\{([^}]+)\}|\{([^}]+)\}\}/;
-
-/** Where, inside a value, offset `at` is: values start at `start`; multi-line values count lines. */
-function spanAt(start: Span | undefined, text: string, at: number): Span | undefined {
-  if (!start) return undefined;
-  const before = text.slice(0, at);
-  const nl = before.lastIndexOf('\n');
-  if (nl < 0) return { ...start, col: start.col + at };
-  const lines = before.split('\n').length - 1;
-  return { file: start.file, line: start.line + lines, col: at - nl };
-}
 
 /** The longest value a param may compute to. */
 export const MAX_VALUE = 16 * 1024 * 1024;
@@ -80,18 +69,19 @@ export class Scope {
   async compute(text: string, start: Span | undefined, usedIn: string, computing: Set<string> = new Set()): Promise<string> {
     let out = '';
     let last = 0;
-    for (const m of text.matchAll(REF)) {
-      const name = (m[1] as string).trim();
-      const piece = text.slice(last, m.index) + String(await this.lookup(name, spanAt(start, text, m.index ?? 0), usedIn, computing));
+    const positions = start ? new ValuePositions(start, text) : undefined;
+    for (const m of refsIn(text)) {
+      const name = m.raw.trim();
+      const piece = text.slice(last, m.index) + String(await this.lookup(name, () => positions?.at(m.index), usedIn, computing));
       // Params that each repeat the one before grow without bound (2^n): stop at a size no value needs.
       if (out.length + piece.length > MAX_VALUE) {
-        throw new ZapuskError('Z023', `the value of ${usedIn} grows past ${MAX_VALUE} characters (${this.owner})`, spanAt(start, text, m.index ?? 0));
+        throw new ZapuskError('Z023', `the value of ${usedIn} grows past ${MAX_VALUE} characters (${this.owner})`, positions?.at(m.index));
       }
       out += piece;
-      last = (m.index ?? 0) + m[0].length;
+      last = m.end;
     }
     out += text.slice(last);
-    if (MISMATCH.test(out)) this.ev.warn(`check value for {}-mismatch errors! [${out}]`);
+    if (hasMismatch(out)) this.ev.warn(`check value for {}-mismatch errors! [${out}]`);
     let result = '';
     last = 0;
     for (const m of out.matchAll(SHELL)) {
@@ -106,7 +96,7 @@ export class Scope {
     return result + out.slice(last);
   }
 
-  private async lookup(name: string, where: Span | undefined, usedIn: string, computing: Set<string>): Promise<Value> {
+  private async lookup(name: string, where: () => Span | undefined, usedIn: string, computing: Set<string>): Promise<Value> {
     for (let i = 0; i < this.levels.length; i++) {
       const level = this.levels[i] as Level;
       if (level.kind === 'computed') {
@@ -116,6 +106,6 @@ export class Scope {
         return this.computeRaw(i, name, computing);
       }
     }
-    throw new ZapuskError('Z020', `unknown param ${JSON.stringify(name)} in ${usedIn} (${this.owner})`, where);
+    throw new ZapuskError('Z020', `unknown param ${JSON.stringify(name)} in ${usedIn} (${this.owner})`, where());
   }
 }

@@ -5,28 +5,22 @@
  * dir that holds `{{…}}`) are checked when they run.
  */
 import { join } from 'node:path';
-import { type Diagnostic, error, type Span } from '../../core/diag.js';
+import { type Diagnostic, error } from '../../core/diag.js';
 import { findTypeDir, prependDirs } from './lookup.js';
 import { loadProgram, type Params, type Program, ProgramError } from './program.js';
+import { refsIn, ValuePositions } from './refs.js';
 import { BUILTIN_TYPES } from './steps.js';
 
 export const SPECIAL_PARAMS = ['name', 'global_name', 'global_prefix', 'state_dir', 'zdb_dir', 'zapusk_tool', 'zapusk_tool_dir'];
 
-const REF = /\{\{([^}]+)\}\}/g;
-
-function refsIn(params: Params, known: (name: string) => boolean, where: string, out: Diagnostic[]): void {
+function refsInParams(params: Params, known: (name: string) => boolean, where: string, out: Diagnostic[]): void {
   for (const [key, p] of params) {
     if (p.value === true) continue;
-    for (const m of p.value.matchAll(REF)) {
-      const name = (m[1] as string).trim();
+    const positions = new ValuePositions(p.valueSpan, p.value);
+    for (const m of refsIn(p.value)) {
+      const name = m.raw.trim();
       if (known(name)) continue;
-      const before = p.value.slice(0, m.index);
-      const nl = before.lastIndexOf('\n');
-      const span: Span =
-        nl < 0
-          ? { ...p.valueSpan, col: p.valueSpan.col + (m.index ?? 0) }
-          : { file: p.valueSpan.file, line: p.valueSpan.line + before.split('\n').length - 1, col: (m.index ?? 0) - nl };
-      out.push(error('Z020', `unknown param ${JSON.stringify(name)} in ${key} of ${where}`, { span }));
+      out.push(error('Z020', `unknown param ${JSON.stringify(name)} in ${key} of ${where}`, { span: positions.at(m.index) }));
     }
   }
 }
@@ -55,7 +49,7 @@ export function preflight(
   const out: Diagnostic[] = [];
   const programKeys = new Set([...program.params.keys(), ...requestKeys, ...(program.conf?.keys() ?? []), ...SPECIAL_PARAMS, ...(o.globals ?? [])]);
   if (requestKeys.includes('type')) programKeys.add('zdb_type');
-  refsIn(program.params, (n) => programKeys.has(n), `the params of ${program.name}`, out);
+  refsInParams(program.params, (n) => programKeys.has(n), `the params of ${program.name}`, out);
   const prepend = program.params.get('prepend_zdb_dirs')?.value ?? program.conf?.get('prepend_zdb_dirs')?.value;
   const own = typeof prepend === 'string' && !prepend.includes('{{') ? prependDirs(prepend) : [];
   const unsure = unsureDirs || (typeof prepend === 'string' && prepend.includes('{{'));
@@ -68,7 +62,7 @@ export function preflight(
       if (ended) break;
       ended = argumentsOf === undefined && typeof step.type === 'string' && ENDS_COMPONENT.has(step.type);
       const where = `step [${step.id}] of component ${comp.name}`;
-      refsIn(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), where, out);
+      refsInParams(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), where, out);
       const type = step.type;
       if (type === true || type.includes('{{')) continue;
       const key = step.params.get('key');

@@ -114,7 +114,7 @@ export function readConfFile(file: string, diagnostics: Diagnostic[]): Params {
   if (text === undefined) return new Map();
   // A conf file has no headers: read it as the body of one implicit section.
   const read = readLines([{ file, line: 0, text: '### conf' }, ...splitLines(file, text)]);
-  diagnostics.push(...read.diagnostics);
+  for (const d of read.diagnostics) diagnostics.push(d);
   return toParams(read.sections.flatMap((s) => s.entries));
 }
 
@@ -153,10 +153,10 @@ export function loadProgram(dirPath: string): Program {
     if (text === undefined) continue;
     const own = splitLines(f, text);
     if (!own.some((l) => /^\s*####/.test(l.text))) warnings.push(`File [${f}] has no #### blocks!`);
-    lines.push(...own);
+    for (const l of own) lines.push(l);
   }
   const read = readLines(lines);
-  diagnostics.push(...read.diagnostics);
+  for (const d of read.diagnostics) diagnostics.push(d);
   const { params, components } = toComponents(read.sections, diagnostics);
   const confFile = join(dir, 'zapusk.conf');
   let conf: Params | undefined;

@@ -28,3 +28,13 @@ test('fast and full YAML readers give the same data and top keys', () => {
 test('the fast reader gives up on anything it does not fully handle', () => {
   for (const text of REFUSED) assert.equal(fastLoad(text, resolvePlain), undefined, JSON.stringify(text));
 });
+
+test('plain scalars of every first character resolve as the full parser reads them', () => {
+  const scalars = ['~', 'null', 'Null', 'nil', 'no', 'No', 'nO', 'yes', 'y', 'Y', 'true', 'True', 'tRue', 'on', 'ON', 'oN', 'off', 'false', 'F', '0', '00', '0644', '-0644', '+12', '1_000', '0x1F', '0b101', '1:30', '-1:30', '1.5', '.5', '1e3', '1.0e+3', '-.inf', '.NaN', '.', '+', 'abc', 'Zeta', '_x', '/etc/x', 'é', '2024-01-02', '=', '<<'];
+  for (const s of scalars) {
+    const slow = loadSlow(`k: ${s}\n`);
+    if (!slow.ok) continue;
+    const want = (slow.data as Record<string, unknown>).k;
+    assert.deepEqual(resolvePlain(s), want, s);
+  }
+});

@@ -147,7 +147,7 @@ export function reconcileExtend(high: High, extend: readonly ExtendBlock[]): str
               const key = firstKey(arg) as string;
               const valKey = firstKey(val);
               if (key === valKey) {
-                if (REQUISITE_KEYWORDS.has(key) && Array.isArray(val[key])) (val[key] as unknown[]).push(...((arg[key] as unknown[]) ?? []));
+                if (REQUISITE_KEYWORDS.has(key) && Array.isArray(val[key])) for (const r of (arg[key] as unknown[]) ?? []) (val[key] as unknown[]).push(r);
                 else list[i] = structuredClone(arg);
                 update = true;
               }
@@ -260,7 +260,7 @@ export function requisiteIn(high: High): string[] {
             );
             pstate = pstate.split('.')[0] as string;
           }
-          if (pstate === 'sls') targets.push(...findSlsIds(pname, high).map(([i, s]) => [i, s] as [string, string]));
+          if (pstate === 'sls') for (const [i, s] of findSlsIds(pname, high)) targets.push([i, s]);
           else targets.push([pname, pstate]);
         }
         for (const [name, tstate] of targets) {
@@ -302,6 +302,6 @@ export function requisiteIn(high: High): string[] {
     }
     blocks.push({ [id]: body } as ExtendBlock);
   }
-  errors.push(...reconcileExtend(high, blocks));
+  for (const e of reconcileExtend(high, blocks)) errors.push(e);
   return errors;
 }

@@ -6,6 +6,7 @@ import { type Code, type Diagnostic, error } from '../../../core/diag.js';
 import type { HighData } from '../types.js';
 import { applyExclude, type High, reconcileExtend, requisiteIn, toHigh } from './high.js';
 import { type Chunk, compileHighData, verifyHigh } from './low.js';
+import { ChunkIndex } from './chunk-index.js';
 import { lostRequisites } from './requisites.js';
 
 export type { Chunk } from './low.js';
@@ -46,9 +47,9 @@ function spanDiag(data: HighData, id: string, code: Code, message: string): Diag
 export function reconcile(data: HighData, requisites: boolean): { high: High; errors: string[] } {
   const high = toHigh(data);
   const errors = reconcileExtend(high, data.extend);
-  errors.push(...verifyHigh(high, data.idTypes));
+  for (const e of verifyHigh(high, data.idTypes)) errors.push(e);
   if (errors.length > 0) return { high, errors };
-  if (requisites) errors.push(...requisiteIn(high));
+  if (requisites) for (const e of requisiteIn(high)) errors.push(e);
   applyExclude(high, data.exclude);
   return { high, errors };
 }
@@ -58,11 +59,12 @@ export function compile(data: HighData, options: CompileOptions): CompileResult 
   const failures = new Map<Chunk, ChunkFailure>();
   if (errors.length > 0) return { chunks: [], errors, diagnostics: errors.map((e) => error('S200', e.split('\n')[0] as string)), failures, warnings: [] };
   const chunks = compileHighData(high);
+  const index = options.checkRequisites ? new ChunkIndex(chunks, String) : undefined;
   const warnings: Diagnostic[] = [];
   for (const c of chunks) {
     // Salt checks requisites before it calls the state function: a lost requisite wins.
-    if (options.checkRequisites) {
-      const lost = lostRequisites(c, chunks);
+    if (index) {
+      const lost = lostRequisites(c, index);
       if (lost) {
         failures.set(c, { kind: 'lost', comment: lost.comment });
         for (const { requisite, ref } of lost.lost) {

@@ -108,6 +108,8 @@ function chunksOf(id: string, body: Body): RawChunk[] {
     if (!isModuleKey(state)) continue;
     const funcs: string[] = [];
     const names: unknown[] = [];
+    // Salt keeps the first of equal `names` entries; a set of their JSON texts finds one in constant time.
+    const seen = new Set<string>();
     const chunk: RawChunk = { state, name: id };
     if ('__sls__' in body) chunk.__sls__ = body.__sls__;
     if ('__env__' in body) chunk.__env__ = body.__env__;
@@ -120,7 +122,12 @@ function chunksOf(id: string, body: Body): RawChunk[] {
       if (typeof arg !== 'object' || arg === null) continue;
       for (const [key, val] of Object.entries(arg)) {
         if (key === 'names' && Array.isArray(val)) {
-          for (const n of val) if (!names.some((x) => JSON.stringify(x) === JSON.stringify(n))) names.push(n);
+          for (const n of val) {
+            const key = JSON.stringify(n);
+            if (seen.has(key)) continue;
+            seen.add(key);
+            names.push(n);
+          }
         } else if (key === 'state') {
           // A state override is not passed down, as in Salt.
         } else if (key === 'name' && typeof val !== 'string') chunk.name = id;
@@ -176,7 +183,7 @@ export function compileHighData(high: High): Chunk[] {
   const chunks: RawChunk[] = [];
   for (const [id, body] of high) {
     if (id.startsWith('__')) continue;
-    chunks.push(...chunksOf(id, body));
+    for (const c of chunksOf(id, body)) chunks.push(c);
   }
   return orderChunks(chunks);
 }

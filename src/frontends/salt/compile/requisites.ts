@@ -3,7 +3,7 @@
  * chunks of that state module whose ID or name matches x (fnmatch), a bare string or `{id: x}` any state,
  * and `{sls: x}` every chunk of that SLS.
  */
-import { fnmatch } from '../../../lang/python/fnmatch.js';
+import type { ChunkIndex } from './chunk-index.js';
 import type { Chunk } from './low.js';
 
 /** The requisite types Salt evaluates, in the order call_chunk runs their targets. */
@@ -43,22 +43,16 @@ export function refsOf(chunk: Chunk, requisite: string): readonly Ref[] {
   return refs;
 }
 
-export function matches(ref: Ref, chunk: Chunk): boolean {
-  if (ref.key === 'sls') return fnmatch(chunk.__sls__, ref.value);
-  if (!(fnmatch(chunk.name, ref.value) || fnmatch(chunk.__id__, ref.value))) return false;
-  return ref.key === 'id' || chunk.state === ref.key;
-}
 
-export function targets(ref: Ref, chunks: readonly Chunk[]): Chunk[] {
-  return chunks.filter((c) => matches(ref, c));
-}
+const LOST_CHECKED = [...RUN_REQUISITES, 'prerequired'];
 
 /** Salt's "requisites were not found" comment for the refs of one chunk that match nothing, or undefined. */
-export function lostRequisites(chunk: Chunk, chunks: readonly Chunk[]): { comment: string; lost: Array<{ requisite: string; ref: Ref }> } | undefined {
+export function lostRequisites(chunk: Chunk, chunks: ChunkIndex<Chunk>): { comment: string; lost: Array<{ requisite: string; ref: Ref }> } | undefined {
   const lost: Array<{ requisite: string; ref: Ref }> = [];
   let comment = 'The following requisites were not found:\n';
-  for (const requisite of [...RUN_REQUISITES, 'prerequired']) {
-    const missing = refsOf(chunk, requisite).filter((ref) => !chunks.some((c) => matches(ref, c)));
+  for (const requisite of LOST_CHECKED) {
+    if (chunk[requisite] === undefined) continue;
+    const missing = refsOf(chunk, requisite).filter((ref) => chunks.find(ref.key, ref.value).length === 0);
     if (missing.length === 0) continue;
     comment += `${' '.repeat(19)}${requisite}:\n`;
     for (const ref of missing) {

@@ -96,7 +96,7 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   }
   // Salt counts only the results it saw (True, False, None), so an empty run has no digits to fit.
   const counts = [ok, failed, none].filter((n) => n > 0);
-  const countLen = Math.max(...counts.map((n) => String(n).length), 0);
+  const countLen = counts.reduce((w, n) => Math.max(w, String(n).length), 0);
   const width = 9 + countLen + 2;
   const row = (label: string, n: number) => `${label}: ${String(n).padStart(width - (label.length + 2))}`;
   const stats = [...(none > 0 ? [fmt(c.LIGHT_YELLOW, `unchanged=${none}`)] : []), ...(changed > 0 ? [fmt(c.GREEN, `changed=${changed}`)] : [])];

@@ -8,7 +8,7 @@ import { type Diagnostic, error, LineMap } from '../../../core/diag.js';
 import { SALT_RENDERER, SALT_YAML } from './codes.js';
 import { type JinjaSession, TemplateError } from './jinja-session.js';
 import { renderPy } from './py-renderer.js';
-import { mapRenderedLine } from './source-map.js';
+import { mapRenderedLine, RenderedLines } from './source-map.js';
 import { loadSaltYaml, type TopKey } from './yaml-load.js';
 
 export interface Rendered {
@@ -102,10 +102,10 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
     };
   }
   const lines = new LineMap(file, rendered);
+  const source = rendered === text ? undefined : new RenderedLines(text, rendered);
   const keys = loaded.topKeys.map((k) => {
     const { line, col } = lines.span(k.offset);
-    const at = { line, col };
-    return rendered === text ? { ...k, ...at } : { ...k, line: mapRenderedLine(text, rendered, at.line), col: 1 };
+    return source ? { ...k, line: source.map(line), col: 1 } : { ...k, line, col };
   });
   return { ok: true, value: { data: loaded.data, keys } };
 }

@@ -215,9 +215,12 @@ function findDuplicate(node: Node | null, text: string): YamlFailure | undefined
 }
 
 const NULL_RE = /^(?:~|null|Null|NULL)$/;
+const MAYBE_TAGGED = new Set('~nNyYtToOfF+-.0123456789');
 
 /** A plain scalar as the Salt loader resolves it (the same rules as SALT_TAGS). */
 export function resolvePlain(s: string): unknown {
+  // Every tag above starts with one of these characters: any other first character is a plain string.
+  if (s === '' || !MAYBE_TAGGED.has(s[0] as string)) return s;
   if (NULL_RE.test(s)) return null;
   for (const t of SALT_TAGS) if (t.test?.test(s)) return (t.resolve as (v: string) => unknown)(s);
   return s;

@@ -10,7 +10,7 @@ import type { TranslateContext } from '../states/index.js';
 import { type Ret, StateCaller } from './caller.js';
 import { SaltState, tagOf } from './salt-state.js';
 
-export { tagOf } from './salt-state.js';
+export { MAX_REQUISITE_NESTING, RequisiteNestingError, tagOf } from './salt-state.js';
 export type SaltResult = Record<string, unknown>;
 
 export interface SaltRunOptions {
@@ -78,25 +78,47 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
 
 /**
  * Salt's check_result for the exit code: false when any state failed, unless the failure was handled by an
- * onfail state that sets `onfail_stop: False` and succeeded. An empty run is a failure too.
+ * onfail state that sets `onfail_stop: False` and succeeded. An empty run is a failure too. The onfail
+ * handlers and the running dict are indexed by state and ID once, so many failures cost no more each.
  */
 export function runSucceeded(running: Record<string, SaltResult>, chunks: readonly Chunk[]): boolean {
   const tags = Object.keys(running);
   if (tags.length === 0) return false;
+  if (!tags.some((t) => (running[t] as Record<string, unknown>).result === false)) return true;
+  const key = (state: unknown, id: unknown) => `${String(state)}\0${String(id)}`;
+  // Handlers by the (state, ID) they name in onfail, in the chunks' order, each once per target.
+  const handlers = new Map<string, Chunk[]>();
+  for (const c of chunks) {
+    if (c.onfail_stop !== false || !Array.isArray(c.onfail)) continue;
+    const named = new Set<string>();
+    for (const req of c.onfail) {
+      if (!req || typeof req !== 'object') continue;
+      for (const [m, v] of Object.entries(req as Record<string, unknown>)) if (typeof v === 'string') named.add(key(m, v));
+    }
+    for (const k of named) {
+      const list = handlers.get(k);
+      if (list) list.push(c);
+      else handlers.set(k, [c]);
+    }
+  }
+  // Results of the running dict by the state and ID of their tag, in its order.
+  const byStateId = new Map<string, unknown[]>();
+  for (const t of tags) {
+    const [hs, hid] = t.split('_|-');
+    const k = key(hs, hid);
+    const res = (running[t] as Record<string, unknown>).result;
+    const list = byStateId.get(k);
+    if (list) list.push(res);
+    else byStateId.set(k, [res]);
+  }
   for (const tag of tags) {
     const r = running[tag] as Record<string, unknown>;
     if (r.result !== false) continue;
     const [state, id] = tag.split('_|-');
-    const handlers = chunks.filter((c) => {
-      if (c.__id__ === id || c.onfail_stop !== false || !Array.isArray(c.onfail)) return false;
-      return c.onfail.some((req) => req && typeof req === 'object' && Object.entries(req as Record<string, unknown>).some(([m, v]) => v === id && m === state));
-    });
     let handled: boolean | undefined;
-    for (const h of handlers) {
-      for (const [t, hr] of Object.entries(running)) {
-        const [hs, hid] = t.split('_|-');
-        if (hs !== h.state || hid !== h.__id__) continue;
-        const res = (hr as Record<string, unknown>).result;
+    for (const h of handlers.get(key(state, id)) ?? []) {
+      if (h.__id__ === id) continue;
+      for (const res of byStateId.get(key(h.state, h.__id__)) ?? []) {
         if (res === true || res === false) handled = res;
         if (res === false) break;
       }

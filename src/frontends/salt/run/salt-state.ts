@@ -5,6 +5,7 @@
  * requisites, then the listen mod_watches. The running dict it builds is what `--out json` prints.
  */
 import { fnmatch } from '../../../lang/python/fnmatch.js';
+import { ChunkIndex } from '../compile/chunk-index.js';
 import type { Chunk } from '../compile/index.js';
 import { MOD_WATCH_STATES, type Ret, type StateCaller } from './caller.js';
 import { pyRepr, pyStr } from '../pytext.js';
@@ -18,6 +19,19 @@ const CALL_REQUISITES = ['require', 'require_any', 'watch', 'watch_any', 'prereq
 const STATE_REQUISITE_KEYWORDS = [
   'onchanges', 'onchanges_any', 'onfail', 'onfail_any', 'onfail_all', 'onfail_stop', 'prereq', 'prerequired', 'watch', 'watch_any', 'require', 'require_any', 'listen',
 ];
+
+/** How many states deep requisites may call states (Salt 3006 under CPython 3.11 stops between 600 and 1,200). */
+export const MAX_REQUISITE_NESTING = 800;
+
+/** Thrown when requisites nest deeper than MAX_REQUISITE_NESTING: the run stops, as Salt's does. */
+export class RequisiteNestingError extends Error {
+  constructor(
+    readonly id: string,
+    readonly sls: string,
+  ) {
+    super(`requisites nest more than ${MAX_REQUISITE_NESTING} states deep at ID '${id}' in SLS '${sls}'`);
+  }
+}
 
 export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: unknown }): string {
   return `${pyStr(c.state)}_|-${pyStr(c.__id__)}_|-${pyStr(c.name)}_|-${pyStr(c.fun)}`;
@@ -70,6 +84,9 @@ export class SaltState {
   private runNum = 0;
   /** Parallel states still running: their placeholder return, and the call that fills it in. */
   private readonly procs = new Map<Ret, Promise<Ret>>();
+  private readonly indexes = new WeakMap<Low[], ChunkIndex<Low>>();
+  /** States being called, each for the requisites of the one before. */
+  private nesting = 0;
 
   constructor(
     private readonly chunks: Low[],
@@ -121,21 +138,17 @@ export class SaltState {
     }
   }
 
-  private matching(req: Record<string, unknown>, chunks: Low[]): Low[] {
+  /** The index of a chunk list, built on first use (the list's chunks keep their IDs, names and SLS). */
+  private indexOf(chunks: Low[]): ChunkIndex<Low> {
+    let index = this.indexes.get(chunks);
+    if (!index) this.indexes.set(chunks, (index = new ChunkIndex(chunks, pyStr)));
+    return index;
+  }
+
+  private matching(req: Record<string, unknown>, chunks: Low[]): readonly Low[] {
     const [key, val] = firstEntry(req);
-    const out: Low[] = [];
-    if (val === null || val === undefined) return out;
-    for (const chunk of chunks) {
-      if (key === 'sls') {
-        if (fnmatch(pyStr(chunk.__sls__), pyStr(val))) out.push(chunk);
-        continue;
-      }
-      const v = pyStr(val);
-      if (fnmatch(pyStr(chunk.name), v) || fnmatch(pyStr(chunk.__id__), v)) {
-        if (key === 'id' || chunk.state === key) out.push(chunk);
-      }
-    }
-    return out;
+    if (val === null || val === undefined) return [];
+    return this.indexOf(chunks).find(key, pyStr(val));
   }
 
   private checkRequisite(low: Low, running: Running, chunks: Low[], pre: boolean): { status: string; reqs: Record<string, Low[]> } {
@@ -154,7 +167,7 @@ export class SaltState {
         if (val === null || val === undefined) continue;
         const found = this.matching(req, chunks);
         if (found.length === 0) return { status: 'unmet', reqs: {} };
-        (reqs[rState] as Low[]).push(...found);
+        for (const c of found) (reqs[rState] as Low[]).push(c);
       }
     }
     const funStats = new Set<string>();
@@ -233,7 +246,18 @@ export class SaltState {
     }
   }
 
-  private async callChunk(low: Low, running: Running, chunks: Low[], depth = 0): Promise<Running> {
+  /**
+   * Salt's call_chunk runs a state's requisites by calling itself, so a long enough chain of states that
+   * each need the next ends in Python's RecursionError; cairn stops at a fixed depth instead of at the
+   * end of its own stack.
+   */
+  private callChunk(low: Low, running: Running, chunks: Low[], depth = 0): Promise<Running> {
+    if (this.nesting >= MAX_REQUISITE_NESTING) return Promise.reject(new RequisiteNestingError(pyStr(low.__id__), pyStr(low.__sls__)));
+    this.nesting++;
+    return this.callChunkNested(low, running, chunks, depth).finally(() => this.nesting--);
+  }
+
+  private async callChunkNested(low: Low, running: Running, chunks: Low[], depth: number): Promise<Running> {
     const tag = tagOf(low);
     if (this.procs.size > 0 && (CHECKED.some((r) => r in low) || 'prerequired' in low)) await this.reconcile();
     if (!low.prerequired) this.active.add(tag);
@@ -256,28 +280,15 @@ export class SaltState {
         for (const raw of Array.isArray(list) ? list : []) {
           const req = trimReq(raw);
           const [key, val] = firstEntry(req);
-          let found = false;
-          for (const chunk of chunks) {
-            lastChunk = chunk;
-            if (val === null || val === undefined) continue;
-            if (key === 'sls') {
-              if (fnmatch(pyStr(chunk.__sls__), pyStr(val))) {
-                if (requisite === 'prereq') chunk.__prereq__ = true;
-                toRun.push(chunk);
-                found = true;
-              }
-              continue;
-            }
-            if (fnmatch(pyStr(chunk.name), pyStr(val)) || fnmatch(pyStr(chunk.__id__), pyStr(val))) {
-              if (key === 'id' || chunk.state === key) {
-                if (requisite === 'prereq') chunk.__prereq__ = true;
-                else if (requisite === 'prerequired') chunk.__prerequired__ = true;
-                toRun.push(chunk);
-                found = true;
-              }
-            }
+          // Salt scans every chunk for each target; its loop leaves the last chunk behind for failhard.
+          if (chunks.length > 0) lastChunk = chunks[chunks.length - 1];
+          const found = val === null || val === undefined ? [] : this.indexOf(chunks).find(key, pyStr(val));
+          for (const chunk of found) {
+            if (requisite === 'prereq') chunk.__prereq__ = true;
+            else if (requisite === 'prerequired' && key !== 'sls') chunk.__prerequired__ = true;
+            toRun.push(chunk);
           }
-          if (!found) (lost[requisite] as Record<string, unknown>[]).push(req);
+          if (found.length === 0) (lost[requisite] as Record<string, unknown>[]).push(req);
         }
       }
       if (Object.values(lost).some((l) => l.length > 0)) {
