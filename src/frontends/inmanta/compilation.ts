@@ -29,6 +29,8 @@ export class Compilation {
   readonly sched = new Scheduler();
   readonly namespaces = new Map<string, Namespace>();
   readonly entities: EntityType[] = [];
+  /** Every instance, in the order they were made (which is the order of their ids). */
+  readonly instances: Instance[] = [];
   readonly printed: string[] = [];
   /** Values read from a secret source (std::password): never printed, exported or stored. */
   readonly secrets = new Set<string>();
@@ -126,21 +128,19 @@ export class Compilation {
 
   // ---- indexes ----
 
-  private indexId(owner: EntityType, attrs: readonly string[]): string {
-    return `${owner.fullName}(${[...attrs].sort().join(',')})`;
-  }
-
-  private keyString(attrs: readonly string[], values: ReadonlyMap<string, Value>): string {
-    return [...attrs]
-      .sort()
-      .map((a) => `${a}=${keyOf(values.get(a) ?? null)}`)
-      .join(',');
+  private keyString(sorted: readonly string[], values: ReadonlyMap<string, Value>): string {
+    let key = '';
+    for (let i = 0; i < sorted.length; i++) {
+      const a = sorted[i] as string;
+      key += `${i > 0 ? ',' : ''}${a}=${keyOf(values.get(a) ?? null)}`;
+    }
+    return key;
   }
 
   /** The existing instance with the same identity under any index of `type`, if any. */
   findExisting(type: EntityType, values: ReadonlyMap<string, Value>): Instance | undefined {
     for (const ix of type.allIndexes()) {
-      const hit = this.index.get(this.indexId(ix.owner, ix.attrs))?.get(this.keyString(ix.attrs, values));
+      const hit = this.index.get(ix.id)?.get(this.keyString(ix.sorted, values));
       if (hit) return hit;
     }
     return undefined;
@@ -148,25 +148,24 @@ export class Compilation {
 
   register(inst: Instance, values: ReadonlyMap<string, Value>): void {
     for (const ix of inst.entity.allIndexes()) {
-      const id = this.indexId(ix.owner, ix.attrs);
-      let m = this.index.get(id);
+      let m = this.index.get(ix.id);
       if (!m) {
         m = new Map();
-        this.index.set(id, m);
+        this.index.set(ix.id, m);
       }
-      const key = this.keyString(ix.attrs, values);
+      const key = this.keyString(ix.sorted, values);
       m.set(key, inst);
-      this.pendingQueries.get(`${id}|${key}`)?.var.set(inst, inst.span);
+      if (this.pendingQueries.size > 0) this.pendingQueries.get(`${ix.id}|${key}`)?.var.set(inst, inst.span);
     }
   }
 
   /** An index query; waits (via the returned variable) until a matching instance is constructed. */
   query(type: EntityType, values: ReadonlyMap<string, Value>, span: Span): ResultVar {
     const names = [...values.keys()].sort().join(',');
-    const ix = type.allIndexes().find((i) => [...i.attrs].sort().join(',') === names);
+    const ix = type.allIndexes().find((i) => i.sorted.join(',') === names);
     if (!ix) throw new InmantaError('NotFoundException', `No index defined on ${type.fullName} for this lookup: ${[...values.keys()].join(', ')}`, span);
-    const id = this.indexId(ix.owner, ix.attrs);
-    const key = this.keyString(ix.attrs, values);
+    const id = ix.id;
+    const key = this.keyString(ix.sorted, values);
     const pk = `${id}|${key}`;
     let q = this.pendingQueries.get(pk);
     if (!q) {

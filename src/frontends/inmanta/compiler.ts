@@ -53,9 +53,7 @@ export async function compileFor(projectDir: string, target: Pick<Host, 'facts'>
 }
 
 function allInstances(c: Compilation): Instance[] {
-  const seen = new Set<Instance>();
-  for (const t of c.entities) for (const i of t.instances) seen.add(i);
-  return [...seen].sort((a, b) => a.id - b.id);
+  return [...c.instances].sort((a, b) => a.id - b.id);
 }
 
 /** After the last freeze: unanswered queries, then incomplete objects (several become a MultiException). */

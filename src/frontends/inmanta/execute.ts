@@ -153,10 +153,13 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     const defaults = new Map<string, Value>();
     for (const [name, a] of attrs) {
       if (values.has(name) || a.default === undefined || a.default === 'undef') continue;
-      const defCtx: Ctx = { ...ctx, scope: a.default.ns.scope, key: `${ctx.key}/default` };
-      defaults.set(name, evaluate(defCtx, a.default.expr));
+      const { expr } = a.default;
+      // A default is a constant: a plain literal is its own value; only lists, dicts and floats are built anew.
+      if (expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object')) defaults.set(name, expr.value);
+      else defaults.set(name, evaluate({ ...ctx, scope: a.default.ns.scope, key: `${ctx.key}/default` }, expr));
     }
-    const identity = new Map([...defaults, ...values]);
+    const identity = new Map(defaults);
+    for (const [k, v] of values) identity.set(k, v);
     const missing: string[] = [];
     for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!identity.has(a) && !missing.includes(a)) missing.push(a);
     if (missing.length > 0) {
@@ -194,21 +197,27 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     }
     for (const [k, v] of values) inst.set(k, v, e.span);
     for (const t of type.lineage()) t.instances.push(inst);
+    c.instances.push(inst);
     c.register(inst, identity);
-    scheduleImplementations(c, scope, inst);
+    scheduleImplementations(c, inst);
     return inst;
   });
 }
 
 /** The implement statements that apply to a type: its own, and its parents' where it says `using parents`. */
-function implementsOf(type: EntityType): ImplementDef[] {
+function implementsOf(type: EntityType): readonly ImplementDef[] {
+  const known = implementsCache.get(type);
+  if (known) return known;
   const out: ImplementDef[] = [];
   for (const i of type.implements) {
     out.push(i);
     if (i.usesParents) for (const p of type.parents) out.push(...implementsOf(p));
   }
+  implementsCache.set(type, out);
   return out;
 }
+/** Implement statements are all defined before anything runs, so each type's list is worked out once. */
+const implementsCache = new WeakMap<EntityType, readonly ImplementDef[]>();
 
 function checkImplementable(type: EntityType, span: Span): void {
   if (implementsOf(type).length === 0) {
@@ -217,33 +226,41 @@ function checkImplementable(type: EntityType, span: Span): void {
 }
 
 /** Each implement statement that applies is a step of its own, run once its condition's inputs are known. */
-function scheduleImplementations(c: Compilation, scope: Scope, inst: Instance): void {
-  const chosen = new Set<ImplementationDef>();
+function scheduleImplementations(c: Compilation, inst: Instance): void {
   const imps = implementsOf(inst.entity);
   if (imps.length === 0) {
     c.sched.add(inst.span, () => checkImplementable(inst.entity, inst.span));
     return;
   }
+  const chosen: ImplementationDef[] = [];
+  const apply = (imp: ImplementDef): void => {
+    for (const impl of imp.impls) {
+      if (chosen.includes(impl)) continue;
+      chosen.push(impl);
+      // An empty implementation (std::none) has nothing to schedule.
+      if (impl.body.length === 0) continue;
+      const body = new Scope(c.sched, impl.ns, impl.ns.scope, declaredNames(impl.body), inst);
+      emitBlock(c, impl.body, body, inst);
+    }
+  };
   for (const imp of imps) {
+    const when = imp.when;
+    if (!when) {
+      c.sched.add(inst.span, () => apply(imp));
+      continue;
+    }
     const whenScope = new Scope(c.sched, imp.ns, imp.ns.scope, [], inst);
     const pre: Ctx = { c, unit: c.sched.placeholder, scope: whenScope, key: '', creator: inst, staged: newStaged() };
     const requires: Var[] = [];
-    if (imp.when) prepare(pre, imp.when, requires);
+    prepare(pre, when, requires);
     c.sched.add(
       inst.span,
       (unit) => {
-        if (imp.when && !truthy(evaluate({ ...pre, unit }, imp.when))) return;
-        for (const impl of imp.impls) {
-          if (chosen.has(impl)) continue;
-          chosen.add(impl);
-          const body = new Scope(c.sched, impl.ns, impl.ns.scope, declaredNames(impl.body), inst);
-          emitBlock(c, impl.body, body, inst);
-        }
+        if (truthy(evaluate({ ...pre, unit }, when))) apply(imp);
       },
       requires,
     );
   }
-  void scope;
 }
 
 /** Python's class name for a value, as `<class '...'>` shows it. */

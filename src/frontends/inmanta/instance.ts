@@ -2,7 +2,6 @@
 import type { Span } from '../../core/diag.js';
 import { InmantaError, where } from './errors.js';
 import type { EntityType, RelationDef } from './types.js';
-import { validateValue } from './types.js';
 import { isInstance, type Value } from './values.js';
 import { ListVar, OptionVar, ResultVar, type Var, type VarHost } from './vars.js';
 
@@ -23,18 +22,14 @@ export class Instance {
   ) {
     this.creator = creator;
     for (const [name, a] of entity.attributes()) {
-      const v = new ResultVar(host, `${this}.${name}`);
-      v.validate = (x) => validateValue(a.type, x);
+      const v = new ResultVar(host, name, this);
+      v.type = a.type;
       this.slots.set(name, v);
     }
     for (const [name, r] of entity.relations()) {
-      const label = `${this}.${name}`;
-      if (r.upper === 1 && r.lower === 1) this.slots.set(name, new ResultVar(host, label));
-      else if (r.upper === 1) {
-        const v = new OptionVar(host, label);
-        v.onEmpty = () => new InmantaError('OptionalValueException', `Optional variable accessed that has no value (attribute \`${entity.fullName}.${name}\` of \`${this}\`)`);
-        this.slots.set(name, v);
-      } else this.slots.set(name, new ListVar(host, label, r.upper, name, String(this)));
+      if (r.upper === 1 && r.lower === 1) this.slots.set(name, new ResultVar(host, name, this));
+      else if (r.upper === 1) this.slots.set(name, new OptionVar(host, name, this));
+      else this.slots.set(name, new ListVar(host, name, r.upper, this));
     }
   }
 
@@ -109,19 +104,20 @@ export class Instance {
   /** What is missing once everything is frozen; one message per attribute. */
   incomplete(): InmantaError[] {
     const out: InmantaError[] = [];
+    const at = (name: string): string => {
+      const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
+      return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
+    };
     for (const [name, slot] of this.slots) {
-      const rel = this.entity.relations().get(name);
-      const declared = rel?.span ?? this.entity.attributes().get(name)?.span;
-      const at = declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
       if (slot instanceof ListVar) {
-        const lower = rel?.lower ?? 0;
+        const lower = this.entity.relations().get(name)?.lower ?? 0;
         if (slot.items.length < lower) {
-          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at(name)} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
         }
       } else if (slot instanceof OptionVar) {
         continue;
       } else if (!(slot as ResultVar).isSet) {
-        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} is not set`).showAt(this.span));
+        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at(name)} is not set`).showAt(this.span));
       }
     }
     return out;

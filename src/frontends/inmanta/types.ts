@@ -119,6 +119,14 @@ export interface ImplementDef {
   readonly span: Span;
 }
 
+/** An index as lookups use it: its attributes as declared and sorted, and a name unique to the index. */
+export interface IndexDef {
+  readonly owner: EntityType;
+  readonly attrs: readonly string[];
+  readonly sorted: readonly string[];
+  readonly id: string;
+}
+
 export class EntityType {
   readonly kind = 'entity';
   readonly parents: EntityType[] = [];
@@ -130,6 +138,8 @@ export class EntityType {
   readonly instances: import('./instance.js').Instance[] = [];
   private attrCache?: Map<string, AttributeDef>;
   private relCache?: Map<string, RelationDef>;
+  private lineageCache?: EntityType[];
+  private indexCache?: IndexDef[];
 
   constructor(
     readonly fullName: string,
@@ -141,8 +151,9 @@ export class EntityType {
     return this.fullName.slice(this.fullName.lastIndexOf('::') + 2);
   }
 
-  /** This type and all its ancestors, nearest first, left parent before right. */
-  lineage(): EntityType[] {
+  /** This type and all its ancestors, nearest first, left parent before right (kept once the types are defined). */
+  lineage(): readonly EntityType[] {
+    if (this.lineageCache) return this.lineageCache;
     const out: EntityType[] = [];
     const walk = (t: EntityType) => {
       if (out.includes(t)) return;
@@ -150,6 +161,7 @@ export class EntityType {
       for (const p of t.parents) walk(p);
     };
     walk(this);
+    this.lineageCache = out;
     return out;
   }
 
@@ -178,9 +190,17 @@ export class EntityType {
     return out;
   }
 
-  /** Indexes of this type and its ancestors. */
-  allIndexes(): { owner: EntityType; attrs: string[] }[] {
-    return this.lineage().flatMap((t) => t.indexes.map((attrs) => ({ owner: t, attrs })));
+  /** Indexes of this type and its ancestors (kept once the compile runs: every index is defined before). */
+  allIndexes(): readonly IndexDef[] {
+    if (this.indexCache) return this.indexCache;
+    const out = this.lineage().flatMap((t) =>
+      t.indexes.map((attrs) => {
+        const sorted = [...attrs].sort();
+        return { owner: t, attrs, sorted, id: `${t.fullName}(${sorted.join(',')})` };
+      }),
+    );
+    this.indexCache = out;
+    return out;
   }
 
   toString(): string {
