@@ -25,25 +25,64 @@ export const KEYWORDS = new Set([
   'else', 'elif',
 ]);
 
-const OPS = ['**', '==', '!=', '>=', '<=', '+=', '--', '::', '+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?'];
+/** Operators: a two-character one wins over its first character alone. */
+const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
+const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
 
 function decodeEscapes(s: string): string {
+  if (!s.includes('\\')) return s;
   return s.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/g, (m, c: string) => {
     if (c.length > 1) return String.fromCharCode(Number.parseInt(c.slice(1), 16));
     return ESCAPES[c] ?? m;
   });
 }
 
+/** A token; where a syntax error after it is reported is only worked out when one is. */
+class Tok implements Token {
+  constructor(
+    readonly kind: TokKind,
+    readonly text: string,
+    readonly offset: number,
+    private readonly end: number,
+    readonly span: Span,
+    private readonly lines: LineMap,
+    readonly flavour?: StrFlavour,
+  ) {}
+  get after(): Span {
+    return this.lines.span(this.end);
+  }
+}
+
+// As the real lexer reads numbers and names (see below); sticky, so they match where the lexer stands.
+const NUMBER = /-?(?:\d*\.\d+|\d+)/y;
+const WORD = /[a-zA-Z_][a-zA-Z_0-9-]*/y;
+
+/** The number at `i`, read within the next 64 characters. */
+function numberAt(src: string, i: number): string | undefined {
+  NUMBER.lastIndex = i;
+  const t = NUMBER.exec(src)?.[0];
+  // A match that fits in 64 characters is the one the 64 characters give; a longer one is read again in them.
+  if (t === undefined || t.length <= 64) return t;
+  return /^-?(?:\d*\.\d+|\d+)/.exec(src.slice(i, i + 64))?.[0];
+}
+
 export function lex(file: string, src: string): Token[] {
   const lines = new LineMap(file, src);
   const out: Token[] = [];
   let i = 0;
+  // Tokens come in the order of the text, so their line is found by moving forward from the last one's.
+  const starts: number[] = [0];
+  for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) starts.push(k + 1);
+  let line = 0;
+  const spanAt = (offset: number): Span => {
+    while (line + 1 < starts.length && (starts[line + 1] as number) <= offset) line++;
+    return { file, line: line + 1, col: offset - (starts[line] as number) + 1 };
+  };
   // `end` is the offset just after the token's source text.
   const push = (kind: TokKind, text: string, start: number, end: number, flavour?: StrFlavour) => {
-    const base = { kind, text, offset: start, span: lines.span(start), after: lines.span(end) };
-    out.push(flavour ? { ...base, flavour } : base);
+    out.push(new Tok(kind, text, start, end, spanAt(start), lines, flavour));
   };
   // A character no token can start with (an unterminated string's quote among them).
   const illegal = (at: number): never => {
@@ -55,7 +94,8 @@ export function lex(file: string, src: string): Token[] {
       while (i < src.length && src[i] !== '\n') i++;
       continue;
     }
-    if (/\s/.test(c)) {
+    const code = src.charCodeAt(i);
+    if (code === 32 || code === 10 || code === 9 || code === 13 || ((code < 33 || code > 126) && /\s/.test(c))) {
       i++;
       continue;
     }
@@ -91,24 +131,32 @@ export function lex(file: string, src: string): Token[] {
     }
     // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
     // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
-    const num = /^-?(?:\d*\.\d+|\d+)/.exec(src.slice(i, i + 64));
-    if (num && /[\d-]/.test(c) && /\d/.test(src[c === '-' ? i + 1 : i] ?? '')) {
-      const t = num[0];
+    const digitAt = (k: number): boolean => {
+      const d = src.charCodeAt(k);
+      return d >= 48 && d <= 57;
+    };
+    // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
+    const num = (c === '-' || digitAt(i)) && digitAt(c === '-' ? i + 1 : i) ? numberAt(src, i) : undefined;
+    if (num) {
+      const t = num;
       push(t.includes('.') ? 'float' : 'int', t, start, i + t.length);
       i += t.length;
       continue;
     }
-    const word = /^[a-zA-Z_][a-zA-Z_0-9-]*/.exec(src.slice(i, i + 256));
+    WORD.lastIndex = i;
+    const found = WORD.exec(src);
+    const word = found && found[0].length > 256 ? found[0].slice(0, 256) : found?.[0];
     if (word) {
-      let w = word[0];
+      let w = word;
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (w.endsWith('-')) w = w.slice(0, -1);
       i += w.length;
       if (KEYWORDS.has(w)) push('kw', w, start, i);
-      else push(/^[A-Z]/.test(w) ? 'cid' : 'id', w, start, i);
+      else push(w.charCodeAt(0) >= 65 && w.charCodeAt(0) <= 90 ? 'cid' : 'id', w, start, i);
       continue;
     }
-    const op = OPS.find((o) => src.startsWith(o, i));
+    const two = src.slice(i, i + 2);
+    const op = OPS2.has(two) ? two : OPS1.has(c) ? c : undefined;
     if (!op) illegal(start);
     push('op', op as string, start, i + (op as string).length);
     i += (op as string).length;

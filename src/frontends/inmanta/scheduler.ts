@@ -191,7 +191,8 @@ export class Scheduler implements VarHost {
   private drain(): void {
     while (this.head < this.queue.length) {
       const u = this.queue[this.head++] as Unit;
-      if (this.head > 4096) {
+      // Drop what was run once it is most of the queue, so each unit is copied at most once on average.
+      if (this.head > 4096 && this.head * 2 > this.queue.length) {
         this.queue = this.queue.slice(this.head);
         this.head = 0;
       }
