@@ -63,7 +63,8 @@ function finalCheck(c: Compilation): void {
       throw new InmantaError('NotFoundException', `No match in index on type ${q.type.fullName} with key ${q.desc}`, q.span);
     }
   }
-  const problems = allInstances(c).flatMap((i) => i.incomplete());
+  const problems: InmantaError[] = [];
+  for (const i of allInstances(c)) i.incomplete(problems);
   if (problems.length === 1) throw problems[0];
   if (problems.length > 1) throw new InmantaError('MultiException', '', undefined, problems);
   const stuck = c.sched.stuck();

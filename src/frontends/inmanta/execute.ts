@@ -7,7 +7,7 @@ import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
 import { Instance } from './instance.js';
-import { declaredNames, Scope } from './namespace.js';
+import { declaredNames, type Namespace, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
 import { ListVar, type Var } from './vars.js';
@@ -139,6 +139,30 @@ function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
   obj.set(attr, value, s.span);
 }
 
+/** A default of a type's attribute: a plain literal is kept as its value, anything else is evaluated per instance. */
+interface DefaultOf {
+  readonly name: string;
+  readonly expr: Expr;
+  readonly ns: Namespace;
+  readonly literal: boolean;
+}
+
+/** The attributes of a type that have a default, in declaration order; worked out once per type. */
+function defaultsOf(type: EntityType): readonly DefaultOf[] {
+  const known = defaultsCache.get(type);
+  if (known) return known;
+  const out: DefaultOf[] = [];
+  for (const [name, a] of type.attributes()) {
+    if (a.default === undefined || a.default === 'undef') continue;
+    const { expr, ns } = a.default;
+    // A default is a constant: a plain literal is its own value; only lists, dicts and floats are built anew.
+    out.push({ name, expr, ns, literal: expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object') });
+  }
+  defaultsCache.set(type, out);
+  return out;
+}
+const defaultsCache = new WeakMap<EntityType, readonly DefaultOf[]>();
+
 /** `Type(k=v, **d)`: an index hit returns the existing instance (and re-assigns the given values to it). */
 export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
   return remember(ctx, e, ctx.key, () => {
@@ -151,17 +175,15 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       if (!attrs.has(k) && !rels.has(k)) throw new InmantaError('TypingException', `no attribute ${k} on type ${type.fullName}`, e.span);
     }
     const defaults = new Map<string, Value>();
-    for (const [name, a] of attrs) {
-      if (values.has(name) || a.default === undefined || a.default === 'undef') continue;
-      const { expr } = a.default;
-      // A default is a constant: a plain literal is its own value; only lists, dicts and floats are built anew.
-      if (expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object')) defaults.set(name, expr.value);
-      else defaults.set(name, evaluate({ ...ctx, scope: a.default.ns.scope, key: `${ctx.key}/default` }, expr));
+    const used: DefaultOf[] = [];
+    for (const d of defaultsOf(type)) {
+      if (values.has(d.name)) continue;
+      defaults.set(d.name, d.literal ? ((d.expr as Extract<Expr, { kind: 'lit' }>).value as Value) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr));
+      used.push(d);
     }
-    const identity = new Map(defaults);
-    for (const [k, v] of values) identity.set(k, v);
+    const identity = (a: string): Value | undefined => (values.has(a) ? values.get(a) : defaults.get(a));
     const missing: string[] = [];
-    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!identity.has(a) && !missing.includes(a)) missing.push(a);
+    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!values.has(a) && !defaults.has(a) && !missing.includes(a)) missing.push(a);
     if (missing.length > 0) {
       const lines = missing.map((a) => {
         const what = rels.has(a) ? 'relation' : 'attribute';
@@ -169,7 +191,8 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       });
       throw new InmantaError('IndexAttributeMissingInConstructorException', `Invalid Constructor call:${lines.join('')}`, e.span);
     }
-    const existing = c.findExisting(type, identity);
+    const keys = c.indexKeys(type, identity);
+    const existing = c.findExisting(type, keys);
     if (existing) {
       if (existing.entity !== type) {
         throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
@@ -191,14 +214,11 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     const inst = new Instance(c.sched, type, e.span, ctx.creator);
     for (const slot of inst.slots.values()) if (slot.canFreeze()) c.sched.track(slot);
     // A default counts as set where it is declared, as the real compiler reports it.
-    for (const [k, v] of defaults) {
-      const d = attrs.get(k)?.default;
-      inst.set(k, v, d && d !== 'undef' ? d.expr.span : e.span);
-    }
+    for (const d of used) inst.set(d.name, defaults.get(d.name) as Value, d.expr.span);
     for (const [k, v] of values) inst.set(k, v, e.span);
     for (const t of type.lineage()) t.instances.push(inst);
     c.instances.push(inst);
-    c.register(inst, identity);
+    c.register(inst, type, keys);
     scheduleImplementations(c, inst);
     return inst;
   });
@@ -246,7 +266,9 @@ function scheduleImplementations(c: Compilation, inst: Instance): void {
   for (const imp of imps) {
     const when = imp.when;
     if (!when) {
-      c.sched.add(inst.span, () => apply(imp));
+      // Choosing only empty implementations (std::none) unconditionally has nothing to run.
+      if (imp.impls.some((impl) => impl.body.length > 0)) c.sched.add(inst.span, () => apply(imp));
+      else for (const impl of imp.impls) if (!chosen.includes(impl)) chosen.push(impl);
       continue;
     }
     const whenScope = new Scope(c.sched, imp.ns, imp.ns.scope, [], inst);

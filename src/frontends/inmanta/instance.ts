@@ -102,8 +102,7 @@ export class Instance {
   }
 
   /** What is missing once everything is frozen; one message per attribute. */
-  incomplete(): InmantaError[] {
-    const out: InmantaError[] = [];
+  incomplete(out: InmantaError[] = []): InmantaError[] {
     const at = (name: string): string => {
       const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
       return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';

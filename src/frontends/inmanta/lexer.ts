@@ -27,6 +27,7 @@ export const KEYWORDS = new Set([
 
 /** Operators: a two-character one wins over its first character alone. */
 const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
+const OPS2_FIRST = new Set([...OPS2].map((o) => o[0] as string));
 const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
@@ -55,9 +56,20 @@ class Tok implements Token {
   }
 }
 
-// As the real lexer reads numbers and names (see below); sticky, so they match where the lexer stands.
+// As the real lexer reads numbers (see below); sticky, so it matches where the lexer stands.
 const NUMBER = /-?(?:\d*\.\d+|\d+)/y;
-const WORD = /[a-zA-Z_][a-zA-Z_0-9-]*/y;
+
+function isDigit(d: number): boolean {
+  return d >= 48 && d <= 57;
+}
+/** A character a name starts with: [a-zA-Z_]. */
+function isNameStart(d: number): boolean {
+  return (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95;
+}
+/** A character inside a name: [a-zA-Z_0-9-]. */
+function isNamePart(d: number): boolean {
+  return isNameStart(d) || isDigit(d) || d === 45;
+}
 
 /** The number at `i`, read within the next 64 characters. */
 function numberAt(src: string, i: number): string | undefined {
@@ -99,6 +111,7 @@ export function lex(file: string, src: string): Token[] {
       i++;
       continue;
     }
+    const next = src.charCodeAt(i + 1);
     const start = i;
     // String prefixes r/f directly before a quote.
     // An unterminated r/f string leaves the prefix to be read as a name, and its quote is then illegal.
@@ -131,31 +144,26 @@ export function lex(file: string, src: string): Token[] {
     }
     // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
     // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
-    const digitAt = (k: number): boolean => {
-      const d = src.charCodeAt(k);
-      return d >= 48 && d <= 57;
-    };
     // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
-    const num = (c === '-' || digitAt(i)) && digitAt(c === '-' ? i + 1 : i) ? numberAt(src, i) : undefined;
+    const num = (c === '-' ? isDigit(next) : isDigit(code)) ? numberAt(src, i) : undefined;
     if (num) {
       const t = num;
       push(t.includes('.') ? 'float' : 'int', t, start, i + t.length);
       i += t.length;
       continue;
     }
-    WORD.lastIndex = i;
-    const found = WORD.exec(src);
-    const word = found && found[0].length > 256 ? found[0].slice(0, 256) : found?.[0];
-    if (word) {
-      let w = word;
+    if (isNameStart(code)) {
+      let j = i + 1;
+      while (j < i + 256 && isNamePart(src.charCodeAt(j))) j++;
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
-      while (w.endsWith('-')) w = w.slice(0, -1);
-      i += w.length;
+      while (src.charCodeAt(j - 1) === 45) j--;
+      const w = src.slice(i, j);
+      i = j;
       if (KEYWORDS.has(w)) push('kw', w, start, i);
-      else push(w.charCodeAt(0) >= 65 && w.charCodeAt(0) <= 90 ? 'cid' : 'id', w, start, i);
+      else push(code >= 65 && code <= 90 ? 'cid' : 'id', w, start, i);
       continue;
     }
-    const two = src.slice(i, i + 2);
+    const two = OPS2_FIRST.has(c) ? src.slice(i, i + 2) : '';
     const op = OPS2.has(two) ? two : OPS1.has(c) ? c : undefined;
     if (!op) illegal(start);
     push('op', op as string, start, i + (op as string).length);
