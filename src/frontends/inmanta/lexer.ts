@@ -40,17 +40,22 @@ function decodeEscapes(s: string): string {
   });
 }
 
-/** A token; where a syntax error after it is reported is only worked out when one is. */
+/** A token; its span is made when the parser asks for it, where a syntax error after it is reported when one is. */
 class Tok implements Token {
+  private spanMade: Span | undefined;
   constructor(
     readonly kind: TokKind,
     readonly text: string,
     readonly offset: number,
     private readonly end: number,
-    readonly span: Span,
+    private readonly line: number,
+    private readonly col: number,
     private readonly lines: LineMap,
     readonly flavour?: StrFlavour,
   ) {}
+  get span(): Span {
+    return (this.spanMade ??= { file: this.lines.file, line: this.line, col: this.col });
+  }
   get after(): Span {
     return this.lines.span(this.end);
   }
@@ -88,13 +93,10 @@ export function lex(file: string, src: string): Token[] {
   const starts: number[] = [0];
   for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) starts.push(k + 1);
   let line = 0;
-  const spanAt = (offset: number): Span => {
-    while (line + 1 < starts.length && (starts[line + 1] as number) <= offset) line++;
-    return { file, line: line + 1, col: offset - (starts[line] as number) + 1 };
-  };
   // `end` is the offset just after the token's source text.
   const push = (kind: TokKind, text: string, start: number, end: number, flavour?: StrFlavour) => {
-    out.push(new Tok(kind, text, start, end, spanAt(start), lines, flavour));
+    while (line + 1 < starts.length && (starts[line + 1] as number) <= start) line++;
+    out.push(new Tok(kind, text, start, end, line + 1, start - (starts[line] as number) + 1, lines, flavour));
   };
   // A character no token can start with (an unterminated string's quote among them).
   const illegal = (at: number): never => {

@@ -7,14 +7,20 @@ import { Wait, type Parked, type Var, type VarHost } from './vars.js';
 
 /** Results remembered per syntax node (and per key, for one expression evaluated per element); made on first use. */
 export class Memo {
+  /** The first node remembered without a key (most statements remember one thing), then a map for more. */
+  private firstNode: object | undefined;
+  private firstValue: unknown;
   private plain: Map<object, unknown> | undefined;
   private keyed: Map<object, Map<string, unknown>> | undefined;
   remember<T>(node: object, key: string, make: () => T): T {
     if (key === '') {
-      const m = (this.plain ??= new Map());
-      if (m.has(node)) return m.get(node) as T;
+      if (this.firstNode === node) return this.firstValue as T;
+      if (this.plain?.has(node)) return this.plain.get(node) as T;
       const v = make();
-      m.set(node, v);
+      if (this.firstNode === undefined) {
+        this.firstNode = node;
+        this.firstValue = v;
+      } else (this.plain ??= new Map()).set(node, v);
       return v;
     }
     const all = (this.keyed ??= new Map());
