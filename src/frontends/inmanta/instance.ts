@@ -3,6 +3,7 @@ import type { Span } from '../../core/diag.js';
 import { InmantaError, where } from './errors.js';
 import type { EntityType, RelationDef } from './types.js';
 import { isInstance, type Value } from './values.js';
+import { layoutOf, type SlotSpec, Slots } from './slots.js';
 import { ListVar, OptionVar, ResultVar, type Var, type VarHost } from './vars.js';
 
 let nextId = 0;
@@ -10,9 +11,11 @@ let nextId = 0;
 export class Instance {
   readonly isInstance = true;
   readonly id = nextId++;
-  readonly slots = new Map<string, Var>();
+  readonly slots: Slots;
   /** The instance whose implementation constructed this one, for `requires` on abstract entities. */
   readonly creator: Instance | undefined;
+  /** Every later constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
+  private sites: Span[] | undefined;
 
   constructor(
     host: VarHost,
@@ -21,28 +24,28 @@ export class Instance {
     creator: Instance | undefined,
   ) {
     this.creator = creator;
-    for (const [name, a] of entity.attributes()) {
-      const v = new ResultVar(host, name, this);
-      v.type = a.type;
-      this.slots.set(name, v);
+    const layout = layoutOf(entity);
+    const vars: Var[] = new Array(layout.specs.length);
+    for (let i = 0; i < layout.specs.length; i++) {
+      const s = layout.specs[i] as SlotSpec;
+      if (s.kind === 'attribute') {
+        const v = new ResultVar(host, s.name, this);
+        v.type = s.type;
+        vars[i] = v;
+      } else if (s.rel.upper === 1 && s.rel.lower === 1) vars[i] = new ResultVar(host, s.name, this);
+      else if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
+      else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
     }
-    for (const [name, r] of entity.relations()) {
-      if (r.upper === 1 && r.lower === 1) this.slots.set(name, new ResultVar(host, name, this));
-      else if (r.upper === 1) this.slots.set(name, new OptionVar(host, name, this));
-      else this.slots.set(name, new ListVar(host, name, r.upper, this));
-    }
+    this.slots = new Slots(layout, vars);
   }
-
-  /** Every constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
-  private readonly sites: Span[] = [];
 
   /** A later constructor call with the same index key returned this instance. */
   constructedAgainAt(span: Span): void {
-    this.sites.push(span);
+    (this.sites ??= []).push(span);
   }
 
   toString(): string {
-    return `${this.entity.fullName} (instantiated at ${[this.span, ...this.sites].map(where).join(',')})`;
+    return `${this.entity.fullName} (instantiated at ${[this.span, ...(this.sites ?? [])].map(where).join(',')})`;
   }
 
   slot(name: string, span: Span | undefined): Var {
