@@ -124,8 +124,8 @@ class CandidateHeap {
 export class Scheduler implements VarHost {
   private queue: Unit[] = [];
   private head = 0;
-  /** Variables that may still be frozen, in the order they were first seen. */
-  private readonly gradual = new Set<Var>();
+  /** Variables that may still be frozen, in the order they were first seen (with that order). */
+  private readonly gradual = new Map<Var, number>();
   private seq = 0;
   /** Gradual variables whose count of waiters went up since the last choice. */
   private readonly changed = new Set<Var>();
@@ -154,10 +154,8 @@ export class Scheduler implements VarHost {
 
   /** Also registers variables that nobody waits on yet, so they are frozen at the end. */
   track(v: Var): void {
-    if (v.gradualSeq === 0) {
-      v.gradualSeq = ++this.seq;
-      this.gradual.add(v);
-    }
+    // A variable leaves this list only once it can no longer be frozen, so it never comes back.
+    if (!this.gradual.has(v)) this.gradual.set(v, ++this.seq);
   }
 
   run(): void {
@@ -170,7 +168,7 @@ export class Scheduler implements VarHost {
         continue;
       }
       // Nobody waits on what is left: freeze it all, which may still wake readers registered meanwhile.
-      const rest = [...this.gradual].filter((v) => v.canFreeze());
+      const rest = [...this.gradual.keys()].filter((v) => v.canFreeze());
       this.gradual.clear();
       if (rest.length === 0) return;
       for (const v of rest) v.freeze();
@@ -181,7 +179,8 @@ export class Scheduler implements VarHost {
   /** The freezable variable with the most waiters, the first seen among equals; none when nobody waits. */
   private mostAwaited(): Var | undefined {
     for (const v of this.changed) {
-      if (v.waiters.length > 0 && this.gradual.has(v)) this.candidates.push({ v, waiters: v.waiters.length, seq: v.gradualSeq });
+      const seq = this.gradual.get(v);
+      if (v.waiters.length > 0 && seq !== undefined) this.candidates.push({ v, waiters: v.waiters.length, seq });
     }
     this.changed.clear();
     for (let top = this.candidates.peek(); top; top = this.candidates.peek()) {

@@ -30,14 +30,16 @@ const NO_WAITERS: Parked[] = [];
 
 export abstract class Var {
   waiters: Parked[] = NO_WAITERS;
-  /** The order in which the scheduler first saw this variable as one to freeze (0: not yet). */
-  gradualSeq = 0;
   constructor(
-    readonly host: VarHost,
+    _host: VarHost,
     private readonly name: string,
     /** The instance whose attribute or relation end this is, if any. */
     readonly owner?: SlotOwner,
   ) {}
+  /** Where a variable that can be frozen reports its waiters; only those keep it. */
+  protected freezeHost(): VarHost | undefined {
+    return undefined;
+  }
   /** `instance.attribute` for a slot, else the name it was given. */
   get label(): string {
     return this.owner ? `${this.owner}.${this.name}` : this.name;
@@ -48,7 +50,7 @@ export abstract class Var {
   park(p: Parked): void {
     if (this.waiters === NO_WAITERS) this.waiters = [];
     this.waiters.push(p);
-    if (this.canFreeze()) this.host.freezable(this);
+    if (this.canFreeze()) this.freezeHost()?.freezable(this);
   }
   protected wakeAll(): void {
     const w = this.waiters;
@@ -106,6 +108,16 @@ export class ResultVar extends Var {
 /** A `[0:1]` relation end: unset at freeze time means null. */
 export class OptionVar extends ResultVar {
   frozen = false;
+  constructor(
+    private readonly host: VarHost,
+    name: string,
+    owner?: SlotOwner,
+  ) {
+    super(host, name, owner);
+  }
+  protected override freezeHost(): VarHost {
+    return this.host;
+  }
   /** Raised when an empty option is read. */
   onEmpty(): InmantaError {
     const o = this.owner;
@@ -148,12 +160,15 @@ export class ListVar extends Var {
   private listeners: ((v: Value) => void)[] | undefined;
   frozen = false;
   constructor(
-    host: VarHost,
+    private readonly host: VarHost,
     name: string,
     readonly upper: number | undefined,
     owner?: SlotOwner,
   ) {
     super(host, name, owner);
+  }
+  protected override freezeHost(): VarHost {
+    return this.host;
   }
   private has(v: Value): boolean {
     if (this.members) return this.members.has(v);
