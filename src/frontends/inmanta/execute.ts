@@ -174,16 +174,18 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     for (const k of values.keys()) {
       if (!attrs.has(k) && !rels.has(k)) throw new InmantaError('TypingException', `no attribute ${k} on type ${type.fullName}`, e.span);
     }
-    const defaults = new Map<string, Value>();
+    // The defaults the call did not override, and their values (in declaration order).
     const used: DefaultOf[] = [];
+    const defaults: Value[] = [];
     for (const d of defaultsOf(type)) {
       if (values.has(d.name)) continue;
-      defaults.set(d.name, d.literal ? ((d.expr as Extract<Expr, { kind: 'lit' }>).value as Value) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr));
+      defaults.push(d.literal ? ((d.expr as Extract<Expr, { kind: 'lit' }>).value as Value) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr));
       used.push(d);
     }
-    const identity = (a: string): Value | undefined => (values.has(a) ? values.get(a) : defaults.get(a));
+    const defaultOf = (a: string): number => used.findIndex((d) => d.name === a);
+    const identity = (a: string): Value | undefined => (values.has(a) ? values.get(a) : defaults[defaultOf(a)]);
     const missing: string[] = [];
-    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!values.has(a) && !defaults.has(a) && !missing.includes(a)) missing.push(a);
+    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!values.has(a) && defaultOf(a) < 0 && !missing.includes(a)) missing.push(a);
     if (missing.length > 0) {
       const lines = missing.map((a) => {
         const what = rels.has(a) ? 'relation' : 'attribute';
@@ -199,7 +201,7 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       }
       existing.constructedAgainAt(e.span);
       // The constructor assigns its defaults again too: a default that differs is a double set.
-      for (const [k, v] of defaults) existing.set(k, v, e.span);
+      used.forEach((d, i) => existing.set(d.name, defaults[i] as Value, e.span));
       for (const [k, v] of values) existing.set(k, v, e.span);
       return existing;
     }
@@ -212,9 +214,9 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       );
     }
     const inst = new Instance(c.sched, type, e.span, ctx.creator);
-    for (const slot of inst.slots.values()) if (slot.canFreeze()) c.sched.track(slot);
+    for (const slot of inst.growing()) c.sched.track(slot);
     // A default counts as set where it is declared, as the real compiler reports it.
-    for (const d of used) inst.set(d.name, defaults.get(d.name) as Value, d.expr.span);
+    for (let i = 0; i < used.length; i++) inst.set((used[i] as DefaultOf).name, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
     for (const [k, v] of values) inst.set(k, v, e.span);
     for (const t of type.lineage()) t.instances.push(inst);
     c.instances.push(inst);

@@ -39,6 +39,11 @@ export class Instance {
     this.slots = new Slots(layout, vars);
   }
 
+  /** The variables that can be frozen while the instance is new (its optional and multi-valued relation ends). */
+  growing(): Var[] {
+    return this.slots.growing();
+  }
+
   /** A later constructor call with the same index key returned this instance. */
   constructedAgainAt(span: Span): void {
     (this.sites ??= []).push(span);

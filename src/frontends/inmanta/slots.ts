@@ -12,6 +12,8 @@ export interface SlotLayout {
   readonly specs: readonly SlotSpec[];
   readonly names: readonly string[];
   readonly index: ReadonlyMap<string, number>;
+  /** The slots that grow until frozen (optional and multi-valued relation ends), in order. */
+  readonly growing: readonly number[];
 }
 
 const layouts = new WeakMap<EntityType, SlotLayout>();
@@ -31,7 +33,8 @@ export function layoutOf(entity: EntityType): SlotLayout {
   };
   for (const [name, a] of entity.attributes()) put({ kind: 'attribute', name, type: a.type });
   for (const [name, rel] of entity.relations()) put({ kind: 'relation', name, rel });
-  const layout = { specs, names: specs.map((s) => s.name), index };
+  const growing = specs.flatMap((s, i) => (s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1) ? [i] : []));
+  const layout = { specs, names: specs.map((s) => s.name), index, growing };
   layouts.set(entity, layout);
   return layout;
 }
@@ -54,6 +57,10 @@ export class Slots {
   }
   keys(): IterableIterator<string> {
     return this.layout.names[Symbol.iterator]();
+  }
+  /** The variables that grow until frozen: every one that can be frozen when the instance is new. */
+  growing(): Var[] {
+    return this.layout.growing.map((i) => this.vars[i] as Var);
   }
   values(): IterableIterator<Var> {
     return this.vars[Symbol.iterator]();
