@@ -57,7 +57,8 @@ class Tok implements Token {
     return (this.spanMade ??= { file: this.lines.file, line: this.line, col: this.col });
   }
   get after(): Span {
-    return this.lines.span(this.end);
+    // The end of the file (end -1) is reported where it stands.
+    return this.end < 0 ? this.span : this.lines.span(this.end);
   }
 }
 
@@ -173,10 +174,8 @@ export function lex(file: string, src: string): Token[] {
   }
   // The real parser reads the file with a newline added, and reports the end one column past that line's
   // start, on the line after it.
-  let newlines = 0;
-  for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) newlines++;
-  const end: Span = { file, line: newlines + 2, col: 2 };
-  out.push({ kind: 'eof', text: '', offset: src.length, span: end, after: end });
+  const newlines = starts.length - 1;
+  out.push(new Tok('eof', '', src.length, -1, newlines + 2, 2, lines));
   return out;
 }
 
