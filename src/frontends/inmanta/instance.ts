@@ -1,17 +1,37 @@
 /** An entity instance: one variable per attribute and relation end, with bidirectional relation upkeep. */
 import type { Span } from '../../core/diag.js';
 import { InmantaError, where } from './errors.js';
-import type { EntityType, RelationDef } from './types.js';
+import type { EntityType, RelationDef, ValueType } from './types.js';
 import { isInstance, type Value } from './values.js';
-import { layoutOf, type SlotSpec, Slots } from './slots.js';
+import { makeLayout, type SlotLayout, Slots } from './slots.js';
 import { ListVar, OptionVar, ResultVar, type Var, type VarHost } from './vars.js';
 
 let nextId = 0;
 
+/** One slot of a type: an attribute (with its type) or a relation end. */
+type SlotSpec = { readonly kind: 'attribute'; readonly name: string; readonly type: ValueType } | { readonly kind: 'relation'; readonly name: string; readonly rel: RelationDef };
+
+const layouts = new WeakMap<EntityType, SlotLayout<SlotSpec>>();
+
+/**
+ * The slots of a type: attributes, then relation ends (a relation end named like an attribute takes its place).
+ * Optional and multi-valued relation ends grow until they are frozen.
+ */
+function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
+  const known = layouts.get(entity);
+  if (known) return known;
+  const specs: SlotSpec[] = [];
+  for (const [name, a] of entity.attributes()) specs.push({ kind: 'attribute', name, type: a.type });
+  for (const [name, rel] of entity.relations()) specs.push({ kind: 'relation', name, rel });
+  const layout = makeLayout(specs, (s) => s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1));
+  layouts.set(entity, layout);
+  return layout;
+}
+
 export class Instance {
   readonly isInstance = true;
   readonly id = nextId++;
-  readonly slots: Slots;
+  readonly slots: Slots<Var>;
   /** The instance whose implementation constructed this one, for `requires` on abstract entities. */
   readonly creator: Instance | undefined;
   /** Every later constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */

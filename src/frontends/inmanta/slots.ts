@@ -1,54 +1,41 @@
 /**
  * The variables of an instance, one per attribute and relation end. Every instance of a type has the same
- * names in the same order, so the type keeps the names once and each instance only an array of variables.
+ * names in the same order, so the type keeps the names once (a layout) and each instance only an array.
  */
-import type { EntityType, RelationDef, ValueType } from './types.js';
-import type { Var } from './vars.js';
 
-/** One slot of a type: an attribute (with its type) or a relation end. */
-export type SlotSpec = { readonly kind: 'attribute'; readonly name: string; readonly type: ValueType } | { readonly kind: 'relation'; readonly name: string; readonly rel: RelationDef };
-
-export interface SlotLayout {
-  readonly specs: readonly SlotSpec[];
+export interface SlotLayout<S extends { readonly name: string }> {
+  readonly specs: readonly S[];
   readonly names: readonly string[];
   readonly index: ReadonlyMap<string, number>;
-  /** The slots that grow until frozen (optional and multi-valued relation ends), in order. */
+  /** The slots that grow until frozen, in order. */
   readonly growing: readonly number[];
 }
 
-const layouts = new WeakMap<EntityType, SlotLayout>();
-
-/** The slots of a type, attributes first, then relation ends (a later one of the same name takes the place). */
-export function layoutOf(entity: EntityType): SlotLayout {
-  const known = layouts.get(entity);
-  if (known) return known;
-  const specs: SlotSpec[] = [];
+/** A layout of `specs` in order; a later spec of a name already there takes its place. */
+export function makeLayout<S extends { readonly name: string }>(all: Iterable<S>, grows: (s: S) => boolean): SlotLayout<S> {
+  const specs: S[] = [];
   const index = new Map<string, number>();
-  const put = (s: SlotSpec): void => {
+  for (const s of all) {
     const at = index.get(s.name);
     if (at === undefined) {
       index.set(s.name, specs.length);
       specs.push(s);
     } else specs[at] = s;
-  };
-  for (const [name, a] of entity.attributes()) put({ kind: 'attribute', name, type: a.type });
-  for (const [name, rel] of entity.relations()) put({ kind: 'relation', name, rel });
-  const growing = specs.flatMap((s, i) => (s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1) ? [i] : []));
-  const layout = { specs, names: specs.map((s) => s.name), index, growing };
-  layouts.set(entity, layout);
-  return layout;
+  }
+  const growing = specs.flatMap((s, i) => (grows(s) ? [i] : []));
+  return { specs, names: specs.map((s) => s.name), index, growing };
 }
 
 /** An instance's variables by name: the read side of a map. */
-export class Slots {
+export class Slots<V> {
   constructor(
-    private readonly layout: SlotLayout,
-    private readonly vars: readonly Var[],
+    private readonly layout: SlotLayout<{ readonly name: string }>,
+    private readonly vars: readonly V[],
   ) {}
   get size(): number {
     return this.vars.length;
   }
-  get(name: string): Var | undefined {
+  get(name: string): V | undefined {
     const i = this.layout.index.get(name);
     return i === undefined ? undefined : this.vars[i];
   }
@@ -58,14 +45,14 @@ export class Slots {
   keys(): IterableIterator<string> {
     return this.layout.names[Symbol.iterator]();
   }
-  /** The variables that grow until frozen: every one that can be frozen when the instance is new. */
-  growing(): Var[] {
-    return this.layout.growing.map((i) => this.vars[i] as Var);
-  }
-  values(): IterableIterator<Var> {
+  values(): IterableIterator<V> {
     return this.vars[Symbol.iterator]();
   }
-  *[Symbol.iterator](): IterableIterator<[string, Var]> {
-    for (let i = 0; i < this.vars.length; i++) yield [this.layout.names[i] as string, this.vars[i] as Var];
+  /** The variables that grow until frozen. */
+  growing(): V[] {
+    return this.layout.growing.map((i) => this.vars[i] as V);
+  }
+  *[Symbol.iterator](): IterableIterator<[string, V]> {
+    for (let i = 0; i < this.vars.length; i++) yield [this.layout.names[i] as string, this.vars[i] as V];
   }
 }
