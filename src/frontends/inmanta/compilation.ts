@@ -44,10 +44,13 @@ export class Compilation {
   /** Queries waiting for an instance to appear under a key. */
   readonly pendingQueries = new Map<string, { var: ResultVar; type: EntityType; desc: string; span: Span }>();
 
+  /** Whether the model calls a plugin that reads the environment of the machine the compile is for. */
+  readsEnvironment = false;
+
   constructor(
     readonly dirs: ModuleDirs,
-    /** The environment of the machine the compile is for (`std::get_env`). */
-    readonly env: Readonly<Record<string, string>> = {},
+    /** The environment of the machine the compile is for (`std::get_env`); set before execution starts. */
+    public env: Readonly<Record<string, string>> = {},
   ) {}
 
   // ---- names ----

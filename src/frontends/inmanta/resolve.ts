@@ -6,7 +6,7 @@
 import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import type { Namespace } from './namespace.js';
-import { resolveCall } from './plugins.js';
+import { READS_ENVIRONMENT, resolveCall } from './plugins.js';
 
 export function checkCalls(c: Compilation): void {
   const names: Names = { entityNames: new Set(c.entities.map((t) => t.name)), found: new Set() };
@@ -63,7 +63,7 @@ function statement(c: Compilation, names: Names, ns: Namespace, s: Stmt): void {
 }
 
 function expression(c: Compilation, names: Names, ns: Namespace, e: Expr): void {
-  if (e.kind === 'call') resolveCall(c, e.name, ns, e.span);
+  if (e.kind === 'call' && READS_ENVIRONMENT.has(resolveCall(c, e.name, ns, e.span))) c.readsEnvironment = true;
   // A constructor's type, unless an unqualified name may still be inferred from the relation it is assigned to.
   if (e.kind === 'new' && (e.type.includes('::') || !names.entityNames.has(e.type))) {
     const key = `${ns.name}\n${e.type}`;
@@ -72,6 +72,14 @@ function expression(c: Compilation, names: Names, ns: Namespace, e: Expr): void 
       names.found.add(key);
     }
   }
+  if (e.kind === 'new' || e.kind === 'call') {
+    // The arguments directly (a call per constructor argument adds up over a large model).
+    if (e.kind === 'call') for (const a of e.args) expression(c, names, ns, a);
+    for (const k of e.kwargs) expression(c, names, ns, k.value);
+    for (const x of e.starstar) expression(c, names, ns, x);
+    return;
+  }
+  if (e.kind === 'lit' || e.kind === 'ref') return;
   for (const sub of children(e)) expression(c, names, ns, sub);
 }
 
