@@ -39,14 +39,17 @@ export function typeToString(t: ValueType): string {
   }
 }
 
+function bad(t: ValueType, v: Value): string {
+  return `Invalid value '${pyStr(v)}', expected ${typeToString(t)}`;
+}
+
 /** Why `v` does not fit `t`, or undefined. */
 export function validateValue(t: ValueType, v: Value): string | undefined {
-  const bad = () => `Invalid value '${pyStr(v)}', expected ${typeToString(t)}`;
   switch (t.kind) {
     case 'nullable':
       return v === null ? undefined : validateValue(t.of, v);
     case 'list':
-      if (!Array.isArray(v)) return bad();
+      if (!Array.isArray(v)) return bad(t, v);
       for (const x of v) {
         const why = validateValue(t.of, x);
         if (why) return why;
@@ -64,20 +67,20 @@ export function validateValue(t: ValueType, v: Value): string | undefined {
         case 'any':
           return undefined;
         case 'string':
-          return typeof v === 'string' ? undefined : bad();
+          return typeof v === 'string' ? undefined : bad(t, v);
         case 'int':
-          return typeof v === 'number' ? undefined : bad();
+          return typeof v === 'number' ? undefined : bad(t, v);
         case 'float':
           // An int is not a float: `1` is refused, `1.0` or float(1) fits.
-          return v instanceof Float ? undefined : bad();
+          return v instanceof Float ? undefined : bad(t, v);
         case 'number':
-          return v instanceof Float || typeof v === 'number' ? undefined : bad();
+          return v instanceof Float || typeof v === 'number' ? undefined : bad(t, v);
         case 'bool':
-          return typeof v === 'boolean' ? undefined : bad();
+          return typeof v === 'boolean' ? undefined : bad(t, v);
         case 'dict':
-          return isDict(v) ? undefined : bad();
+          return isDict(v) ? undefined : bad(t, v);
         case 'list':
-          return Array.isArray(v) ? undefined : bad();
+          return Array.isArray(v) ? undefined : bad(t, v);
       }
   }
 }
