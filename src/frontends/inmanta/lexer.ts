@@ -1,5 +1,5 @@
 /** Tokens of the Inmanta language. Newlines are not tokens; `line` lets the parser keep `(`/`[` on one line. */
-import { LineMap, type Span } from '../../core/diag.js';
+import type { Span } from '../../core/diag.js';
 import { InmantaError } from './errors.js';
 
 export type TokKind = 'id' | 'cid' | 'kw' | 'int' | 'float' | 'str' | 'regex' | 'op' | 'eof';
@@ -40,6 +40,24 @@ function decodeEscapes(s: string): string {
   });
 }
 
+/** Where each line of a file starts, to turn an offset into a position. */
+class Lines {
+  constructor(
+    readonly file: string,
+    private readonly starts: readonly number[],
+  ) {}
+  span(offset: number): Span {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { file: this.file, line: lo + 1, col: offset - (this.starts[lo] as number) + 1 };
+  }
+}
+
 /** A token; its span is made when the parser asks for it, where a syntax error after it is reported when one is. */
 class Tok implements Token {
   private spanMade: Span | undefined;
@@ -50,7 +68,7 @@ class Tok implements Token {
     private readonly end: number,
     private readonly line: number,
     private readonly col: number,
-    private readonly lines: LineMap,
+    private readonly lines: Lines,
     readonly flavour?: StrFlavour,
   ) {}
   get span(): Span {
@@ -87,12 +105,12 @@ function numberAt(src: string, i: number): string | undefined {
 }
 
 export function lex(file: string, src: string): Token[] {
-  const lines = new LineMap(file, src);
   const out: Token[] = [];
   let i = 0;
   // Tokens come in the order of the text, so their line is found by moving forward from the last one's.
   const starts: number[] = [0];
   for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) starts.push(k + 1);
+  const lines = new Lines(file, starts);
   let line = 0;
   // `end` is the offset just after the token's source text.
   const push = (kind: TokKind, text: string, start: number, end: number, flavour?: StrFlavour) => {
