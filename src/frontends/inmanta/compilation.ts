@@ -4,7 +4,7 @@ import { InmantaError } from './errors.js';
 import type { Instance } from './instance.js';
 import type { Namespace } from './namespace.js';
 import { Scheduler } from './scheduler.js';
-import { BASE_TYPES, type BaseName, EntityType, type Typedef, type ValueType } from './types.js';
+import { BASE_TYPES, type BaseName, EntityType, type IndexDef, type Typedef, type ValueType } from './types.js';
 import { isInstance, pyRepr, type Value } from './values.js';
 import { ResultVar } from './vars.js';
 
@@ -29,21 +29,28 @@ export class Compilation {
   readonly sched = new Scheduler();
   readonly namespaces = new Map<string, Namespace>();
   readonly entities: EntityType[] = [];
+  /** Every instance, in the order they were made (which is the order of their ids). */
+  readonly instances: Instance[] = [];
   readonly printed: string[] = [];
   /** Values read from a secret source (std::password): never printed, exported or stored. */
   readonly secrets = new Set<string>();
   /** Instances created so far, against `maxInstances`: a model that constructs without end stops with an error. */
   instanceCount = 0;
   readonly maxInstances = budget('CAIRN_INMANTA_MAX_INSTANCES', 250_000);
+  /** Entity types found by name from each namespace, once the definitions are complete. */
+  private readonly typeCache = new Map<Namespace, Map<string, EntityType>>();
   /** owner type + index attributes → key → instance. */
   private readonly index = new Map<string, Map<string, Instance>>();
   /** Queries waiting for an instance to appear under a key. */
   readonly pendingQueries = new Map<string, { var: ResultVar; type: EntityType; desc: string; span: Span }>();
 
+  /** Whether the model calls a plugin that reads the environment of the machine the compile is for. */
+  readsEnvironment = false;
+
   constructor(
     readonly dirs: ModuleDirs,
-    /** The environment of the machine the compile is for (`std::get_env`). */
-    readonly env: Readonly<Record<string, string>> = {},
+    /** The environment of the machine the compile is for (`std::get_env`); set before execution starts. */
+    public env: Readonly<Record<string, string>> = {},
   ) {}
 
   // ---- names ----
@@ -93,8 +100,18 @@ export class Compilation {
 
   /** A constructor type, inferring an unqualified name from the relation it is assigned to (seed: type inference). */
   constructorType(name: string, ns: Namespace, span: Span, expected: EntityType | undefined): EntityType {
+    // A name found in a namespace is found there again: only the inference below depends on the call.
+    let known = this.typeCache.get(ns);
+    if (!known) {
+      known = new Map();
+      this.typeCache.set(ns, known);
+    }
+    const hit = known.get(name);
+    if (hit) return hit;
     try {
-      return this.lookupEntity(name, ns, span);
+      const t = this.lookupEntity(name, ns, span);
+      known.set(name, t);
+      return t;
     } catch (e) {
       if (!expected || name.includes('::') || !InmantaError.is(e) || e.kind !== 'TypeNotFoundException') throw e;
       const matches = this.entities.filter((t) => t.name === name && t.isA(expected));
@@ -126,47 +143,52 @@ export class Compilation {
 
   // ---- indexes ----
 
-  private indexId(owner: EntityType, attrs: readonly string[]): string {
-    return `${owner.fullName}(${[...attrs].sort().join(',')})`;
+  /** The key of an identity under each index of `type` (`identity` gives an attribute's value, if it has one). */
+  indexKeys(type: EntityType, identity: (attr: string) => Value | undefined): string[] {
+    return type.allIndexes().map((ix) => this.indexKey(ix, identity));
   }
 
-  private keyString(attrs: readonly string[], values: ReadonlyMap<string, Value>): string {
-    return [...attrs]
-      .sort()
-      .map((a) => `${a}=${keyOf(values.get(a) ?? null)}`)
-      .join(',');
+  private indexKey(ix: IndexDef, identity: (attr: string) => Value | undefined): string {
+    let key = '';
+    for (let i = 0; i < ix.sorted.length; i++) {
+      const a = ix.sorted[i] as string;
+      key += `${i > 0 ? ',' : ''}${a}=${keyOf(identity(a) ?? null)}`;
+    }
+    return key;
   }
 
-  /** The existing instance with the same identity under any index of `type`, if any. */
-  findExisting(type: EntityType, values: ReadonlyMap<string, Value>): Instance | undefined {
-    for (const ix of type.allIndexes()) {
-      const hit = this.index.get(this.indexId(ix.owner, ix.attrs))?.get(this.keyString(ix.attrs, values));
+  /** The existing instance with the same identity under any index of `type`, if any (`keys` from `indexKeys`). */
+  findExisting(type: EntityType, keys: readonly string[]): Instance | undefined {
+    const indexes = type.allIndexes();
+    for (let i = 0; i < indexes.length; i++) {
+      const hit = this.index.get((indexes[i] as IndexDef).id)?.get(keys[i] as string);
       if (hit) return hit;
     }
     return undefined;
   }
 
-  register(inst: Instance, values: ReadonlyMap<string, Value>): void {
-    for (const ix of inst.entity.allIndexes()) {
-      const id = this.indexId(ix.owner, ix.attrs);
+  register(inst: Instance, type: EntityType, keys: readonly string[]): void {
+    const indexes = type.allIndexes();
+    for (let i = 0; i < indexes.length; i++) {
+      const id = (indexes[i] as IndexDef).id;
       let m = this.index.get(id);
       if (!m) {
         m = new Map();
         this.index.set(id, m);
       }
-      const key = this.keyString(ix.attrs, values);
+      const key = keys[i] as string;
       m.set(key, inst);
-      this.pendingQueries.get(`${id}|${key}`)?.var.set(inst, inst.span);
+      if (this.pendingQueries.size > 0) this.pendingQueries.get(`${id}|${key}`)?.var.set(inst, inst.span);
     }
   }
 
   /** An index query; waits (via the returned variable) until a matching instance is constructed. */
   query(type: EntityType, values: ReadonlyMap<string, Value>, span: Span): ResultVar {
     const names = [...values.keys()].sort().join(',');
-    const ix = type.allIndexes().find((i) => [...i.attrs].sort().join(',') === names);
+    const ix = type.allIndexes().find((i) => i.sorted.join(',') === names);
     if (!ix) throw new InmantaError('NotFoundException', `No index defined on ${type.fullName} for this lookup: ${[...values.keys()].join(', ')}`, span);
-    const id = this.indexId(ix.owner, ix.attrs);
-    const key = this.keyString(ix.attrs, values);
+    const id = ix.id;
+    const key = this.indexKey(ix, (a) => values.get(a));
     const pk = `${id}|${key}`;
     let q = this.pendingQueries.get(pk);
     if (!q) {

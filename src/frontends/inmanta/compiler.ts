@@ -23,21 +23,42 @@ export interface CompileOptions {
 }
 
 export function compileProject(projectDir: string, options: CompileOptions = {}): CompileResult {
+  return finish(start(projectDir, options.env ?? {}));
+}
+
+/** A project loaded, defined and name-checked, or the error that stopped it there. */
+interface Started {
+  readonly c?: Compilation;
+  readonly error?: InmantaError;
+}
+
+function start(projectDir: string, env: Readonly<Record<string, string>>): Started {
   let c: Compilation | undefined;
   try {
     const project = loadProject(projectDir);
-    c = new Compilation({ modules: project.moduleDirs, project: projectDir }, options.env ?? {});
+    c = new Compilation({ modules: project.moduleDirs, project: projectDir }, env);
     for (const [name, ns] of project.namespaces) c.namespaces.set(name, ns);
     defineAll(c);
     pythonPlugins(c).load(c.printed);
     checkCalls(c);
+    return { c };
+  } catch (e) {
+    if (!InmantaError.is(e)) throw e;
+    return { c, error: e };
+  }
+}
+
+/** Executes a started compile to the end and checks that every instance is complete. */
+function finish({ c, error }: Started): CompileResult {
+  if (error || !c) return { ok: false, printed: c ? printedOf(c) : [], ...(error ? { error } : {}) };
+  try {
     for (const ns of c.namespaces.values()) emitBlock(c, ns.stmts, ns.scope, undefined);
     c.sched.run();
     finalCheck(c);
     return { ok: true, printed: printedOf(c), compilation: c };
   } catch (e) {
     if (!InmantaError.is(e)) throw e;
-    return { ok: false, printed: c ? printedOf(c) : [], error: e };
+    return { ok: false, printed: printedOf(c), error: e };
   }
 }
 
@@ -47,15 +68,18 @@ function printedOf(c: Compilation): readonly string[] {
   return secrets.length === 0 ? c.printed : c.printed.map((line) => maskValues(line, secrets));
 }
 
-/** Compiles for a machine: `std::get_env` reads that machine's environment, from its facts. */
+/**
+ * Compiles for a machine: `std::get_env` reads that machine's environment, from its facts. The facts are
+ * gathered only for a model that can read it (it calls std::get_env, std::get_env_int or std::template).
+ */
 export async function compileFor(projectDir: string, target: Pick<Host, 'facts'>): Promise<CompileResult> {
-  return compileProject(projectDir, { env: (await target.facts()).env });
+  const started = start(projectDir, {});
+  if (!started.error && started.c?.readsEnvironment) started.c.env = (await target.facts()).env;
+  return finish(started);
 }
 
 function allInstances(c: Compilation): Instance[] {
-  const seen = new Set<Instance>();
-  for (const t of c.entities) for (const i of t.instances) seen.add(i);
-  return [...seen].sort((a, b) => a.id - b.id);
+  return [...c.instances].sort((a, b) => a.id - b.id);
 }
 
 /** After the last freeze: unanswered queries, then incomplete objects (several become a MultiException). */
@@ -65,7 +89,8 @@ function finalCheck(c: Compilation): void {
       throw new InmantaError('NotFoundException', `No match in index on type ${q.type.fullName} with key ${q.desc}`, q.span);
     }
   }
-  const problems = allInstances(c).flatMap((i) => i.incomplete());
+  const problems: InmantaError[] = [];
+  for (const i of allInstances(c)) i.incomplete(problems);
   if (problems.length === 1) throw problems[0];
   if (problems.length > 1) throw new InmantaError('MultiException', '', undefined, problems);
   const stuck = c.sched.stuck();

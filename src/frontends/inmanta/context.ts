@@ -2,7 +2,7 @@
 import type { Compilation } from './compilation.js';
 import type { Instance } from './instance.js';
 import type { Scope } from './namespace.js';
-import type { Unit } from './scheduler.js';
+import { Memo, type Unit } from './scheduler.js';
 import type { Var } from './vars.js';
 
 export interface Ctx {
@@ -18,14 +18,27 @@ export interface Ctx {
 }
 
 /** The separate steps of one statement: each plugin call, index query, attribute read and condition runs on its own. */
-export interface Staged {
-  readonly vars: Map<object, Var>;
-  /** An error a step ran into; the statement reports it when it reads that step's result. */
-  readonly failed: Map<object, unknown>;
+export class Staged {
+  private vars: Map<object, Var> | undefined;
+  private failures: Map<object, unknown> | undefined;
   /** Constructors and plugin calls already made by any step of the statement. */
-  readonly memo: Map<object, Map<string, unknown>>;
+  readonly memo = new Memo();
+  /** The result variable of the step prepared for a syntax node. */
+  varOf(node: object): Var | undefined {
+    return this.vars?.get(node);
+  }
+  setVar(node: object, v: Var): void {
+    (this.vars ??= new Map()).set(node, v);
+  }
+  /** An error a step ran into; the statement reports it when it reads that step's result. */
+  failed(node: object): unknown {
+    return this.failures?.get(node);
+  }
+  fail(node: object, err: unknown): void {
+    (this.failures ??= new Map()).set(node, err);
+  }
 }
 
 export function newStaged(): Staged {
-  return { vars: new Map(), failed: new Map(), memo: new Map() };
+  return new Staged();
 }

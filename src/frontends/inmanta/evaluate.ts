@@ -24,17 +24,8 @@ export function provideConstructor(fn: Constructor): void {
 
 /** Memoises a side effect for the whole statement (all its steps), or for the unit when it was not split. */
 export function remember<T>(ctx: Ctx, node: object, key: string, make: () => T): T {
-  const memo = ctx.staged?.memo;
-  if (!memo) return ctx.unit.remember(node, key, make);
-  let m = memo.get(node);
-  if (!m) {
-    m = new Map();
-    memo.set(node, m);
-  }
-  if (m.has(key)) return m.get(key) as T;
-  const v = make();
-  m.set(key, v);
-  return v;
+  const staged = ctx.staged;
+  return staged ? staged.memo.remember(node, key, make) : ctx.unit.remember(node, key, make);
 }
 
 /** Runs `body` as a step of its own once `requires` are known; an error is kept for the reading statement. */
@@ -47,8 +38,8 @@ function step(ctx: Ctx, node: object, span: Span, requires: readonly Var[], body
         body({ ...ctx, unit });
       } catch (err) {
         if (!InmantaError.is(err)) throw err;
-        staged.failed.set(node, err);
-        const v = staged.vars.get(node);
+        staged.fail(node, err);
+        const v = staged.varOf(node);
         if (v instanceof ProxyVar && !v.target) v.connect(new KnownVar(ctx.c.sched, 'failed'));
         else if (v instanceof ResultVar && !v.isSet) v.set(null, span);
       }
@@ -92,7 +83,7 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       const sub: Var[] = [];
       prepare(ctx, e.obj, sub);
       const proxy = new ProxyVar(sched, e.name);
-      staged.vars.set(e, proxy);
+      staged.setVar(e, proxy);
       step(ctx, e, e.span, sub, (inner) => {
         const obj = evaluate(inner, e.obj);
         const slot = isInstance(obj) ? obj.slots.get(e.name) : undefined;
@@ -125,7 +116,7 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       const sub: Var[] = [];
       prepare(ctx, e.left, sub);
       const rv = new ResultVar(sched, 'boolean expression');
-      staged.vars.set(e, rv);
+      staged.setVar(e, rv);
       step(ctx, e, e.span, sub, (inner) => {
         if (booleanOperand(evaluate(inner, e.left), 'left', e.op, e.span) === (e.op === 'or')) {
           rv.set(true, e.span);
@@ -143,7 +134,7 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       const sub: Var[] = [];
       prepare(ctx, e.test, sub);
       const rv = new ResultVar(sched, 'conditional expression');
-      staged.vars.set(e, rv);
+      staged.setVar(e, rv);
       step(ctx, e, e.span, sub, (inner) => {
         const chosen = truthy(evaluate(inner, e.test)) ? e.then : e.else;
         const branch: Var[] = [];
@@ -163,7 +154,7 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       const sub: Var[] = [];
       if (f) prepare(ctx, f.iter, sub);
       const rv = new ResultVar(sched, 'list comprehension');
-      staged.vars.set(e, rv);
+      staged.setVar(e, rv);
       step(ctx, e, e.span, sub, (inner) => {
         const items = f ? evaluate(inner, f.iter) : [];
         const n = Array.isArray(items) ? items.length : 0;
@@ -192,7 +183,7 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       for (const k of e.kwargs) prepare(ctx, k.value, sub);
       for (const x of e.starstar) prepare(ctx, x, sub);
       const rv = new ResultVar(sched, `call ${e.name}`);
-      staged.vars.set(e, rv);
+      staged.setVar(e, rv);
       // A plugin call that fails stops the compile there, as the compiler's function unit raises at once.
       ctx.c.sched.add(e.span, (unit) => rv.set(invoke({ ...ctx, unit }, e), e.span), sub);
       out.push(rv);
@@ -208,7 +199,7 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       if (e.kind === 'selector') prepare(ctx, e.obj, sub);
       for (const k of e.args) prepare(ctx, k.value, sub);
       const proxy = new ProxyVar(sched, 'index lookup');
-      staged.vars.set(e, proxy);
+      staged.setVar(e, proxy);
       step(ctx, e, e.span, sub, (inner) => proxy.connect(lookup(inner, e)));
       out.push(proxy);
       return;
@@ -248,9 +239,9 @@ function lookup(ctx: Ctx, e: Extract<Expr, { kind: 'query' | 'selector' }>): Res
 function stagedResult(ctx: Ctx, e: object): { v: Value } | undefined {
   const st = ctx.staged;
   if (!st) return undefined;
-  const err = st.failed.get(e);
+  const err = st.failed(e);
   if (err) throw err;
-  const v = st.vars.get(e);
+  const v = st.varOf(e);
   if (!(v instanceof ResultVar)) return undefined;
   return { v: v.get() };
 }

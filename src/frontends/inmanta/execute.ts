@@ -7,7 +7,7 @@ import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
 import { Instance } from './instance.js';
-import { declaredNames, Scope } from './namespace.js';
+import { declaredNames, type Namespace, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
 import { ListVar, type Var } from './vars.js';
@@ -139,6 +139,30 @@ function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
   obj.set(attr, value, s.span);
 }
 
+/** A default of a type's attribute: a plain literal is kept as its value, anything else is evaluated per instance. */
+interface DefaultOf {
+  readonly name: string;
+  readonly expr: Expr;
+  readonly ns: Namespace;
+  readonly literal: boolean;
+}
+
+/** The attributes of a type that have a default, in declaration order; worked out once per type. */
+function defaultsOf(type: EntityType): readonly DefaultOf[] {
+  const known = defaultsCache.get(type);
+  if (known) return known;
+  const out: DefaultOf[] = [];
+  for (const [name, a] of type.attributes()) {
+    if (a.default === undefined || a.default === 'undef') continue;
+    const { expr, ns } = a.default;
+    // A default is a constant: a plain literal is its own value; only lists, dicts and floats are built anew.
+    out.push({ name, expr, ns, literal: expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object') });
+  }
+  defaultsCache.set(type, out);
+  return out;
+}
+const defaultsCache = new WeakMap<EntityType, readonly DefaultOf[]>();
+
 /** `Type(k=v, **d)`: an index hit returns the existing instance (and re-assigns the given values to it). */
 export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
   return remember(ctx, e, ctx.key, () => {
@@ -150,15 +174,18 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     for (const k of values.keys()) {
       if (!attrs.has(k) && !rels.has(k)) throw new InmantaError('TypingException', `no attribute ${k} on type ${type.fullName}`, e.span);
     }
-    const defaults = new Map<string, Value>();
-    for (const [name, a] of attrs) {
-      if (values.has(name) || a.default === undefined || a.default === 'undef') continue;
-      const defCtx: Ctx = { ...ctx, scope: a.default.ns.scope, key: `${ctx.key}/default` };
-      defaults.set(name, evaluate(defCtx, a.default.expr));
+    // The defaults the call did not override, and their values (in declaration order).
+    const used: DefaultOf[] = [];
+    const defaults: Value[] = [];
+    for (const d of defaultsOf(type)) {
+      if (values.has(d.name)) continue;
+      defaults.push(d.literal ? ((d.expr as Extract<Expr, { kind: 'lit' }>).value as Value) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr));
+      used.push(d);
     }
-    const identity = new Map([...defaults, ...values]);
+    const defaultOf = (a: string): number => used.findIndex((d) => d.name === a);
+    const identity = (a: string): Value | undefined => (values.has(a) ? values.get(a) : defaults[defaultOf(a)]);
     const missing: string[] = [];
-    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!identity.has(a) && !missing.includes(a)) missing.push(a);
+    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!values.has(a) && defaultOf(a) < 0 && !missing.includes(a)) missing.push(a);
     if (missing.length > 0) {
       const lines = missing.map((a) => {
         const what = rels.has(a) ? 'relation' : 'attribute';
@@ -166,14 +193,15 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       });
       throw new InmantaError('IndexAttributeMissingInConstructorException', `Invalid Constructor call:${lines.join('')}`, e.span);
     }
-    const existing = c.findExisting(type, identity);
+    const keys = c.indexKeys(type, identity);
+    const existing = c.findExisting(type, keys);
     if (existing) {
       if (existing.entity !== type) {
         throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
       }
       existing.constructedAgainAt(e.span);
       // The constructor assigns its defaults again too: a default that differs is a double set.
-      for (const [k, v] of defaults) existing.set(k, v, e.span);
+      used.forEach((d, i) => existing.set(d.name, defaults[i] as Value, e.span));
       for (const [k, v] of values) existing.set(k, v, e.span);
       return existing;
     }
@@ -186,29 +214,32 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
       );
     }
     const inst = new Instance(c.sched, type, e.span, ctx.creator);
-    for (const slot of inst.slots.values()) if (slot.canFreeze()) c.sched.track(slot);
+    for (const slot of inst.growing()) c.sched.track(slot);
     // A default counts as set where it is declared, as the real compiler reports it.
-    for (const [k, v] of defaults) {
-      const d = attrs.get(k)?.default;
-      inst.set(k, v, d && d !== 'undef' ? d.expr.span : e.span);
-    }
+    for (let i = 0; i < used.length; i++) inst.set((used[i] as DefaultOf).name, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
     for (const [k, v] of values) inst.set(k, v, e.span);
     for (const t of type.lineage()) t.instances.push(inst);
-    c.register(inst, identity);
-    scheduleImplementations(c, scope, inst);
+    c.instances.push(inst);
+    c.register(inst, type, keys);
+    scheduleImplementations(c, inst);
     return inst;
   });
 }
 
 /** The implement statements that apply to a type: its own, and its parents' where it says `using parents`. */
-function implementsOf(type: EntityType): ImplementDef[] {
+function implementsOf(type: EntityType): readonly ImplementDef[] {
+  const known = implementsCache.get(type);
+  if (known) return known;
   const out: ImplementDef[] = [];
   for (const i of type.implements) {
     out.push(i);
     if (i.usesParents) for (const p of type.parents) out.push(...implementsOf(p));
   }
+  implementsCache.set(type, out);
   return out;
 }
+/** Implement statements are all defined before anything runs, so each type's list is worked out once. */
+const implementsCache = new WeakMap<EntityType, readonly ImplementDef[]>();
 
 function checkImplementable(type: EntityType, span: Span): void {
   if (implementsOf(type).length === 0) {
@@ -217,33 +248,43 @@ function checkImplementable(type: EntityType, span: Span): void {
 }
 
 /** Each implement statement that applies is a step of its own, run once its condition's inputs are known. */
-function scheduleImplementations(c: Compilation, scope: Scope, inst: Instance): void {
-  const chosen = new Set<ImplementationDef>();
+function scheduleImplementations(c: Compilation, inst: Instance): void {
   const imps = implementsOf(inst.entity);
   if (imps.length === 0) {
     c.sched.add(inst.span, () => checkImplementable(inst.entity, inst.span));
     return;
   }
+  const chosen: ImplementationDef[] = [];
+  const apply = (imp: ImplementDef): void => {
+    for (const impl of imp.impls) {
+      if (chosen.includes(impl)) continue;
+      chosen.push(impl);
+      // An empty implementation (std::none) has nothing to schedule.
+      if (impl.body.length === 0) continue;
+      const body = new Scope(c.sched, impl.ns, impl.ns.scope, declaredNames(impl.body), inst);
+      emitBlock(c, impl.body, body, inst);
+    }
+  };
   for (const imp of imps) {
+    const when = imp.when;
+    if (!when) {
+      // Choosing only empty implementations (std::none) unconditionally has nothing to run.
+      if (imp.impls.some((impl) => impl.body.length > 0)) c.sched.add(inst.span, () => apply(imp));
+      else for (const impl of imp.impls) if (!chosen.includes(impl)) chosen.push(impl);
+      continue;
+    }
     const whenScope = new Scope(c.sched, imp.ns, imp.ns.scope, [], inst);
     const pre: Ctx = { c, unit: c.sched.placeholder, scope: whenScope, key: '', creator: inst, staged: newStaged() };
     const requires: Var[] = [];
-    if (imp.when) prepare(pre, imp.when, requires);
+    prepare(pre, when, requires);
     c.sched.add(
       inst.span,
       (unit) => {
-        if (imp.when && !truthy(evaluate({ ...pre, unit }, imp.when))) return;
-        for (const impl of imp.impls) {
-          if (chosen.has(impl)) continue;
-          chosen.add(impl);
-          const body = new Scope(c.sched, impl.ns, impl.ns.scope, declaredNames(impl.body), inst);
-          emitBlock(c, impl.body, body, inst);
-        }
+        if (truthy(evaluate({ ...pre, unit }, when))) apply(imp);
       },
       requires,
     );
   }
-  void scope;
 }
 
 /** Python's class name for a value, as `<class '...'>` shows it. */

@@ -10,6 +10,7 @@ import type { Compilation } from './compilation.js';
 import { allInstances } from './compiler.js';
 import { InmantaError } from './errors.js';
 import type { Instance } from './instance.js';
+import type { EntityType } from './types.js';
 import { isInstance, toPlain, type Value } from './values.js';
 
 interface ResourceSpec {
@@ -74,12 +75,25 @@ export interface ExportedResource {
   readonly secrets?: readonly string[];
 }
 
-function specOf(inst: Instance): { type: string; spec: ResourceSpec } | undefined {
-  for (const t of inst.entity.lineage()) {
+/** The resource type an entity exports as (itself or its nearest ancestor that is one), with its attribute names. */
+interface Exported {
+  readonly type: string;
+  readonly spec: ResourceSpec;
+  readonly attributes: readonly string[];
+}
+
+function specOf(entity: EntityType, cache: Map<EntityType, Exported | undefined>): Exported | undefined {
+  if (cache.has(entity)) return cache.get(entity);
+  let found: Exported | undefined;
+  for (const t of entity.lineage()) {
     const spec = SPECS[t.fullName];
-    if (spec) return { type: t.fullName, spec };
+    if (spec) {
+      found = { type: t.fullName, spec, attributes: [...entity.attributes().keys()] };
+      break;
+    }
   }
-  return undefined;
+  cache.set(entity, found);
+  return found;
 }
 
 function resourceId(type: string, agent: string, attr: string, value: unknown): string {
@@ -105,16 +119,18 @@ function masked(v: unknown, secrets: readonly string[]): unknown {
 export function exportResources(c: Compilation): ExportedResource[] {
   const instances = allInstances(c);
   const byInstance = new Map<Instance, ExportedResource>();
+  const specs = new Map<EntityType, Exported | undefined>();
+  const allSecrets = [...c.secrets];
   for (const inst of instances) {
-    const found = specOf(inst);
+    const found = specOf(inst.entity, specs);
     if (!found) continue;
     const host = inst.value('host');
     const agent = isInstance(host) ? String(host.value('name')) : 'internal';
     const attributes: Record<string, unknown> = {};
-    for (const name of inst.entity.attributes().keys()) attributes[name] = toPlain(inst.value(name) ?? null);
+    for (const name of found.attributes) attributes[name] = toPlain(inst.value(name) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
     // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
-    const secrets = [...c.secrets].filter((v) => v.trim().length >= 3 && holds(attributes, v));
+    const secrets = allSecrets.length === 0 ? allSecrets : allSecrets.filter((v) => v.trim().length >= 3 && holds(attributes, v));
     byInstance.set(inst, {
       id,
       type: found.type,
@@ -123,7 +139,7 @@ export function exportResources(c: Compilation): ExportedResource[] {
       attributes,
       requires: [],
       instance: inst,
-      ...(secrets.length > 0 ? { secrets: [...c.secrets] } : {}),
+      ...(secrets.length > 0 ? { secrets: allSecrets } : {}),
     });
   }
   // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.

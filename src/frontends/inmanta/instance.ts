@@ -1,19 +1,41 @@
 /** An entity instance: one variable per attribute and relation end, with bidirectional relation upkeep. */
 import type { Span } from '../../core/diag.js';
 import { InmantaError, where } from './errors.js';
-import type { EntityType, RelationDef } from './types.js';
-import { validateValue } from './types.js';
+import type { EntityType, RelationDef, ValueType } from './types.js';
 import { isInstance, type Value } from './values.js';
+import { makeLayout, type SlotLayout, Slots } from './slots.js';
 import { ListVar, OptionVar, ResultVar, type Var, type VarHost } from './vars.js';
 
 let nextId = 0;
 
+/** One slot of a type: an attribute (with its type) or a relation end. */
+type SlotSpec = { readonly kind: 'attribute'; readonly name: string; readonly type: ValueType } | { readonly kind: 'relation'; readonly name: string; readonly rel: RelationDef };
+
+const layouts = new WeakMap<EntityType, SlotLayout<SlotSpec>>();
+
+/**
+ * The slots of a type: attributes, then relation ends (a relation end named like an attribute takes its place).
+ * Optional and multi-valued relation ends grow until they are frozen.
+ */
+function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
+  const known = layouts.get(entity);
+  if (known) return known;
+  const specs: SlotSpec[] = [];
+  for (const [name, a] of entity.attributes()) specs.push({ kind: 'attribute', name, type: a.type });
+  for (const [name, rel] of entity.relations()) specs.push({ kind: 'relation', name, rel });
+  const layout = makeLayout(specs, (s) => s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1));
+  layouts.set(entity, layout);
+  return layout;
+}
+
 export class Instance {
   readonly isInstance = true;
   readonly id = nextId++;
-  readonly slots = new Map<string, Var>();
+  readonly slots: Slots<Var>;
   /** The instance whose implementation constructed this one, for `requires` on abstract entities. */
   readonly creator: Instance | undefined;
+  /** Every later constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
+  private sites: Span[] | undefined;
 
   constructor(
     host: VarHost,
@@ -22,32 +44,33 @@ export class Instance {
     creator: Instance | undefined,
   ) {
     this.creator = creator;
-    for (const [name, a] of entity.attributes()) {
-      const v = new ResultVar(host, `${this}.${name}`);
-      v.validate = (x) => validateValue(a.type, x);
-      this.slots.set(name, v);
+    const layout = layoutOf(entity);
+    const vars: Var[] = new Array(layout.specs.length);
+    for (let i = 0; i < layout.specs.length; i++) {
+      const s = layout.specs[i] as SlotSpec;
+      if (s.kind === 'attribute') {
+        const v = new ResultVar(host, s.name, this);
+        v.type = s.type;
+        vars[i] = v;
+      } else if (s.rel.upper === 1 && s.rel.lower === 1) vars[i] = new ResultVar(host, s.name, this);
+      else if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
+      else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
     }
-    for (const [name, r] of entity.relations()) {
-      const label = `${this}.${name}`;
-      if (r.upper === 1 && r.lower === 1) this.slots.set(name, new ResultVar(host, label));
-      else if (r.upper === 1) {
-        const v = new OptionVar(host, label);
-        v.onEmpty = () => new InmantaError('OptionalValueException', `Optional variable accessed that has no value (attribute \`${entity.fullName}.${name}\` of \`${this}\`)`);
-        this.slots.set(name, v);
-      } else this.slots.set(name, new ListVar(host, label, r.upper, name, String(this)));
-    }
+    this.slots = new Slots(layout, vars);
   }
 
-  /** Every constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
-  private readonly sites: Span[] = [];
+  /** The variables that can be frozen while the instance is new (its optional and multi-valued relation ends). */
+  growing(): Var[] {
+    return this.slots.growing();
+  }
 
   /** A later constructor call with the same index key returned this instance. */
   constructedAgainAt(span: Span): void {
-    this.sites.push(span);
+    (this.sites ??= []).push(span);
   }
 
   toString(): string {
-    return `${this.entity.fullName} (instantiated at ${[this.span, ...this.sites].map(where).join(',')})`;
+    return `${this.entity.fullName} (instantiated at ${[this.span, ...(this.sites ?? [])].map(where).join(',')})`;
   }
 
   slot(name: string, span: Span | undefined): Var {
@@ -107,21 +130,21 @@ export class Instance {
   }
 
   /** What is missing once everything is frozen; one message per attribute. */
-  incomplete(): InmantaError[] {
-    const out: InmantaError[] = [];
+  incomplete(out: InmantaError[] = []): InmantaError[] {
+    const at = (name: string): string => {
+      const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
+      return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
+    };
     for (const [name, slot] of this.slots) {
-      const rel = this.entity.relations().get(name);
-      const declared = rel?.span ?? this.entity.attributes().get(name)?.span;
-      const at = declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
       if (slot instanceof ListVar) {
-        const lower = rel?.lower ?? 0;
+        const lower = this.entity.relations().get(name)?.lower ?? 0;
         if (slot.items.length < lower) {
-          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at(name)} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
         }
       } else if (slot instanceof OptionVar) {
         continue;
       } else if (!(slot as ResultVar).isSet) {
-        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at} is not set`).showAt(this.span));
+        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at(name)} is not set`).showAt(this.span));
       }
     }
     return out;

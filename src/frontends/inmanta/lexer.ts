@@ -1,5 +1,5 @@
 /** Tokens of the Inmanta language. Newlines are not tokens; `line` lets the parser keep `(`/`[` on one line. */
-import { LineMap, type Span } from '../../core/diag.js';
+import type { Span } from '../../core/diag.js';
 import { InmantaError } from './errors.js';
 
 export type TokKind = 'id' | 'cid' | 'kw' | 'int' | 'float' | 'str' | 'regex' | 'op' | 'eof';
@@ -25,25 +25,97 @@ export const KEYWORDS = new Set([
   'else', 'elif',
 ]);
 
-const OPS = ['**', '==', '!=', '>=', '<=', '+=', '--', '::', '+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?'];
+/** Operators: a two-character one wins over its first character alone. */
+const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
+const OPS2_FIRST = new Set([...OPS2].map((o) => o[0] as string));
+const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
 
 function decodeEscapes(s: string): string {
+  if (!s.includes('\\')) return s;
   return s.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/g, (m, c: string) => {
     if (c.length > 1) return String.fromCharCode(Number.parseInt(c.slice(1), 16));
     return ESCAPES[c] ?? m;
   });
 }
 
+/** Where each line of a file starts, to turn an offset into a position. */
+class Lines {
+  constructor(
+    readonly file: string,
+    private readonly starts: readonly number[],
+  ) {}
+  span(offset: number): Span {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { file: this.file, line: lo + 1, col: offset - (this.starts[lo] as number) + 1 };
+  }
+}
+
+/** A token; its span is made when the parser asks for it, where a syntax error after it is reported when one is. */
+class Tok implements Token {
+  private spanMade: Span | undefined;
+  constructor(
+    readonly kind: TokKind,
+    readonly text: string,
+    readonly offset: number,
+    private readonly end: number,
+    private readonly line: number,
+    private readonly col: number,
+    private readonly lines: Lines,
+    readonly flavour?: StrFlavour,
+  ) {}
+  get span(): Span {
+    return (this.spanMade ??= { file: this.lines.file, line: this.line, col: this.col });
+  }
+  get after(): Span {
+    // The end of the file (end -1) is reported where it stands.
+    return this.end < 0 ? this.span : this.lines.span(this.end);
+  }
+}
+
+// As the real lexer reads numbers (see below); sticky, so it matches where the lexer stands.
+const NUMBER = /-?(?:\d*\.\d+|\d+)/y;
+
+function isDigit(d: number): boolean {
+  return d >= 48 && d <= 57;
+}
+/** A character a name starts with: [a-zA-Z_]. */
+function isNameStart(d: number): boolean {
+  return (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95;
+}
+/** A character inside a name: [a-zA-Z_0-9-]. */
+function isNamePart(d: number): boolean {
+  return isNameStart(d) || isDigit(d) || d === 45;
+}
+
+/** The number at `i`, read within the next 64 characters. */
+function numberAt(src: string, i: number): string | undefined {
+  NUMBER.lastIndex = i;
+  const t = NUMBER.exec(src)?.[0];
+  // A match that fits in 64 characters is the one the 64 characters give; a longer one is read again in them.
+  if (t === undefined || t.length <= 64) return t;
+  return /^-?(?:\d*\.\d+|\d+)/.exec(src.slice(i, i + 64))?.[0];
+}
+
 export function lex(file: string, src: string): Token[] {
-  const lines = new LineMap(file, src);
   const out: Token[] = [];
   let i = 0;
+  // Tokens come in the order of the text, so their line is found by moving forward from the last one's.
+  const starts: number[] = [0];
+  for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) starts.push(k + 1);
+  const lines = new Lines(file, starts);
+  let line = 0;
   // `end` is the offset just after the token's source text.
   const push = (kind: TokKind, text: string, start: number, end: number, flavour?: StrFlavour) => {
-    const base = { kind, text, offset: start, span: lines.span(start), after: lines.span(end) };
-    out.push(flavour ? { ...base, flavour } : base);
+    while (line + 1 < starts.length && (starts[line + 1] as number) <= start) line++;
+    out.push(new Tok(kind, text, start, end, line + 1, start - (starts[line] as number) + 1, lines, flavour));
   };
   // A character no token can start with (an unterminated string's quote among them).
   const illegal = (at: number): never => {
@@ -55,10 +127,12 @@ export function lex(file: string, src: string): Token[] {
       while (i < src.length && src[i] !== '\n') i++;
       continue;
     }
-    if (/\s/.test(c)) {
+    const code = src.charCodeAt(i);
+    if (code === 32 || code === 10 || code === 9 || code === 13 || ((code < 33 || code > 126) && /\s/.test(c))) {
       i++;
       continue;
     }
+    const next = src.charCodeAt(i + 1);
     const start = i;
     // String prefixes r/f directly before a quote.
     // An unterminated r/f string leaves the prefix to be read as a name, and its quote is then illegal.
@@ -91,34 +165,35 @@ export function lex(file: string, src: string): Token[] {
     }
     // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
     // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
-    const num = /^-?(?:\d*\.\d+|\d+)/.exec(src.slice(i, i + 64));
-    if (num && /[\d-]/.test(c) && /\d/.test(src[c === '-' ? i + 1 : i] ?? '')) {
-      const t = num[0];
+    // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
+    const num = (c === '-' ? isDigit(next) : isDigit(code)) ? numberAt(src, i) : undefined;
+    if (num) {
+      const t = num;
       push(t.includes('.') ? 'float' : 'int', t, start, i + t.length);
       i += t.length;
       continue;
     }
-    const word = /^[a-zA-Z_][a-zA-Z_0-9-]*/.exec(src.slice(i, i + 256));
-    if (word) {
-      let w = word[0];
+    if (isNameStart(code)) {
+      let j = i + 1;
+      while (j < i + 256 && isNamePart(src.charCodeAt(j))) j++;
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
-      while (w.endsWith('-')) w = w.slice(0, -1);
-      i += w.length;
+      while (src.charCodeAt(j - 1) === 45) j--;
+      const w = src.slice(i, j);
+      i = j;
       if (KEYWORDS.has(w)) push('kw', w, start, i);
-      else push(/^[A-Z]/.test(w) ? 'cid' : 'id', w, start, i);
+      else push(code >= 65 && code <= 90 ? 'cid' : 'id', w, start, i);
       continue;
     }
-    const op = OPS.find((o) => src.startsWith(o, i));
+    const two = OPS2_FIRST.has(c) ? src.slice(i, i + 2) : '';
+    const op = OPS2.has(two) ? two : OPS1.has(c) ? c : undefined;
     if (!op) illegal(start);
     push('op', op as string, start, i + (op as string).length);
     i += (op as string).length;
   }
   // The real parser reads the file with a newline added, and reports the end one column past that line's
   // start, on the line after it.
-  let newlines = 0;
-  for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) newlines++;
-  const end: Span = { file, line: newlines + 2, col: 2 };
-  out.push({ kind: 'eof', text: '', offset: src.length, span: end, after: end });
+  const newlines = starts.length - 1;
+  out.push(new Tok('eof', '', src.length, -1, newlines + 2, 2, lines));
   return out;
 }
 

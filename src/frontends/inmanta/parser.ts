@@ -382,6 +382,12 @@ class Parser {
   // ---- expressions ----
 
   expr(): Expr {
+    // A lone literal or name before `,`, `)` or `]` (most arguments) is its own expression: no operator can follow.
+    const t = this.tok;
+    if (t.kind === 'str' || t.kind === 'int' || t.kind === 'float' || t.kind === 'id') {
+      const after = this.peek();
+      if (after.kind === 'op' && (after.text === ',' || after.text === ')' || after.text === ']')) return this.primary();
+    }
     const test = this.orExpr();
     if (!this.is('?')) return test;
     this.next();

@@ -299,3 +299,6 @@ export function callPlugin(ctx: Ctx, name: string, args: Value[], kwargs: Map<st
 
 /** The names of the bundled std plugins (the docs list every one). */
 export const STD_PLUGIN_NAMES: readonly string[] = Object.keys(STD);
+
+/** The std plugins that can read the target's environment: directly, or through a template's filters. */
+export const READS_ENVIRONMENT: ReadonlySet<Callable> = new Set([STD.get_env, STD.get_env_int, STD.template] as Callable[]);

@@ -253,8 +253,18 @@ function encode(v: Value, table: Record<number, unknown>, depth: number): unknow
   return String(v);
 }
 
+/** The instance with this id: the compilation lists them in the order of their ids. */
 function findInstance(c: Compilation, id: number): Instance | undefined {
-  for (const t of c.entities) for (const i of t.instances) if (i.id === id) return i;
+  const all = c.instances;
+  let lo = 0;
+  let hi = all.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const i = all[mid] as Instance;
+    if (i.id === id) return i;
+    if (i.id < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
   return undefined;
 }
 

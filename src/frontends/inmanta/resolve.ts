@@ -6,13 +6,20 @@
 import type { Expr, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import type { Namespace } from './namespace.js';
-import { resolveCall } from './plugins.js';
+import { READS_ENVIRONMENT, resolveCall } from './plugins.js';
 
 export function checkCalls(c: Compilation): void {
-  for (const ns of c.namespaces.values()) for (const s of ns.stmts) statement(c, ns, s);
+  const names: Names = { entityNames: new Set(c.entities.map((t) => t.name)), found: new Set() };
+  for (const ns of c.namespaces.values()) for (const s of ns.stmts) statement(c, names, ns, s);
 }
 
-function statement(c: Compilation, ns: Namespace, s: Stmt): void {
+/** What the checks already know: every entity's short name, and the names already found from a namespace. */
+interface Names {
+  readonly entityNames: ReadonlySet<string>;
+  readonly found: Set<string>;
+}
+
+function statement(c: Compilation, names: Names, ns: Namespace, s: Stmt): void {
   const exprs: (Expr | undefined)[] = [];
   const bodies: (readonly Stmt[])[] = [];
   switch (s.kind) {
@@ -51,15 +58,29 @@ function statement(c: Compilation, ns: Namespace, s: Stmt): void {
     default:
       break;
   }
-  for (const e of exprs) if (e) expression(c, ns, e);
-  for (const b of bodies) for (const x of b) statement(c, ns, x);
+  for (const e of exprs) if (e) expression(c, names, ns, e);
+  for (const b of bodies) for (const x of b) statement(c, names, ns, x);
 }
 
-function expression(c: Compilation, ns: Namespace, e: Expr): void {
-  if (e.kind === 'call') resolveCall(c, e.name, ns, e.span);
+function expression(c: Compilation, names: Names, ns: Namespace, e: Expr): void {
+  if (e.kind === 'call' && READS_ENVIRONMENT.has(resolveCall(c, e.name, ns, e.span))) c.readsEnvironment = true;
   // A constructor's type, unless an unqualified name may still be inferred from the relation it is assigned to.
-  if (e.kind === 'new' && (e.type.includes('::') || !c.entities.some((t) => t.name === e.type))) c.lookupEntity(e.type, ns, e.span);
-  for (const sub of children(e)) expression(c, ns, sub);
+  if (e.kind === 'new' && (e.type.includes('::') || !names.entityNames.has(e.type))) {
+    const key = `${ns.name}\n${e.type}`;
+    if (!names.found.has(key)) {
+      c.lookupEntity(e.type, ns, e.span);
+      names.found.add(key);
+    }
+  }
+  if (e.kind === 'new' || e.kind === 'call') {
+    // The arguments directly (a call per constructor argument adds up over a large model).
+    if (e.kind === 'call') for (const a of e.args) expression(c, names, ns, a);
+    for (const k of e.kwargs) expression(c, names, ns, k.value);
+    for (const x of e.starstar) expression(c, names, ns, x);
+    return;
+  }
+  if (e.kind === 'lit' || e.kind === 'ref') return;
+  for (const sub of children(e)) expression(c, names, ns, sub);
 }
 
 export function children(e: Expr): readonly Expr[] {

@@ -5,9 +5,40 @@
 import type { Span } from '../../core/diag.js';
 import { Wait, type Parked, type Var, type VarHost } from './vars.js';
 
+/** Results remembered per syntax node (and per key, for one expression evaluated per element); made on first use. */
+export class Memo {
+  /** The first node remembered without a key (most statements remember one thing), then a map for more. */
+  private firstNode: object | undefined;
+  private firstValue: unknown;
+  private plain: Map<object, unknown> | undefined;
+  private keyed: Map<object, Map<string, unknown>> | undefined;
+  remember<T>(node: object, key: string, make: () => T): T {
+    if (key === '') {
+      if (this.firstNode === node) return this.firstValue as T;
+      if (this.plain?.has(node)) return this.plain.get(node) as T;
+      const v = make();
+      if (this.firstNode === undefined) {
+        this.firstNode = node;
+        this.firstValue = v;
+      } else (this.plain ??= new Map()).set(node, v);
+      return v;
+    }
+    const all = (this.keyed ??= new Map());
+    let m = all.get(node);
+    if (!m) {
+      m = new Map();
+      all.set(node, m);
+    }
+    if (m.has(key)) return m.get(key) as T;
+    const v = make();
+    m.set(key, v);
+    return v;
+  }
+}
+
 export class Unit implements Parked {
   /** Results of constructors and plugin calls already made, so a rerun does not repeat their effects. */
-  readonly memo = new Map<object, Map<string, unknown>>();
+  private memo: Memo | undefined;
   done = false;
   waitingOn: Var | undefined;
   /** Inputs still missing, plus one while the unit is being set up; it is queued when this drops to zero. */
@@ -35,30 +66,79 @@ export class Unit implements Parked {
     }
   }
   remember<T>(node: object, key: string, make: () => T): T {
-    let m = this.memo.get(node);
-    if (!m) {
-      m = new Map();
-      this.memo.set(node, m);
+    return (this.memo ??= new Memo()).remember(node, key, make);
+  }
+}
+
+/** A candidate to freeze: a variable with its count of waiters when it was recorded, and the order it was first seen. */
+interface Candidate {
+  readonly v: Var;
+  readonly waiters: number;
+  readonly seq: number;
+}
+
+/** Whether `a` goes before `b`: more waiters first, then the one seen first. */
+function before(a: Candidate, b: Candidate): boolean {
+  return a.waiters !== b.waiters ? a.waiters > b.waiters : a.seq < b.seq;
+}
+
+/** A binary heap of candidates; an entry whose count is out of date is dropped when it comes up. */
+class CandidateHeap {
+  private readonly items: Candidate[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  push(c: Candidate): void {
+    const a = this.items;
+    let i = a.length;
+    a.push(c);
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (!before(c, a[up] as Candidate)) break;
+      a[i] = a[up] as Candidate;
+      i = up;
     }
-    if (m.has(key)) return m.get(key) as T;
-    const v = make();
-    m.set(key, v);
-    return v;
+    a[i] = c;
+  }
+  peek(): Candidate | undefined {
+    return this.items[0];
+  }
+  pop(): void {
+    const a = this.items;
+    const last = a.pop() as Candidate;
+    if (a.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= a.length) break;
+      const r = l + 1;
+      const child = r < a.length && before(a[r] as Candidate, a[l] as Candidate) ? r : l;
+      if (!before(a[child] as Candidate, last)) break;
+      a[i] = a[child] as Candidate;
+      i = child;
+    }
+    a[i] = last;
   }
 }
 
 export class Scheduler implements VarHost {
   private queue: Unit[] = [];
   private head = 0;
-  private readonly gradual = new Set<Var>();
-  readonly units: Unit[] = [];
+  /** Variables that may still be frozen, in the order they were first seen (with that order). */
+  private readonly gradual = new Map<Var, number>();
+  private seq = 0;
+  /** Gradual variables whose count of waiters went up since the last choice. */
+  private readonly changed = new Set<Var>();
+  private readonly candidates = new CandidateHeap();
+  /** Units not yet done, in the order they were made (what `stuck` reports). */
+  private readonly pending = new Set<Unit>();
   /** Stands in for the unit while a statement is being split into steps, before its own unit exists. */
   readonly placeholder: Unit = new Unit(this, { file: '', line: 0, col: 0 }, () => {});
 
   /** A unit that is queued once every variable in `requires` is known, in the order those values arrive. */
   add(span: Span, body: (u: Unit) => void, requires: readonly Var[] = []): Unit {
     const u = new Unit(this, span, body);
-    this.units.push(u);
+    this.pending.add(u);
     u.await(requires);
     return u;
   }
@@ -68,43 +148,56 @@ export class Scheduler implements VarHost {
   }
 
   freezable(v: Var): void {
-    this.gradual.add(v);
+    this.track(v);
+    this.changed.add(v);
   }
 
   /** Also registers variables that nobody waits on yet, so they are frozen at the end. */
   track(v: Var): void {
-    this.gradual.add(v);
+    // A variable leaves this list only once it can no longer be frozen, so it never comes back.
+    if (!this.gradual.has(v)) this.gradual.set(v, ++this.seq);
   }
 
   run(): void {
     for (;;) {
       this.drain();
-      let best: Var | undefined;
-      for (const v of this.gradual) {
-        if (!v.canFreeze()) {
-          this.gradual.delete(v);
-          continue;
-        }
-        if (v.waiters.length > 0 && (!best || v.waiters.length > best.waiters.length)) best = v;
-      }
+      const best = this.mostAwaited();
       if (best) {
         this.gradual.delete(best);
         best.freeze();
         continue;
       }
-      if (this.gradual.size === 0) return;
       // Nobody waits on what is left: freeze it all, which may still wake readers registered meanwhile.
-      const rest = [...this.gradual];
+      const rest = [...this.gradual.keys()].filter((v) => v.canFreeze());
       this.gradual.clear();
+      if (rest.length === 0) return;
       for (const v of rest) v.freeze();
       if (this.head >= this.queue.length) return;
     }
   }
 
+  /** The freezable variable with the most waiters, the first seen among equals; none when nobody waits. */
+  private mostAwaited(): Var | undefined {
+    for (const v of this.changed) {
+      const seq = this.gradual.get(v);
+      if (v.waiters.length > 0 && seq !== undefined) this.candidates.push({ v, waiters: v.waiters.length, seq });
+    }
+    this.changed.clear();
+    for (let top = this.candidates.peek(); top; top = this.candidates.peek()) {
+      const { v } = top;
+      if (this.gradual.has(v) && v.canFreeze() && v.waiters.length === top.waiters) return v;
+      // Out of date: frozen or set since, or its waiters were woken (a newer entry holds a higher count).
+      this.candidates.pop();
+      if (!v.canFreeze()) this.gradual.delete(v);
+    }
+    return undefined;
+  }
+
   private drain(): void {
     while (this.head < this.queue.length) {
       const u = this.queue[this.head++] as Unit;
-      if (this.head > 4096) {
+      // Drop what was run once it is most of the queue, so each unit is copied at most once on average.
+      if (this.head > 4096 && this.head * 2 > this.queue.length) {
         this.queue = this.queue.slice(this.head);
         this.head = 0;
       }
@@ -112,6 +205,7 @@ export class Scheduler implements VarHost {
       try {
         u.body(u);
         u.done = true;
+        this.pending.delete(u);
       } catch (e) {
         if (!(e instanceof Wait)) throw e;
         u.waitingOn = e.on;
@@ -122,6 +216,6 @@ export class Scheduler implements VarHost {
   }
 
   stuck(): Unit[] {
-    return this.units.filter((u) => !u.done);
+    return [...this.pending].filter((u) => !u.done);
   }
 }

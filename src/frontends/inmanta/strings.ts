@@ -7,6 +7,7 @@ import { InmantaError } from './errors.js';
 const INTERPOLATION = /\{\{\s*([.A-Za-z0-9_-]+)\s*\}\}/g;
 
 export function interpolated(text: string, span: Span): Expr {
+  if (!text.includes('{{')) return { kind: 'lit', value: text, span };
   const parts: StrPart[] = [];
   let last = 0;
   for (const m of text.matchAll(INTERPOLATION)) {

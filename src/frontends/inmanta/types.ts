@@ -39,14 +39,17 @@ export function typeToString(t: ValueType): string {
   }
 }
 
+function bad(t: ValueType, v: Value): string {
+  return `Invalid value '${pyStr(v)}', expected ${typeToString(t)}`;
+}
+
 /** Why `v` does not fit `t`, or undefined. */
 export function validateValue(t: ValueType, v: Value): string | undefined {
-  const bad = () => `Invalid value '${pyStr(v)}', expected ${typeToString(t)}`;
   switch (t.kind) {
     case 'nullable':
       return v === null ? undefined : validateValue(t.of, v);
     case 'list':
-      if (!Array.isArray(v)) return bad();
+      if (!Array.isArray(v)) return bad(t, v);
       for (const x of v) {
         const why = validateValue(t.of, x);
         if (why) return why;
@@ -64,20 +67,20 @@ export function validateValue(t: ValueType, v: Value): string | undefined {
         case 'any':
           return undefined;
         case 'string':
-          return typeof v === 'string' ? undefined : bad();
+          return typeof v === 'string' ? undefined : bad(t, v);
         case 'int':
-          return typeof v === 'number' ? undefined : bad();
+          return typeof v === 'number' ? undefined : bad(t, v);
         case 'float':
           // An int is not a float: `1` is refused, `1.0` or float(1) fits.
-          return v instanceof Float ? undefined : bad();
+          return v instanceof Float ? undefined : bad(t, v);
         case 'number':
-          return v instanceof Float || typeof v === 'number' ? undefined : bad();
+          return v instanceof Float || typeof v === 'number' ? undefined : bad(t, v);
         case 'bool':
-          return typeof v === 'boolean' ? undefined : bad();
+          return typeof v === 'boolean' ? undefined : bad(t, v);
         case 'dict':
-          return isDict(v) ? undefined : bad();
+          return isDict(v) ? undefined : bad(t, v);
         case 'list':
-          return Array.isArray(v) ? undefined : bad();
+          return Array.isArray(v) ? undefined : bad(t, v);
       }
   }
 }
@@ -119,6 +122,14 @@ export interface ImplementDef {
   readonly span: Span;
 }
 
+/** An index as lookups use it: its attributes as declared and sorted, and a name unique to the index. */
+export interface IndexDef {
+  readonly owner: EntityType;
+  readonly attrs: readonly string[];
+  readonly sorted: readonly string[];
+  readonly id: string;
+}
+
 export class EntityType {
   readonly kind = 'entity';
   readonly parents: EntityType[] = [];
@@ -130,6 +141,8 @@ export class EntityType {
   readonly instances: import('./instance.js').Instance[] = [];
   private attrCache?: Map<string, AttributeDef>;
   private relCache?: Map<string, RelationDef>;
+  private lineageCache?: EntityType[];
+  private indexCache?: IndexDef[];
 
   constructor(
     readonly fullName: string,
@@ -141,8 +154,9 @@ export class EntityType {
     return this.fullName.slice(this.fullName.lastIndexOf('::') + 2);
   }
 
-  /** This type and all its ancestors, nearest first, left parent before right. */
-  lineage(): EntityType[] {
+  /** This type and all its ancestors, nearest first, left parent before right (kept once the types are defined). */
+  lineage(): readonly EntityType[] {
+    if (this.lineageCache) return this.lineageCache;
     const out: EntityType[] = [];
     const walk = (t: EntityType) => {
       if (out.includes(t)) return;
@@ -150,6 +164,7 @@ export class EntityType {
       for (const p of t.parents) walk(p);
     };
     walk(this);
+    this.lineageCache = out;
     return out;
   }
 
@@ -178,9 +193,17 @@ export class EntityType {
     return out;
   }
 
-  /** Indexes of this type and its ancestors. */
-  allIndexes(): { owner: EntityType; attrs: string[] }[] {
-    return this.lineage().flatMap((t) => t.indexes.map((attrs) => ({ owner: t, attrs })));
+  /** Indexes of this type and its ancestors (kept once the compile runs: every index is defined before). */
+  allIndexes(): readonly IndexDef[] {
+    if (this.indexCache) return this.indexCache;
+    const out = this.lineage().flatMap((t) =>
+      t.indexes.map((attrs) => {
+        const sorted = [...attrs].sort();
+        return { owner: t, attrs, sorted, id: `${t.fullName}(${sorted.join(',')})` };
+      }),
+    );
+    this.indexCache = out;
+    return out;
   }
 
   toString(): string {

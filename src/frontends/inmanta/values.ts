@@ -37,6 +37,7 @@ export function pyRepr(v: Value): string {
 }
 
 function pyQuote(s: string): string {
+  if (!/['\\\n\t\r]/.test(s)) return `'${s}'`;
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
   const body = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r');
   return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;

@@ -4,6 +4,7 @@
  */
 import type { Span } from '../../core/diag.js';
 import { InmantaError, where } from './errors.js';
+import { type ValueType, validateValue } from './types.js';
 import { pyEquals, pyStr, type Value } from './values.js';
 
 export interface Parked {
@@ -15,23 +16,46 @@ export class Wait {
 }
 
 export interface VarHost {
-  /** Called when a variable that can be frozen gets its first waiter. */
+  /** Called when a variable that can be frozen gets a waiter (its count of waiters changed). */
   freezable(v: Var): void;
 }
 
+/** What an attribute variable belongs to: its label is only spelled out when a message needs it. */
+export interface SlotOwner {
+  toString(): string;
+  readonly entity: { readonly fullName: string };
+}
+
+const NO_WAITERS: Parked[] = [];
+
 export abstract class Var {
-  waiters: Parked[] = [];
+  waiters: Parked[] = NO_WAITERS;
   constructor(
-    readonly host: VarHost,
-    readonly label: string,
+    _host: VarHost,
+    private readonly name: string,
+    /** The instance whose attribute or relation end this is, if any. */
+    readonly owner?: SlotOwner,
   ) {}
+  /** Where a variable that can be frozen reports its waiters; only those keep it. */
+  protected freezeHost(): VarHost | undefined {
+    return undefined;
+  }
+  /** `instance.attribute` for a slot, else the name it was given. */
+  get label(): string {
+    return this.owner ? `${this.owner}.${this.name}` : this.name;
+  }
+  get slotName(): string {
+    return this.name;
+  }
   park(p: Parked): void {
-    if (this.waiters.length === 0 && this.canFreeze()) this.host.freezable(this);
+    if (this.waiters === NO_WAITERS) this.waiters = [];
     this.waiters.push(p);
+    if (this.canFreeze()) this.freezeHost()?.freezable(this);
   }
   protected wakeAll(): void {
     const w = this.waiters;
-    this.waiters = [];
+    if (w.length === 0) return;
+    this.waiters = NO_WAITERS;
     for (const p of w) p.wake();
   }
   canFreeze(): boolean {
@@ -48,8 +72,8 @@ export class ResultVar extends Var {
   value: Value = null;
   isSet = false;
   setAt: Span | undefined;
-  /** Checks a value before it is stored; returns why it does not fit. */
-  validate?: (v: Value) => string | undefined;
+  /** The declared type a value is checked against before it is stored (an attribute's). */
+  type?: ValueType;
 
   get known(): boolean {
     return this.isSet;
@@ -63,7 +87,7 @@ export class ResultVar extends Var {
         span,
       );
     }
-    const why = this.validate?.(v);
+    const why = this.type ? validateValue(this.type, v) : undefined;
     if (why) throw new InmantaError('RuntimeException', why, span);
     this.value = v;
     this.isSet = true;
@@ -84,8 +108,22 @@ export class ResultVar extends Var {
 /** A `[0:1]` relation end: unset at freeze time means null. */
 export class OptionVar extends ResultVar {
   frozen = false;
+  constructor(
+    private readonly host: VarHost,
+    name: string,
+    owner?: SlotOwner,
+  ) {
+    super(host, name, owner);
+  }
+  protected override freezeHost(): VarHost {
+    return this.host;
+  }
   /** Raised when an empty option is read. */
-  onEmpty: () => InmantaError = () => new InmantaError('OptionalValueException', `Optional variable accessed that has no value (${this.label})`);
+  onEmpty(): InmantaError {
+    const o = this.owner;
+    const what = o ? `attribute \`${o.entity.fullName}.${this.slotName}\` of \`${o}\`` : this.label;
+    return new InmantaError('OptionalValueException', `Optional variable accessed that has no value (${what})`);
+  }
 
   override get known(): boolean {
     return this.isSet || this.frozen;
@@ -116,19 +154,27 @@ export class OptionVar extends ResultVar {
 /** A relation end with more than one possible value: a set that grows until it is frozen. */
 export class ListVar extends Var {
   readonly items: Value[] = [];
-  /** Membership of `items`, so adding stays constant time on large relations. */
-  private readonly members = new Set<Value>();
+  /** Membership of `items` once it is long, so adding stays constant time on large relations. */
+  private members: Set<Value> | undefined;
   /** Readers that take each element as it arrives (a `for` over a relation). */
-  private readonly listeners: ((v: Value) => void)[] = [];
+  private listeners: ((v: Value) => void)[] | undefined;
   frozen = false;
   constructor(
-    host: VarHost,
-    label: string,
+    private readonly host: VarHost,
+    name: string,
     readonly upper: number | undefined,
-    readonly name: string = label,
-    readonly owner: string = '',
+    owner?: SlotOwner,
   ) {
-    super(host, label);
+    super(host, name, owner);
+  }
+  protected override freezeHost(): VarHost {
+    return this.host;
+  }
+  private has(v: Value): boolean {
+    if (this.members) return this.members.has(v);
+    if (this.items.length < 16) return this.items.includes(v);
+    this.members = new Set(this.items);
+    return this.members.has(v);
   }
   get known(): boolean {
     return this.frozen;
@@ -142,20 +188,20 @@ export class ListVar extends Var {
   }
   /** False when the value was already there. */
   add(v: Value, span: Span | undefined): boolean {
-    if (this.members.has(v)) return false;
+    if (this.has(v)) return false;
     if (this.frozen) throw new InmantaError('RuntimeException', 'List modified after freeze', span).markFrozen();
     if (this.upper !== undefined && this.items.length >= this.upper) {
-      throw new InmantaError('RuntimeException', `Exceeded relation arity on attribute '${this.name}' of instance '${this.owner}'`, span);
+      throw new InmantaError('RuntimeException', `Exceeded relation arity on attribute '${this.slotName}' of instance '${this.owner ?? ''}'`, span);
     }
     this.items.push(v);
-    this.members.add(v);
-    for (const l of this.listeners) l(v);
+    this.members?.add(v);
+    if (this.listeners) for (const l of this.listeners) l(v);
     return true;
   }
   /** Calls `fn` for every element, those already there and those added later. */
   subscribe(fn: (v: Value) => void): void {
     for (const v of this.items) fn(v);
-    this.listeners.push(fn);
+    (this.listeners ??= []).push(fn);
   }
   get(): readonly Value[] {
     if (!this.frozen) throw new Wait(this);
@@ -187,14 +233,14 @@ export class ProxyVar extends Var {
     return this.target !== undefined && this.target.known;
   }
   override park(p: Parked): void {
-    if (!this.target) this.waiters.push(p);
+    if (!this.target) super.park(p);
     else if (this.target.known) p.wake();
     else this.target.park(p);
   }
   connect(target: Var): void {
     this.target = target;
     const w = this.waiters;
-    this.waiters = [];
+    this.waiters = NO_WAITERS;
     for (const p of w) {
       if (target.known) p.wake();
       else target.park(p);

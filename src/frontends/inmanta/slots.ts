@@ -1,0 +1,58 @@
+/**
+ * The variables of an instance, one per attribute and relation end. Every instance of a type has the same
+ * names in the same order, so the type keeps the names once (a layout) and each instance only an array.
+ */
+
+export interface SlotLayout<S extends { readonly name: string }> {
+  readonly specs: readonly S[];
+  readonly names: readonly string[];
+  readonly index: ReadonlyMap<string, number>;
+  /** The slots that grow until frozen, in order. */
+  readonly growing: readonly number[];
+}
+
+/** A layout of `specs` in order; a later spec of a name already there takes its place. */
+export function makeLayout<S extends { readonly name: string }>(all: Iterable<S>, grows: (s: S) => boolean): SlotLayout<S> {
+  const specs: S[] = [];
+  const index = new Map<string, number>();
+  for (const s of all) {
+    const at = index.get(s.name);
+    if (at === undefined) {
+      index.set(s.name, specs.length);
+      specs.push(s);
+    } else specs[at] = s;
+  }
+  const growing = specs.flatMap((s, i) => (grows(s) ? [i] : []));
+  return { specs, names: specs.map((s) => s.name), index, growing };
+}
+
+/** An instance's variables by name: the read side of a map. */
+export class Slots<V> {
+  constructor(
+    private readonly layout: SlotLayout<{ readonly name: string }>,
+    private readonly vars: readonly V[],
+  ) {}
+  get size(): number {
+    return this.vars.length;
+  }
+  get(name: string): V | undefined {
+    const i = this.layout.index.get(name);
+    return i === undefined ? undefined : this.vars[i];
+  }
+  has(name: string): boolean {
+    return this.layout.index.has(name);
+  }
+  keys(): IterableIterator<string> {
+    return this.layout.names[Symbol.iterator]();
+  }
+  values(): IterableIterator<V> {
+    return this.vars[Symbol.iterator]();
+  }
+  /** The variables that grow until frozen. */
+  growing(): V[] {
+    return this.layout.growing.map((i) => this.vars[i] as V);
+  }
+  *[Symbol.iterator](): IterableIterator<[string, V]> {
+    for (let i = 0; i < this.vars.length; i++) yield [this.layout.names[i] as string, this.vars[i] as V];
+  }
+}
