@@ -102,10 +102,16 @@ export function formatResultLine(r: NodeResult, mode: RunMode, width: number, c:
   return `${paint(c, r.status, label(r, mode).padEnd(width))} ${r.type} ${c.bold(r.id)}${name}${comment}`;
 }
 
-export function formatResults(results: readonly NodeResult[], mode: RunMode): string {
-  const c = colors();
+/** The width of the status column for these results. */
+export function labelWidth(results: readonly NodeResult[], mode: RunMode): number {
   let width = 2;
   for (const r of results) width = Math.max(width, label(r, mode).length);
+  return width;
+}
+
+/** The text lines of results; `width` (the status column) is given when they are a piece of a longer list. */
+export function formatResults(results: readonly NodeResult[], mode: RunMode, width: number = labelWidth(results, mode)): string {
+  const c = colors();
   const lines: string[] = [];
   for (const r of results) {
     lines.push(formatResultLine(r, mode, width, c));

@@ -2,8 +2,10 @@
  * Heap tuning for a run over a large input. A run keeps what it reads and finds until it records it, so
  * most young objects survive, and V8 answers by growing the young generation to 32 MiB: that is most of
  * the difference in peak memory between a no-op plan of 10,000 files and the floor, for no gain in time.
- * Kept at its first size, the plan peaks about 20 MiB lower in the same time. Only for large inputs:
- * changing a V8 flag makes V8 refuse Node's code cache for built-in modules loaded afterwards (a few
+ * Kept at its first size, the plan peaks about 20 MiB lower in the same time. The old generation is let
+ * grow by half instead of V8's larger steps before it is collected: about 10 MiB lower again (a first
+ * apply of 10,000 files peaks under 100 MiB) for a few per cent more CPU. Only for large inputs: changing
+ * a V8 flag makes V8 refuse Node's code cache for built-in modules loaded afterwards (a few
  * milliseconds), which a small run would notice.
  */
 import { setFlagsFromString } from 'node:v8';
@@ -17,6 +19,6 @@ let tuned = false;
 export function tuneHeapForInput(chars: number): boolean {
   if (tuned || chars < LARGE_INPUT) return false;
   tuned = true;
-  setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=50');
   return true;
 }

@@ -1,6 +1,6 @@
 /** Prints a finished run in the chosen format. */
 import type { RunReport } from '../core/runtime.js';
-import { formatResults, formatSummary } from './format-text.js';
+import { formatResults, formatSummary, labelWidth } from './format-text.js';
 
 export function reportJson(report: RunReport, runId: string | number | undefined, extra: Record<string, unknown>): Record<string, unknown> {
   return {
@@ -26,8 +26,13 @@ export function printReport(report: RunReport, out: 'text' | 'json', runId: stri
     return;
   }
   const shown = options.changesOnly ? report.results.filter((r) => r.status !== 'ok') : report.results;
-  const body = shown.length > 0 ? `${formatResults(shown, report.mode)}\n` : '';
+  // Written a piece at a time: the text of 10,000s of results is never one string.
+  const width = labelWidth(shown, report.mode);
+  for (let i = 0; i < shown.length; i += PIECE) process.stdout.write(`${formatResults(shown.slice(i, i + PIECE), report.mode, width)}\n`);
   const hidden = report.results.length - shown.length;
   const note = options.changesOnly ? `${hidden} unchanged not shown (--changes-only)\n` : '';
-  process.stdout.write(`${body}${note}${formatSummary(report.mode, report.counts, report.results.length, report.durationMs, runId)}\n`);
+  process.stdout.write(`${note}${formatSummary(report.mode, report.counts, report.results.length, report.durationMs, runId)}\n`);
 }
+
+/** Results formatted and written at a time. */
+const PIECE = 1000;
