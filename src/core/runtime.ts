@@ -304,16 +304,21 @@ class Run<C> {
   }
 
   /** The node's own work, once its requisites allow it: resolve params, prereq gate, check/apply, watch. */
-  private async own(node: GraphNode, prereqs: readonly Edge[] = [], watched: readonly Edge[] = []): Promise<Verdict> {
+  private own(node: GraphNode, prereqs: readonly Edge[] = [], watched: readonly Edge[] = []): Promise<Verdict> {
     const kind = this.options.kinds.get(node.type);
     if (!kind) throw new Error(`internal: no kind ${node.type} for ${node.id}; checkGraph was not run`);
 
     const params = this.resolve(node);
     if (typeof params === 'string') {
-      if (this.options.mode === 'apply' || this.options.mode === 'simulate' || params.startsWith(RENDER_FAILED)) return { result: false, status: 'failed', changes: {}, comment: params };
-      return { result: null, status: 'unresolvable', changes: {}, comment: params };
+      if (this.options.mode === 'apply' || this.options.mode === 'simulate' || params.startsWith(RENDER_FAILED)) return Promise.resolve({ result: false, status: 'failed', changes: {}, comment: params });
+      return Promise.resolve({ result: null, status: 'unresolvable', changes: {}, comment: params });
     }
+    // No prereq gate and no watch action to follow: the check (and apply) is the whole of it.
+    if (prereqs.length === 0 && (watched.length === 0 || !kind.watch)) return this.checkAndApply(kind, node, params);
+    return this.gated(kind, node, params, prereqs, watched);
+  }
 
+  private async gated(kind: ResourceKind<C>, node: GraphNode, params: Record<string, unknown>, prereqs: readonly Edge[], watched: readonly Edge[]): Promise<Verdict> {
     if (prereqs.length > 0) {
       const gate = await this.prereqGate(prereqs);
       if (gate) return gate;

@@ -46,7 +46,9 @@ export function fileOutputs(p: FileParams, data: Buffer | undefined, mode: numbe
 
 export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<CheckOutcome> {
   const { host } = ctx;
-  const { target, stat: current } = await followLinks(host, p.path);
+  // Most paths are no symlink: one lstat answers, without the link-following loop.
+  const first = await host.lstat(p.path);
+  const { target, stat: current } = first?.type === 'symlink' ? await followLinks(host, p.path) : { target: p.path, stat: first };
   if (current?.type === 'directory') throw new Error(`Specified target ${p.path} is a directory`);
   if (current && current.type !== 'file') throw new Error(`Specified target ${p.path} exists and is not a regular file`);
   // Given content and a mode alone need no call to the host (most files): no waiting on either then.
