@@ -21,6 +21,22 @@ const externalPackages = {
     b.onResolve({ filter: /^[^./]/ }, (a) => (BUNDLED.has(packageOf(a.path)) ? undefined : { path: a.path, external: true }));
   },
 };
+/**
+ * commander requires child_process when it loads, for the one thing it spawns (an executable subcommand,
+ * which cairn has none of); loading it is a few milliseconds of every start-up. Its three spawn calls go
+ * through a stand-in that requires child_process when one is made.
+ */
+const COMMANDER_SPAWN = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (a) => {
+      const text = readFileSync(a.path, 'utf8');
+      if (!text.includes(COMMANDER_SPAWN) || /childProcess\.(?!spawn\()/.test(text)) throw new Error(`commander changed: ${a.path} no longer loads child_process as the build expects`);
+      return { contents: text.replace(COMMANDER_SPAWN, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+    });
+  },
+};
 const fresh = `${root}dist.build-${process.pid}`;
 const old = `${root}dist.old-${process.pid}`;
 const common = {
@@ -28,7 +44,7 @@ const common = {
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  plugins: [externalPackages],
+  plugins: [externalPackages, lazyChildProcess],
   // import.meta in our code (a createRequire base, a package's path): CommonJS has the file's own path
   // and require.resolve.
   define: { 'import.meta.url': '__cairn_module_url', 'import.meta.resolve': '__cairn_resolve' },

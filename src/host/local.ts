@@ -1,13 +1,11 @@
 /**
  * The machine cairn runs on. Filesystem calls are synchronous on purpose: for many small files they are
  * several times faster than fs/promises (notes/perf.md), and a no-op check of 1000 files must take
- * milliseconds. Only exec is truly asynchronous.
+ * milliseconds. Only exec is truly asynchronous. child_process, net and string_decoder are loaded when a
+ * command or a port probe first needs them: a run that only checks files never loads them.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { connect } from 'node:net';
 import { basename, dirname, join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { errnoCode, HostError, toHostError } from './errors.js';
 import { gatherFacts } from './facts.js';
 import { runSync } from './run-sync.js';
@@ -95,7 +93,7 @@ export class LocalHost implements Host {
 
   probeTcp(host: string, port: number, timeoutMs: number): Promise<TcpProbe> {
     return new Promise((resolve) => {
-      const socket = connect(port, host);
+      const socket = process.getBuiltinModule('node:net').connect(port, host);
       const done = (probe: TcpProbe): void => {
         socket.destroy();
         resolve(probe);
@@ -251,7 +249,7 @@ export class LocalHost implements Host {
     const [file, args] = typeof command === 'string' ? ['/bin/sh', ['-c', command]] : [command[0] ?? '', command.slice(1)];
     const shown = typeof command === 'string' ? command : (command[0] ?? '');
     return new Promise((resolve, reject) => {
-      const child = spawn(file, args, {
+      const child = process.getBuiltinModule('node:child_process').spawn(file, args, {
         cwd: options.cwd,
         env: options.env ? { ...process.env, ...options.env } : process.env,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -283,6 +281,7 @@ export class LocalHost implements Host {
       const onOutput = options.onOutput;
       if (onOutput) {
         // Decoders keep a multi-byte character split across chunks until its last byte arrives.
+        const { StringDecoder } = process.getBuiltinModule('node:string_decoder');
         const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
         const pass = (stream: 'stdout' | 'stderr', b: Buffer): void => {
           const text = decoders[stream].write(b);

@@ -2,7 +2,6 @@
  * Runs a helper program to completion, synchronously, for a compiler that must call out while it evaluates
  * (Inmanta's Python plugins). Not a resource action: resources go through a Host.
  */
-import { spawnSync } from 'node:child_process';
 
 export interface SyncRun {
   /** Exit status, or null when the program could not start or was killed. */
@@ -16,7 +15,7 @@ export interface SyncRun {
 }
 
 export function runSync(file: string, args: readonly string[], options: { input?: string; cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): SyncRun {
-  const r = spawnSync(file, args, {
+  const r = process.getBuiltinModule('node:child_process').spawnSync(file, args, {
     input: options.input,
     cwd: options.cwd,
     env: options.env ?? process.env,
