@@ -236,7 +236,7 @@ class Run<C> {
   }
 
   /** Wall clock at the run's start and the monotonic clock then: a node's start is derived, not read. */
-  private readonly wall0 = Date.now() - performance.now();
+  private readonly wall0 = Date.now() - monotonicMs();
 
   private isoMs = Number.NaN;
   private iso = '';
@@ -251,7 +251,7 @@ class Run<C> {
   }
 
   private async runNode(node: GraphNode, runNum: number): Promise<NodeResult> {
-    const t0 = performance.now();
+    const t0 = monotonicMs();
     const startWall = this.isoAt(Math.round(this.wall0 + t0));
     const v = await this.decide(node);
     const r: { -readonly [K in keyof NodeResult]: NodeResult[K] } = {
@@ -263,7 +263,7 @@ class Run<C> {
       changes: v.changes,
       comment: v.comment,
       start: startWall,
-      duration: Math.round((performance.now() - t0) * 1000) / 1000,
+      duration: Math.round((monotonicMs() - t0) * 1000) / 1000,
       run_num: runNum,
     };
     if (v.outputs) r.outputs = v.outputs;
@@ -445,6 +445,11 @@ class Run<C> {
   }
 }
 
+/** A monotonic clock in milliseconds (what performance.now() gives, without loading perf_hooks at start-up). */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 /** How a deferred value that could not be rendered is reported. */
 const RENDER_FAILED = 'cannot render ';
 
@@ -459,7 +464,7 @@ function joinComments(a: string, b: string): string {
 /** Runs a checked graph. Never rejects for a resource problem; only for a bug in the core. */
 export async function runGraph<C>(graph: Graph, index: GraphIndex, options: RunOptions<C>): Promise<RunReport> {
   const start = new Date().toISOString();
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const results = await new Run(graph, index, options).execute();
-  return { mode: options.mode, results, counts: countResults(results), start, durationMs: performance.now() - t0 };
+  return { mode: options.mode, results, counts: countResults(results), start, durationMs: monotonicMs() - t0 };
 }

@@ -8,8 +8,6 @@
  * a V8 flag makes V8 refuse Node's code cache for built-in modules loaded afterwards (a few
  * milliseconds), which a small run would notice.
  */
-import { setFlagsFromString } from 'node:v8';
-
 /** Inputs from this many characters (a graph of a few thousand resources) count as large. */
 export const LARGE_INPUT = 512 * 1024;
 
@@ -19,6 +17,6 @@ let tuned = false;
 export function tuneHeapForInput(chars: number): boolean {
   if (tuned || chars < LARGE_INPUT) return false;
   tuned = true;
-  setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=50');
+  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=50');
   return true;
 }

@@ -3,10 +3,12 @@
  * test.fail_with_changes, test.fail_without_changes, test.nop). It touches nothing; engine tests use it
  * to produce every kind of result, to take time (`sleep`) and to publish outputs for deferred values.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+
+/** Waits `ms` milliseconds (timers/promises is loaded only when a run waits). */
+const sleep = (ms: number): Promise<void> => process.getBuiltinModule('node:timers/promises').setTimeout(ms);
 
 const TYPE = 'test';
 

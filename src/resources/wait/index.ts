@@ -3,11 +3,13 @@
  * wait.port). Check tries once and changes nothing; apply waits `grace_period` seconds, then tries up to
  * `max_retry` times, `interval` seconds apart, and fails when no try passed.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
 import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+
+/** Waits `ms` milliseconds (timers/promises is loaded only when a run waits). */
+const sleep = (ms: number): Promise<void> => process.getBuiltinModule('node:timers/promises').setTimeout(ms);
 
 const TYPE = 'wait';
 
