@@ -60,11 +60,30 @@ export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
 
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
   const caller = new StateCaller({ ctx: opts.ctx, translate: { ...opts.translate, lowstate: chunks }, kinds: opts.kinds ?? sharedKinds });
+  // The record built for a state's progress is kept for the end of the run when the running dict still
+  // holds that very return with every field the record reads unchanged (a parallel state's return, for
+  // one, is filled in later).
+  const built = new Map<string, { ret: Ret; seen: readonly unknown[]; result: NodeResult }>();
+  const fields = (r: Ret): unknown[] => [r.name, r.result, r.changes, r.changes && typeof r.changes === 'object' ? Object.keys(r.changes).length : 0, r.comment, r.duration, r.__run_num__, r.__state_ran__, r.__parallel__];
+  const recordOf = (tag: string, r: Ret): NodeResult => {
+    const b = built.get(tag);
+    if (b && b.ret === r && fields(r).every((v, i) => v === b.seen[i])) return b.result;
+    return nodeResult(tag, r, opts.test);
+  };
+  const onResult = opts.onResult;
   const state = new SaltState(chunks.map((c) => ({ ...c })), {
     test: opts.test,
     failhard: opts.failhard,
     caller,
-    ...(opts.onResult ? { onResult: (tag: string, r: Ret) => opts.onResult?.(nodeResult(tag, r, opts.test)) } : {}),
+    ...(onResult
+      ? {
+          onResult: (tag: string, r: Ret) => {
+            const result = nodeResult(tag, r, opts.test);
+            built.set(tag, { ret: r, seen: fields(r), result });
+            onResult(result);
+          },
+        }
+      : {}),
   });
   let running: Record<string, SaltResult>;
   if (opts.single && chunks[0]) {
@@ -72,7 +91,7 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     running = { [tagOf(chunks[0])]: r };
     opts.onResult?.(nodeResult(tagOf(chunks[0]), r, opts.test));
   } else running = (await state.run()) as Record<string, SaltResult>;
-  const results = Object.entries(running).map(([tag, r]) => nodeResult(tag, r as Ret, opts.test));
+  const results = Object.entries(running).map(([tag, r]) => recordOf(tag, r as Ret));
   return { running, results };
 }
 
