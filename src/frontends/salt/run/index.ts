@@ -40,6 +40,18 @@ function statusOf(r: Ret, test: boolean): NodeStatus {
   return changed ? 'changed' : 'ok';
 }
 
+let lastMs = Number.NaN;
+let lastIso = '';
+/** The time now as an ISO string, made once per millisecond (thousands of states can finish in one). */
+function nowIso(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 /** One core result record per entry of Salt's running dict. */
 export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
   const parts = tag.split('_|-');
@@ -52,7 +64,7 @@ export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
     status: statusOf(r, test),
     changes,
     comment: typeof r.comment === 'string' ? r.comment : JSON.stringify(r.comment),
-    start: new Date().toISOString(),
+    start: nowIso(),
     duration: typeof r.duration === 'number' ? r.duration : 0,
     run_num: typeof r.__run_num__ === 'number' ? r.__run_num__ : 0,
   };
