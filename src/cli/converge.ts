@@ -11,7 +11,7 @@ import type { Host, ResourceContext } from '../host/types.js';
 import type { NodeResult, RunMode } from '../core/model.js';
 import { emptyCounts, type RunReport, runGraph } from '../core/runtime.js';
 import { kinds } from '../resources/index.js';
-import { type HostRun, jobsOn, runOnFleet } from './fleet-run.js';
+import type { HostRun } from './fleet-run.js';
 import { type FleetOptions, wantsFleet } from './inventory.js';
 import type { ConvergeOptions } from './converge-command.js';
 import { reportJson } from '../engine/report.js';
@@ -106,6 +106,8 @@ const modeOf = (command: Command): RunMode => (command === 'apply' ? 'apply' : '
 async function runOnHosts(command: Exclude<Command, 'graph'>, files: readonly string[], params: ReadonlyMap<string, string>, opts: ConvergeOptions & FleetOptions): Promise<number> {
   const mode = modeOf(command);
   const sources = files.map((f) => resolve(f));
+  // Loaded only for a fleet: the remote transports cost a local run their start-up time.
+  const { jobsOn, runOnFleet } = await import('./fleet-run.js');
   return runOnFleet(opts, { mode, frontEnd: 'converge', source: sources, json: { command, source: files.length === 1 ? files[0] : files } }, async (host): Promise<HostRun> => {
     const programs = await compileAll(command, files, params, host);
     for (const c of programs) await preflight(c.program.graph, { host, baseDir: dirname(resolve(c.file)) });

@@ -47,9 +47,14 @@ export function isTask(ctype: string): boolean {
   return ctype === 'task' || ctype === 'task.query' || ctype === 'healthcheck.task';
 }
 
+const ALLOWED = new Map<string, readonly string[]>();
+
 export function allowedFields(ctype: string): readonly string[] | undefined {
   const f = FIELDS[ctype];
-  return f ? [...f, ...COMMON] : undefined;
+  if (!f) return undefined;
+  let all = ALLOWED.get(ctype);
+  if (!all) ALLOWED.set(ctype, (all = [...f, ...COMMON]));
+  return all;
 }
 
 const STATUS: Readonly<Record<string, string>> = { stdout: 'stdout', stderr: 'stderr', exitstatus: 'exitstatus' };

@@ -111,10 +111,10 @@ export class Renderer {
 
   /** A node's field, rendered once; may hold deferred values. */
   field(node: RawNode, name: string): unknown {
-    const key = `${node.id}\u0000${name}`;
-    if (this.cache.has(key)) return this.cache.get(key);
     const v = node.fields.get(name);
     if (v === undefined) return undefined;
+    const key = `${node.id}\u0000${name}`;
+    if (this.cache.has(key)) return this.cache.get(key);
     if (this.active.includes(key)) throw new LoadProblem(`lookup cycle through ${node.id} field ${name}`);
     this.active.push(key);
     try {

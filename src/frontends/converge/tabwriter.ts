@@ -12,7 +12,11 @@ function widthOf(t: string): number {
   return PAIR.test(t) ? [...t].length : t.length;
 }
 
+/** A tab that ends a non-empty cell: without one, every column is empty and each tab is just padding. */
+const FILLED_CELL = /[^\t\n]\t/;
+
 export function tabwrite(text: string, padding = 1, minwidth = 1): string {
+  if (!FILLED_CELL.test(text)) return text.replaceAll('\t', ' '.repeat(Math.max(minwidth, padding)));
   const lines: Cell[][] = text.split('\n').map((line) => line.split('\t').map((t) => ({ text: t, width: widthOf(t) })));
   let out = '';
   const widths: number[] = [];

@@ -26,17 +26,32 @@ function idTag(tag: string): string {
   return comps.join('_|-');
 }
 
-function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string[] {
+const COMMENT_INDENT = `\n${' '.repeat(14)}`;
+
+/** Whether the changes are empty (Salt prints nothing for them and does not count the state as changed). */
+function noChanges(changes: unknown): boolean {
+  if (!changes) return true;
+  if (typeof changes !== 'object') return false;
+  for (const k in changes) if (Object.hasOwn(changes, k)) return false;
+  return true;
+}
+
+/** A state's block, its lines joined by newlines. */
+function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string {
   const comps = tag.split('_|-');
-  const [state, id, name, fun] = [comps[0] ?? '', comps[1] ?? '', comps[2] ?? '', comps[comps.length - 1] ?? ''];
-  const comment = strip(pyStr(ret.comment ?? '')).replace(/\n/g, `\n${' '.repeat(14)}`);
+  const state = comps[0] ?? '';
+  const id = comps[1] ?? '';
+  const name = comps[2] ?? '';
+  const fun = comps[comps.length - 1] ?? '';
+  const raw = pyStr(ret.comment ?? '');
+  const comment = (/^\s|\s$/.test(raw) ? strip(raw) : raw).replaceAll('\n', COMMENT_INDENT);
   const e = c.ENDC;
-  const lines = [`${t}----------${e}`, `    ${t}      ID: ${id}${e}`, `    ${t}Function: ${state}.${fun}${e}`];
-  if (id !== name) lines.push(`    ${t}    Name: ${name}${e}`);
-  lines.push(`    ${t}  Result: ${pyStr(ret.result)}${e}`, `    ${t} Comment: ${comment}${e}`);
-  if ('start_time' in ret) lines.push(`    ${t} Started: ${pyStr(ret.start_time)}${e}`, `    ${t}Duration: ${durationText(ret.duration)} ms${e}`);
-  lines.push(`${t}     Changes:   ${formatChanges(ret.changes, c).text}${e}`);
-  return lines;
+  let text = `${t}----------${e}\n    ${t}      ID: ${id}${e}\n    ${t}Function: ${state}.${fun}${e}`;
+  if (id !== name) text += `\n    ${t}    Name: ${name}${e}`;
+  text += `\n    ${t}  Result: ${pyStr(ret.result)}${e}\n    ${t} Comment: ${comment}${e}`;
+  if ('start_time' in ret) text += `\n    ${t} Started: ${pyStr(ret.start_time)}${e}\n    ${t}Duration: ${durationText(ret.duration)} ms${e}`;
+  const changes = noChanges(ret.changes) ? '' : formatChanges(ret.changes, c).text;
+  return `${text}\n${t}     Changes:   ${changes}${e}`;
 }
 
 /** Salt's _format_terse: one line per state. */
@@ -81,7 +96,7 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     else if (ret.result === false) failed++;
     else none++;
     if (typeof ret.duration === 'number') total += ret.duration;
-    const schanged = formatChanges(ret.changes).changed;
+    const schanged = !noChanges(ret.changes);
     if (schanged) changed++;
     if (!verbose && ret.result && !schanged) continue;
     let tcolor = schanged ? c.CYAN : c.GREEN;
@@ -92,7 +107,7 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
       out.push(terseLine(shownTag, ret, schanged, tcolor, c));
       continue;
     }
-    out.push(...stateBlock(shownTag, ret, tcolor, c));
+    out.push(stateBlock(shownTag, ret, tcolor, c));
   }
   // Salt counts only the results it saw (True, False, None), so an empty run has no digits to fit.
   const counts = [ok, failed, none].filter((n) => n > 0);

@@ -275,7 +275,8 @@ export class HighRenderer {
         __env__: typeof body.__env__ === 'string' ? body.__env__ : env,
         __sls__: typeof body.__sls__ === 'string' ? body.__sls__ : sls,
       };
-      for (const [k, v] of [...kept, ...moved]) if (k !== '__env__' && k !== '__sls__') decl[k] = v;
+      for (const [k, v] of kept) if (k !== '__env__' && k !== '__sls__') decl[k] = v;
+      for (const [k, v] of moved) if (k !== '__env__' && k !== '__sls__') decl[k] = v;
       state.set(name, decl);
     }
   }
@@ -285,7 +286,7 @@ export class HighRenderer {
       if (!isPlainObject(body)) continue;
       for (const [key, decl] of Object.entries(body)) {
         if (key.startsWith('_') || !Array.isArray(decl)) continue;
-        const hasOrder = decl.some((a) => isPlainObject(a) && Object.keys(a)[0] === 'order');
+        const hasOrder = decl.some((a) => isPlainObject(a) && firstKey(a) === 'order');
         if (!hasOrder) decl.push({ order: this.iorder++ });
       }
     }
@@ -337,6 +338,12 @@ export class HighRenderer {
       ...(shortIds.length > 0 ? { shortIds } : {}),
     };
   }
+}
+
+/** An object's first own key (Object.keys(o)[0]) without listing the others. */
+function firstKey(o: object): string | undefined {
+  for (const k in o) if (Object.hasOwn(o, k)) return k;
+  return undefined;
 }
 
 /** Salt's clean_duplicate_extends: one `{id: body}` per distinct pair. */

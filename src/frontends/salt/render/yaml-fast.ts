@@ -16,6 +16,7 @@ export interface FastLine {
 
 type Resolve = (plain: string) => unknown;
 
+const CONTROL = /[\u0000-\u001f]/;
 const JSON_ESCAPES = /\\[^"\\/bfnrtu]/;
 const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`\s]|^[-?:][^\s]/;
 
@@ -23,6 +24,8 @@ function scalar(raw: string, resolve: Resolve): unknown {
   if (raw === '[]') return [];
   if (raw === '{}') return {};
   if (raw.startsWith('"')) {
+    // No escapes, no quote inside, no control character: the text between the quotes, as JSON.parse reads it.
+    if (raw.length >= 2 && raw.indexOf('"', 1) === raw.length - 1 && !raw.includes('\\') && !CONTROL.test(raw)) return raw.slice(1, -1);
     if (!raw.endsWith('"') || raw.length < 2 || JSON_ESCAPES.test(raw) || /[^\\]"./.test(raw.slice(0, -1))) throw new GiveUp();
     try {
       return JSON.parse(raw);

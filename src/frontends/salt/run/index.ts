@@ -40,6 +40,18 @@ function statusOf(r: Ret, test: boolean): NodeStatus {
   return changed ? 'changed' : 'ok';
 }
 
+let lastMs = Number.NaN;
+let lastIso = '';
+/** The time now as an ISO string, made once per millisecond (thousands of states can finish in one). */
+function nowIso(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 /** One core result record per entry of Salt's running dict. */
 export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
   const parts = tag.split('_|-');
@@ -52,7 +64,7 @@ export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
     status: statusOf(r, test),
     changes,
     comment: typeof r.comment === 'string' ? r.comment : JSON.stringify(r.comment),
-    start: new Date().toISOString(),
+    start: nowIso(),
     duration: typeof r.duration === 'number' ? r.duration : 0,
     run_num: typeof r.__run_num__ === 'number' ? r.__run_num__ : 0,
   };
@@ -60,11 +72,30 @@ export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
 
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
   const caller = new StateCaller({ ctx: opts.ctx, translate: { ...opts.translate, lowstate: chunks }, kinds: opts.kinds ?? sharedKinds });
+  // The record built for a state's progress is kept for the end of the run when the running dict still
+  // holds that very return with every field the record reads unchanged (a parallel state's return, for
+  // one, is filled in later).
+  const built = new Map<string, { ret: Ret; seen: readonly unknown[]; result: NodeResult }>();
+  const fields = (r: Ret): unknown[] => [r.name, r.result, r.changes, r.changes && typeof r.changes === 'object' ? Object.keys(r.changes).length : 0, r.comment, r.duration, r.__run_num__, r.__state_ran__, r.__parallel__];
+  const recordOf = (tag: string, r: Ret): NodeResult => {
+    const b = built.get(tag);
+    if (b && b.ret === r && fields(r).every((v, i) => v === b.seen[i])) return b.result;
+    return nodeResult(tag, r, opts.test);
+  };
+  const onResult = opts.onResult;
   const state = new SaltState(chunks.map((c) => ({ ...c })), {
     test: opts.test,
     failhard: opts.failhard,
     caller,
-    ...(opts.onResult ? { onResult: (tag: string, r: Ret) => opts.onResult?.(nodeResult(tag, r, opts.test)) } : {}),
+    ...(onResult
+      ? {
+          onResult: (tag: string, r: Ret) => {
+            const result = nodeResult(tag, r, opts.test);
+            built.set(tag, { ret: r, seen: fields(r), result });
+            onResult(result);
+          },
+        }
+      : {}),
   });
   let running: Record<string, SaltResult>;
   if (opts.single && chunks[0]) {
@@ -72,7 +103,7 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     running = { [tagOf(chunks[0])]: r };
     opts.onResult?.(nodeResult(tagOf(chunks[0]), r, opts.test));
   } else running = (await state.run()) as Record<string, SaltResult>;
-  const results = Object.entries(running).map(([tag, r]) => nodeResult(tag, r as Ret, opts.test));
+  const results = Object.entries(running).map(([tag, r]) => recordOf(tag, r as Ret));
   return { running, results };
 }
 

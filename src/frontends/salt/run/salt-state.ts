@@ -472,16 +472,22 @@ export class SaltState {
   /** Salt's call_listen: a mod_watch chunk for every listener whose listened-to state changed. */
   async callListen(chunks: Low[], running: Running): Promise<Running> {
     const listeners: Array<{ key: [string, string, string]; val: unknown[] }> = [];
-    const crefs = new Map<string, { cref: [string, string, string]; chunk: Low }>();
+    const crefOf = (chunk: Low): [string, string, string] => [chunk.state, pyStr(chunk.__id__), pyStr(chunk.name)];
     for (const chunk of chunks) {
-      const cref: [string, string, string] = [chunk.state, pyStr(chunk.__id__), pyStr(chunk.name)];
-      crefs.set(JSON.stringify(cref), { cref, chunk });
-      if ('listen' in chunk) listeners.push({ key: cref, val: Array.isArray(chunk.listen) ? chunk.listen : [] });
+      if ('listen' in chunk) listeners.push({ key: crefOf(chunk), val: Array.isArray(chunk.listen) ? chunk.listen : [] });
       if ('listen_in' in chunk) {
         for (const lIn of Array.isArray(chunk.listen_in) ? chunk.listen_in : []) {
           if (!lIn || typeof lIn !== 'object') continue;
           for (const [k, v] of Object.entries(lIn as Record<string, unknown>)) listeners.push({ key: [k, pyStr(v), 'lookup'], val: [{ [chunk.state]: chunk.__id__ }] });
         }
+      }
+    }
+    // Every chunk's reference, needed only when something listens.
+    const crefs = new Map<string, { cref: [string, string, string]; chunk: Low }>();
+    if (listeners.length > 0) {
+      for (const chunk of chunks) {
+        const cref = crefOf(chunk);
+        crefs.set(JSON.stringify(cref), { cref, chunk });
       }
     }
     const inCref = (state: string, v: string, cref: [string, string, string]) => state === cref[0] && cref.includes(v);
