@@ -8,6 +8,7 @@ import type { RunOptions } from '../engine/run-options.js';
 import { FRONT_ENDS } from './front-ends.js';
 import { register as registerHosts } from './hosts.js';
 import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
+import { allowHeapTuning } from '../engine/heap.js';
 import { addRunOptions } from './options.js';
 import { registerDrift, registerHistory, registerServe, registerStore } from './store-command.js';
 import { VERSION } from './version.js';
@@ -134,6 +135,7 @@ function guardProcess(): void {
 
 export async function main(): Promise<void> {
   guardProcess();
+  allowHeapTuning();
   try {
     const args = cairnArgs(process.argv);
     await buildProgram({ args }).parseAsync(args);

@@ -11,11 +11,24 @@
 /** Inputs from this many characters (a graph of a few thousand resources) count as large. */
 export const LARGE_INPUT = 512 * 1024;
 
+let allowed = false;
 let tuned = false;
 
-/** Tunes the heap for an input of `chars` characters; true when this call did. */
+/**
+ * Called by the process entry of the CLI (`main`): a process that runs one command may tune its heap. A
+ * process that hosts many runs (the tests' in-process runner) keeps V8's defaults for all of them.
+ */
+export function allowHeapTuning(): void {
+  allowed = true;
+}
+
+export function isLargeInput(chars: number): boolean {
+  return chars >= LARGE_INPUT;
+}
+
+/** Tunes the heap for an input of `chars` characters, where allowed; true when this call did. */
 export function tuneHeapForInput(chars: number): boolean {
-  if (tuned || chars < LARGE_INPUT) return false;
+  if (!allowed || tuned || !isLargeInput(chars)) return false;
   tuned = true;
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=50');
   return true;
