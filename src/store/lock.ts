@@ -11,6 +11,7 @@
  * guard file created with O_EXCL; under it the waiter renames `lock` aside, checks that what it moved is
  * byte for byte the stale lock it judged (and puts it back otherwise), and only then creates its own.
  */
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   linkSync,
@@ -28,7 +29,6 @@ import { StoreError, storeIoError } from './errors.js';
 import { ensureStateDir } from './state-dir.js';
 import { currentProcess, identityFrom, type ProcessIdentity, processState } from './process-identity.js';
 import { recordedCommandLine } from '../core/command-line.js';
-import { uniquePart } from './temp-name.js';
 
 /** What a lock file says about its holder. */
 export interface LockInfo extends ProcessIdentity {
@@ -154,7 +154,7 @@ class Attempt {
     command: string,
   ) {
     this.path = join(dir, 'lock');
-    this.info = { ...currentProcess(), started: new Date().toISOString(), command, token: `${uniquePart()}${Date.now().toString(36)}` };
+    this.info = { ...currentProcess(), started: new Date().toISOString(), command, token: randomBytes(8).toString('hex') };
     this.content = `${JSON.stringify(this.info)}\n`;
   }
 
