@@ -88,3 +88,8 @@ export function parseMode(mode: string | number | undefined): number | undefined
 export function formatMode(mode: number): string {
   return `0${(mode & 0o7777).toString(8).padStart(3, '0')}`;
 }
+
+/** Waits `ms` milliseconds (timers/promises is loaded only when a run waits). */
+export function sleep(ms: number): Promise<void> {
+  return process.getBuiltinModule('node:timers/promises').setTimeout(ms);
+}

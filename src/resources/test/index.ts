@@ -5,10 +5,8 @@
  */
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, sleep, validateWith } from '../kind.js';
 
-/** Waits `ms` milliseconds (timers/promises is loaded only when a run waits). */
-const sleep = (ms: number): Promise<void> => process.getBuiltinModule('node:timers/promises').setTimeout(ms);
 
 const TYPE = 'test';
 
