@@ -122,7 +122,10 @@ if (missing) {
         assert.ok(content === old || content === want(i), `f${i} is neither old nor new`);
       }
       // A temp file of the killed run is there whatever the moment of the kill: one it may have left, and one
-      // planted with its pid; the re-apply (a new process on the same controller) removes both.
+      // planted with its pid; the re-apply (a new process on the same controller) removes both. The last
+      // file is set back to its old content so the re-apply writes it (and so tidies its directory) even
+      // when a slow poll let the killed run finish every file first.
+      fs.writeFileSync(join(target, `f${FILES - 1}`), old);
       fs.writeFileSync(join(target, `.f${FILES - 1}.cairn@${CONTROLLER}-${child.pid}-kx2-99.tmp`), 'partial');
       const again = spawnSync(process.execPath, args, { cwd: dir, env, encoding: 'utf8' });
       assert.equal(again.status, 0, again.stdout + again.stderr);
