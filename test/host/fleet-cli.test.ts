@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CAIRN, cairn, ROOT } from '../cli/cli-helpers.js';
-import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, startTestFleet, type TestSshd, testClientKey } from './sshd.js';
+import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, startTestFleet, type TestSshd, testClientKey, writeFleetInventory } from './sshd.js';
 
 const missing = sshdMissing() ?? ensureBecomeUser();
 
@@ -46,23 +46,7 @@ if (missing) {
     ({ dir, home, downPort } = fleet);
     Object.assign(roots, fleet.roots);
     servers.push(...fleet.servers);
-    const [a, b, c] = servers as [TestSshd, TestSshd, TestSshd];
-    inventory = join(dir, 'inventory.yaml');
-    fs.writeFileSync(
-      inventory,
-      `defaults:
-  user: root
-  key: ${testClientKey()}
-hosts:
-  alpha: {address: 127.0.0.1, port: ${a.port}}
-  beta: {address: 127.0.0.1, port: ${b.port}}
-  gamma: {address: 127.0.0.1, port: ${c.port}, user: ${BECOME_USER}, become: true}
-  delta: {address: 127.0.0.1, port: ${downPort}}
-groups:
-  web: {hosts: [alpha, beta]}
-  db: {hosts: [gamma, delta]}
-`,
-    );
+    inventory = writeFleetInventory(fleet, 'gamma', `groups:\n  web: {hosts: [alpha, beta]}\n  db: {hosts: [gamma, delta]}\n`);
     fs.writeFileSync(join(dir, 'motd.txt'), 'from the controller\n');
     graph = join(dir, 'graph.json');
     fs.writeFileSync(graph, JSON.stringify(GRAPH));

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cairn } from '../cli/cli-helpers.js';
-import { BECOME_USER, ensureBecomeUser, sshdMissing, startTestFleet, type TestSshd, testClientKey } from './sshd.js';
+import { BECOME_USER, ensureBecomeUser, sshdMissing, startTestFleet, type TestSshd, testClientKey, writeFleetInventory } from './sshd.js';
 
 const missing = sshdMissing() ?? ensureBecomeUser();
 
@@ -46,19 +46,7 @@ if (missing) {
     ({ dir, home, downPort } = fleet);
     Object.assign(roots, fleet.roots);
     servers.push(...fleet.servers);
-    const [a, g] = servers as [TestSshd, TestSshd];
-    inventory = join(dir, 'inventory.yaml');
-    fs.writeFileSync(
-      inventory,
-      `defaults:
-  user: root
-  key: ${testClientKey()}
-hosts:
-  alpha: {address: 127.0.0.1, port: ${a.port}}
-  gamma: {address: 127.0.0.1, port: ${g.port}, user: ${BECOME_USER}, become: true}
-  delta: {address: 127.0.0.1, port: ${downPort}}
-`,
-    );
+    inventory = writeFleetInventory(fleet, 'gamma');
     fs.writeFileSync(join(dir, 'main.hcl'), HCL);
     fs.mkdirSync(join(dir, 'site.zdb'));
     fs.writeFileSync(join(dir, 'site.zdb', '10-site.ini'), ZAPUSK);

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { before, after, describe, test } from 'node:test';
 import { cairn, tempDir } from '../cli/cli-helpers.js';
-import { BECOME_USER, ensureBecomeUser, sshdMissing, startTestFleet, type TestSshd, testClientKey } from './sshd.js';
+import { ensureBecomeUser, sshdMissing, startTestFleet, type TestSshd, writeFleetInventory } from './sshd.js';
 
 /** A model whose agents are `agents`, each writing a file and running a command under `roots[agent]`. */
 function inmantaModel(agents: readonly string[], roots: Readonly<Record<string, string>>): string {
@@ -73,23 +73,7 @@ if (missing) {
     ({ dir, home, downPort } = fleet);
     Object.assign(roots, fleet.roots);
     servers.push(...fleet.servers);
-    const [a, b, c] = servers as [TestSshd, TestSshd, TestSshd];
-    inventory = join(dir, 'inventory.yaml');
-    fs.writeFileSync(
-      inventory,
-      `defaults:
-  user: root
-  key: ${testClientKey()}
-hosts:
-  alpha: {address: 127.0.0.1, port: ${a.port}}
-  beta: {address: 127.0.0.1, port: ${b.port}}
-  gamma: {address: 127.0.0.1, port: ${c.port}, user: ${BECOME_USER}, become: true}
-  delta: {address: 127.0.0.1, port: ${downPort}}
-groups:
-  web: {hosts: [alpha, beta]}
-  db: {hosts: [gamma, delta]}
-`,
-    );
+    inventory = writeFleetInventory(fleet, 'gamma', `groups:\n  web: {hosts: [alpha, beta]}\n  db: {hosts: [gamma, delta]}\n`);
     script = join(dir, 'site.otter');
     fs.writeFileSync(script, OTTER);
     project = join(dir, 'project');

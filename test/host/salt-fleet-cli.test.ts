@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cairn } from '../cli/cli-helpers.js';
-import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, startTestFleet, type TestSshd, testClientKey } from './sshd.js';
+import { BECOME_USER, ensureBecomeUser, sshdMissing, startSshd, startTestFleet, type TestSshd, testClientKey, writeFleetInventory } from './sshd.js';
 
 const missing = sshdMissing() ?? ensureBecomeUser();
 
@@ -59,19 +59,7 @@ if (missing) {
     ({ dir, home, downPort } = fleet);
     Object.assign(roots, fleet.roots);
     servers.push(...fleet.servers);
-    const [a, b] = servers as [TestSshd, TestSshd];
-    inventory = join(dir, 'inventory.yaml');
-    fs.writeFileSync(
-      inventory,
-      `defaults:
-  user: root
-  key: ${testClientKey()}
-hosts:
-  alpha: {address: 127.0.0.1, port: ${a.port}}
-  beta: {address: 127.0.0.1, port: ${b.port}, user: ${BECOME_USER}, become: true}
-  delta: {address: 127.0.0.1, port: ${downPort}}
-`,
-    );
+    inventory = writeFleetInventory(fleet, 'beta');
     for (const [p, text] of Object.entries(TREE)) {
       fs.mkdirSync(join(dir, p, '..'), { recursive: true });
       fs.writeFileSync(join(dir, p), text);

@@ -209,3 +209,18 @@ export async function startTestFleet(prefix: string, names: readonly string[], e
   }
   return { dir, home, roots, servers, downPort: await freePort() };
 }
+
+/**
+ * Writes the fleet's inventory, `inventory.yaml` in its folder, and returns its path: every server under
+ * its name, logging in as root with the test key, except `become`, which logs in as BECOME_USER and
+ * becomes root; `delta`, unreachable; then `groups` (inventory text) when given.
+ */
+export function writeFleetInventory(fleet: TestFleet, become: string, groups = ''): string {
+  const hosts = Object.keys(fleet.roots).map((name, i) => {
+    const port = (fleet.servers[i] as TestSshd).port;
+    return `  ${name}: {address: 127.0.0.1, port: ${port}${name === become ? `, user: ${BECOME_USER}, become: true` : ''}}\n`;
+  });
+  const path = join(fleet.dir, 'inventory.yaml');
+  fs.writeFileSync(path, `defaults:\n  user: root\n  key: ${testClientKey()}\nhosts:\n${hosts.join('')}  delta: {address: 127.0.0.1, port: ${fleet.downPort}}\n${groups}`);
+  return path;
+}
