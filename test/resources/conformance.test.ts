@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { GraphNode } from '../../src/core/model.js';
 import { type ExecHandler, FakeHost } from '../../src/host/fake.js';
+import { sysvModel } from './sysv-model.js';
 import { SimulatedHost } from '../../src/host/simulated.js';
 import type { ExecOptions, ResourceContext } from '../../src/host/types.js';
 import { kinds } from '../../src/resources/index.js';
@@ -117,29 +118,6 @@ function aptModel(installed: Record<string, string>, candidates: Record<string, 
         if (action === 'install') installed[n] = v ?? (candidates[n] as string);
         else delete installed[n];
       }
-      return { code: 0 };
-    }
-    return { code: 127 };
-  };
-}
-
-/** A SysV machine without systemctl: `service NAME ACTION` and rc links. */
-function sysvModel(host: FakeHost): ExecHandler {
-  const running = new Set<string>();
-  return (command) => {
-    const argv = argvOf(command);
-    if (argv[0] === 'sh' && argv[2] === 'command -v systemctl') return { code: 1 };
-    if (argv[0] === 'runlevel') return { code: 0, stdout: 'unknown\n' };
-    if (argv[0] === 'service') {
-      const [, name, action] = argv as [string, string, string];
-      if (action === 'status') return { code: running.has(name) ? 0 : 3 };
-      if (action === 'start' || action === 'restart') running.add(name);
-      if (action === 'stop') running.delete(name);
-      return { code: 0 };
-    }
-    if (argv[0] === 'update-rc.d') return { code: 0 };
-    if (argv[0] === 'sh' && String(argv[2]).includes('insserv')) {
-      host.addFile('/etc/rc2.d/S01web', '');
       return { code: 0 };
     }
     return { code: 127 };

@@ -1,34 +1,15 @@
 /** The service kind against a fake machine: SysV init scripts (`service`, rc links, update-rc.d) and systemctl. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ExecHandler } from '../../src/host/fake.js';
 import { FakeHost } from '../../src/host/fake.js';
 import { kind, serviceWatch } from '../../src/resources/service/index.js';
 import { node } from './fs-helpers.js';
+import { sysvModel } from './sysv-model.js';
 
 /** A SysV machine without systemctl: `service NAME ACTION` tracks what runs, update-rc.d adds rc2.d links. */
 function sysvHost(running: Set<string>, log: string[]): FakeHost {
   const host = new FakeHost();
-  const exec: ExecHandler = (command) => {
-    const argv = typeof command === 'string' ? ['sh', '-c', command] : [...command];
-    log.push(argv.join(' '));
-    if (argv[0] === 'sh' && argv[2] === 'command -v systemctl') return { code: 1 };
-    if (argv[0] === 'runlevel') return { code: 0, stdout: 'unknown\n' };
-    if (argv[0] === 'service') {
-      const [, name, action] = argv as [string, string, string];
-      if (action === 'status') return { code: running.has(name) ? 0 : 3 };
-      if (action === 'start' || action === 'restart') running.add(name);
-      if (action === 'stop') running.delete(name);
-      return { code: 0 };
-    }
-    if (argv[0] === 'update-rc.d') return { code: 0 };
-    if (argv[0] === 'sh' && String(argv[2]).includes('insserv')) {
-      host.addFile('/etc/rc2.d/S01web', '');
-      return { code: 0 };
-    }
-    return { code: 127 };
-  };
-  host.execHandler = exec;
+  host.execHandler = sysvModel(host, running, log);
   host.addFile('/etc/init.d/web', '#!/bin/sh\n', { mode: 0o755 });
   host.addDir('/etc/rc2.d');
   return host;
