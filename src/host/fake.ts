@@ -172,6 +172,10 @@ export class FakeHost implements Host {
     return Buffer.from(e.data);
   }
 
+  async readText(path: string): Promise<string> {
+    return (await this.readFile(path)).toString('utf8');
+  }
+
   async readlink(path: string): Promise<string> {
     const e = this.entries.get(this.real(path, false, 'read link'));
     if (!e) throw new HostError('read link', path, 'ENOENT');

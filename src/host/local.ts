@@ -131,6 +131,15 @@ export class LocalHost implements Host {
     }
   }
 
+  async readText(path: string): Promise<string> {
+    try {
+      // Decoded as it is read, without a Buffer in between.
+      return fs.readFileSync(path, 'utf8');
+    } catch (e) {
+      throw toHostError(e, 'read', path);
+    }
+  }
+
   async readlink(path: string): Promise<string> {
     try {
       return fs.readlinkSync(path);

@@ -110,6 +110,10 @@ export class SimulatedHost implements Host {
     return view.entry.data ? Buffer.from(view.entry.data) : this.inner.readFile(view.entry.source ?? real ?? path);
   }
 
+  async readText(path: string): Promise<string> {
+    return (await this.readFile(path)).toString('utf8');
+  }
+
   async readlink(path: string): Promise<string> {
     const view = this.view(posix.resolve('/', path));
     if (view.at === 'missing') throw new HostError('read link', path, 'ENOENT');

@@ -94,6 +94,9 @@ export class SshHost implements Host {
   async readFile(path: string): Promise<Buffer> {
     return (await this.files()).readFile(path);
   }
+  async readText(path: string): Promise<string> {
+    return (await this.readFile(path)).toString('utf8');
+  }
   async readlink(path: string): Promise<string> {
     return (await this.files()).readlink(path);
   }

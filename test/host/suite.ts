@@ -123,6 +123,12 @@ export function hostConformance(name: string, make: () => Harness | Promise<Harn
       assert.equal((await host.stat(join(root, 'a.txt')))?.mode, 0o644);
       await host.writeFileAtomic(join(root, 'b.bin'), new Uint8Array([0, 1, 255]), { mode: 0o600 });
       assert.deepEqual([...(await host.readFile(join(root, 'b.bin')))], [0, 1, 255]);
+      // readText decodes as UTF-8: a byte that is not UTF-8 reads as U+FFFD, a byte-order mark is kept.
+      assert.equal(await host.readText(join(root, 'b.bin')), '\u0000\u0001\uFFFD');
+      await host.writeFileAtomic(join(root, 'c.txt'), '\uFEFFcafé\n');
+      assert.equal(await host.readText(join(root, 'c.txt')), '\uFEFFcafé\n');
+      await host.remove(join(root, 'c.txt'));
+      await assert.rejects(host.readText(join(root, 'nope.txt')), isHostError('ENOENT', join(root, 'nope.txt')));
       assert.equal((await host.stat(join(root, 'b.bin')))?.mode, 0o600);
       // No temporary file is left next to the targets.
       assert.deepEqual(await host.readdir(root), ['a.txt', 'b.bin', 'seed.txt', 'seeddir']);

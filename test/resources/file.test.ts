@@ -48,6 +48,25 @@ for (const makeEnv of envs) {
       assert.equal((await env.ctx.host.stat(path))?.mode, 0o600);
     });
 
+    test('content is compared byte for byte: bytes that are not UTF-8 never pass for the text they decode to', async () => {
+      const env = makeEnv();
+      const cases: [string, Buffer, string, boolean][] = [
+        ['replaced', Buffer.from([0xff, 0x0a]), '\uFFFD\n', false],
+        ['bom', Buffer.from('\uFEFFx', 'utf8'), 'x', false],
+        ['accented', Buffer.from('café\n', 'utf8'), 'café\n', true],
+        ['literal', Buffer.from('a\uFFFDb', 'utf8'), 'a\uFFFDb', true],
+        ['drifted', Buffer.from('caf\xe9', 'latin1'), 'café', false],
+      ];
+      for (const [name, bytes, content, same] of cases) {
+        const path = join(env.root, name);
+        await env.ctx.host.writeFileAtomic(path, bytes, { mode: 0o644 });
+        const { check, recheck } = await convergeIdempotent(kind, env, { path, content });
+        assert.equal(check.inSync, same, name);
+        assert.equal(recheck.inSync, true, name);
+        assert.deepEqual(await env.ctx.host.readFile(path), Buffer.from(content, 'utf8'), name);
+      }
+    });
+
     test('only the mode drifted', async () => {
       const env = makeEnv();
       const path = join(env.root, 'm');

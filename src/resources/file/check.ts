@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import type { CheckOutcome } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
-import type { ResourceContext, StatInfo } from '../../host/types.js';
+import type { Host, ResourceContext, StatInfo } from '../../host/types.js';
 import { attrChanges, plainAttrs, resolveAttrs, type WantedAttrs } from '../attrs.js';
 import { formatMode, parseMode } from '../kind.js';
 import { followLinks } from '../paths.js';
@@ -74,8 +74,8 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
   let old: Buffer | undefined;
   if (data !== undefined && p.replace) {
     // Any size is read: the diff summarises a large change by sizes and hashes in linear time.
-    old = await host.readFile(target);
-    contentChanged = !old.equals(data);
+    old = await currentBytes(host, target, p.content);
+    contentChanged = old !== undefined && !old.equals(data);
     if (contentChanged) changes.diff = await unifiedDiff(old, data);
   }
   Object.assign(changes, attrChanges(current, want));
@@ -92,6 +92,18 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
     outputs: withPrevious(fileOutputs(p, data, want.mode ?? current.mode), contentChanged ? old : undefined),
     state,
   };
+}
+
+/**
+ * The file's bytes, or undefined when they are the UTF-8 encoding of the given text. Given text is compared
+ * as text, read already decoded (no Buffer per file on a local host); the bytes are read again only when
+ * the decoded text cannot tell them: a U+FFFD in either may stand for bytes that are not UTF-8.
+ */
+async function currentBytes(host: Host, target: string, content: string | undefined): Promise<Buffer | undefined> {
+  if (content === undefined || content.includes('\uFFFD')) return host.readFile(target);
+  const text = await host.readText(target);
+  if (text === content) return undefined;
+  return text.includes('\uFFFD') ? host.readFile(target) : Buffer.from(text, 'utf8');
 }
 
 /** The replaced content, for front ends that show a change as old => new. */
