@@ -19,6 +19,10 @@ function fileType(st: fs.Stats): FileType {
   return 'other';
 }
 
+/** Options given as one object each time: as a string or a fresh object, Node builds and checks a new one per call. */
+const UTF8 = Object.freeze({ encoding: 'utf8', flag: 'r' } as const);
+const MAY_BE_ABSENT = Object.freeze({ throwIfNoEntry: false } as const);
+
 function toStatInfo(st: fs.Stats): StatInfo {
   return { type: fileType(st), mode: st.mode & 0o7777, uid: st.uid, gid: st.gid, size: st.size, mtimeMs: st.mtimeMs };
 }
@@ -114,7 +118,7 @@ export class LocalHost implements Host {
 
   private statWith(path: string, fn: typeof fs.statSync, operation: string): StatInfo | null {
     try {
-      const st = fn(path, { throwIfNoEntry: false });
+      const st = fn(path, MAY_BE_ABSENT);
       return st ? toStatInfo(st) : null;
     } catch (e) {
       // A file where a directory was expected means the path cannot exist.
@@ -134,7 +138,7 @@ export class LocalHost implements Host {
   async readText(path: string): Promise<string> {
     try {
       // Decoded as it is read, without a Buffer in between.
-      return fs.readFileSync(path, 'utf8');
+      return fs.readFileSync(path, UTF8);
     } catch (e) {
       throw toHostError(e, 'read', path);
     }

@@ -75,8 +75,10 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
   if (data !== undefined && p.replace) {
     // Any size is read: the diff summarises a large change by sizes and hashes in linear time.
     old = await currentBytes(host, target, p.content);
-    contentChanged = old !== undefined && !old.equals(data);
-    if (contentChanged) changes.diff = await unifiedDiff(old, data);
+    if (old !== undefined && !old.equals(data)) {
+      contentChanged = true;
+      changes.diff = await unifiedDiff(old, data);
+    }
   }
   Object.assign(changes, attrChanges(current, want));
   const inSync = Object.keys(changes).length === 0;
