@@ -125,6 +125,12 @@ export interface ResourceKind<C = unknown> {
   /** Optional checks that need the context but change nothing (source file present?), run before anything changes. */
   preflight?(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): readonly Diagnostic[] | Promise<readonly Diagnostic[]>;
   check(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): Promise<CheckOutcome>;
+  /**
+   * The check answered at once, where the kind can tell from immediate reads alone that the resource is in
+   * its state (the common no-op): the in-sync outcome `check` would give, or undefined to leave it to
+   * `check`. Never changes anything; whatever it cannot settle at once it leaves to `check`.
+   */
+  checkNow?(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): CheckOutcome | undefined;
   apply(ctx: C, params: Readonly<Record<string, unknown>>, check: CheckOutcome, node: GraphNode): Promise<ApplyOutcome>;
   /** Salt's mod_watch: what to do when a watched dependency changed (restart, re-run). */
   watch?(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): Promise<ApplyOutcome>;

@@ -160,17 +160,31 @@ class Run<C> {
     });
   }
 
+  /** True while pump's loop runs: a node completed inside it leaves the next ones to that loop. */
+  private pumping = false;
+
   private pump(): void {
-    const jobs = Math.max(1, this.options.jobs);
-    while (this.running < jobs && this.ready.length > 0 && !this.stopped) {
-      const node = this.graph.nodes[this.popReady()] as GraphNode;
-      this.running++;
-      const runNum = this.runNum++;
-      this.options.onStart?.(node);
-      this.runNode(node, runNum).then(
-        (r) => this.complete(r),
-        (e) => this.fail(e),
-      );
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      const jobs = Math.max(1, this.options.jobs);
+      while (this.running < jobs && this.ready.length > 0 && !this.stopped) {
+        const node = this.graph.nodes[this.popReady()] as GraphNode;
+        this.running++;
+        const runNum = this.runNum++;
+        this.options.onStart?.(node);
+        const now = this.runNodeNow(node, runNum);
+        if (now) this.complete(now);
+        else
+          this.runNode(node, runNum).then(
+            (r) => this.complete(r),
+            (e) => this.fail(e),
+          );
+      }
+    } catch (e) {
+      this.fail(e);
+    } finally {
+      this.pumping = false;
     }
   }
 
@@ -250,6 +264,46 @@ class Run<C> {
     return this.iso;
   }
 
+  /**
+   * A node settled at once: its kind can tell from immediate reads that it is in its state, and no
+   * requisite or deferred value has a say. Its result is the one runNode would give; undefined (anything
+   * else, an error included) leaves the node to runNode.
+   */
+  private runNodeNow(node: GraphNode, runNum: number): NodeResult | undefined {
+    const kind = this.options.kinds.get(node.type);
+    if (kind?.checkNow === undefined || !this.plainlyMet(node) || hasDeferred(node.params)) return undefined;
+    const t0 = monotonicMs();
+    let check: CheckOutcome | undefined;
+    try {
+      check = kind.checkNow(this.options.ctx, node.params as Record<string, unknown>, node);
+    } catch {
+      return undefined;
+    }
+    if (check?.inSync !== true) return undefined;
+    const r: { -readonly [K in keyof NodeResult]: NodeResult[K] } = {
+      id: node.id,
+      name: node.name,
+      type: node.type,
+      result: true,
+      status: 'ok',
+      changes: {},
+      comment: check.comment ?? '',
+      start: this.isoAt(Math.round(this.wall0 + t0)),
+      duration: Math.round((monotonicMs() - t0) * 1000) / 1000,
+      run_num: runNum,
+    };
+    if (check.outputs) r.outputs = check.outputs;
+    if (node.span) r.span = node.span;
+    return r;
+  }
+
+  /** Only plain requires, all met, and no prereq on it: none of the requisite checks can apply. */
+  private plainlyMet(node: GraphNode): boolean {
+    if (this.prereqOf.has(node.id)) return false;
+    const incoming = this.index.incoming.get(node.id);
+    return incoming === undefined || incoming.every((e) => e.kind === 'require' && !e.any && !failed(this.results.get(e.from)));
+  }
+
   private async runNode(node: GraphNode, runNum: number): Promise<NodeResult> {
     const t0 = monotonicMs();
     const startWall = this.isoAt(Math.round(this.wall0 + t0));
@@ -274,10 +328,9 @@ class Run<C> {
 
   /** The requisite checks, then the node's own work. */
   private decide(node: GraphNode): Promise<Verdict> {
-    const incoming = this.index.incoming.get(node.id) ?? [];
     // Most nodes have only plain requires, met: none of the requisite checks can apply to them.
-    if (!this.prereqOf.has(node.id) && incoming.every((e) => e.kind === 'require' && !e.any && !failed(this.results.get(e.from)))) return this.own(node);
-    return this.requisites(node, incoming);
+    if (this.plainlyMet(node)) return this.own(node);
+    return this.requisites(node, this.index.incoming.get(node.id) ?? []);
   }
 
   private async requisites(node: GraphNode, incoming: readonly Edge[]): Promise<Verdict> {

@@ -4,7 +4,7 @@
  */
 import { posix } from 'node:path';
 import { HostError } from './errors.js';
-import type { ExecOptions, ExecResult, Host, HostFacts, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
+import type { ExecOptions, ExecResult, Host, HostFacts, ImmediateReads, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
 
 interface Meta {
   mode: number;
@@ -66,6 +66,11 @@ export class FakeHost implements Host {
   private readonly uid: number;
   private readonly gid: number;
   private clock = 1_700_000_000_000;
+  /** In memory, every read can be answered at once (the engine's fast path runs on a fake host too). */
+  readonly immediate: ImmediateReads = {
+    lstat: (path) => this.statOf(this.lookup(path, false)),
+    readText: (path) => this.bytesOf(path).toString('utf8'),
+  };
 
   constructor(options: FakeHostOptions = {}) {
     this.uid = options.uid ?? 0;
@@ -165,15 +170,19 @@ export class FakeHost implements Host {
   }
 
   async readFile(path: string): Promise<Buffer> {
+    return this.bytesOf(path);
+  }
+
+  async readText(path: string): Promise<string> {
+    return this.immediate.readText(path);
+  }
+
+  private bytesOf(path: string): Buffer {
     const e = this.entries.get(this.real(path, true, 'read'));
     if (!e) throw new HostError('read', path, 'ENOENT');
     if (e.type === 'directory') throw new HostError('read', path, 'EISDIR');
     if (e.type !== 'file') throw new HostError('read', path, 'EINVAL');
     return Buffer.from(e.data);
-  }
-
-  async readText(path: string): Promise<string> {
-    return (await this.readFile(path)).toString('utf8');
   }
 
   async readlink(path: string): Promise<string> {

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { errnoCode, HostError, toHostError } from './errors.js';
 import { gatherFacts } from './facts.js';
 import { runSync } from './run-sync.js';
-import type { ExecOptions, ExecResult, FileType, Host, HostFacts, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
+import type { ExecOptions, ExecResult, FileType, Host, HostFacts, ImmediateReads, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
 import { removeLeftoverTemps } from './leftovers.js';
 
 function fileType(st: fs.Stats): FileType {
@@ -56,6 +56,18 @@ export function rememberLocalFacts(): void {
 
 export class LocalHost implements Host {
   private factsOnce: Promise<HostFacts> | undefined;
+  /** This machine's files are read without waiting. */
+  readonly immediate: ImmediateReads = {
+    lstat: (path) => this.statWith(path, fs.lstatSync, 'stat'),
+    readText: (path) => {
+      try {
+        // Decoded as it is read, without a Buffer in between.
+        return fs.readFileSync(path, UTF8);
+      } catch (e) {
+        throw toHostError(e, 'read', path);
+      }
+    },
+  };
 
   /** `name` is how results and messages call this machine (an inventory name, or `local`). */
   constructor(readonly name = 'local') {}
@@ -109,7 +121,7 @@ export class LocalHost implements Host {
   }
 
   async lstat(path: string): Promise<StatInfo | null> {
-    return this.statWith(path, fs.lstatSync, 'stat');
+    return this.immediate.lstat(path);
   }
 
   async stat(path: string): Promise<StatInfo | null> {
@@ -136,12 +148,7 @@ export class LocalHost implements Host {
   }
 
   async readText(path: string): Promise<string> {
-    try {
-      // Decoded as it is read, without a Buffer in between.
-      return fs.readFileSync(path, UTF8);
-    } catch (e) {
-      throw toHostError(e, 'read', path);
-    }
+    return this.immediate.readText(path);
   }
 
   async readlink(path: string): Promise<string> {

@@ -131,6 +131,17 @@ export interface Host {
    * evaluates (Salt's render-time execution functions). Not for resources. Hosts that cannot leave it out.
    */
   execSync?(command: string | readonly string[], options?: SyncExecOptions): ExecResult;
+  /**
+   * Reads answered at once, without a promise, on hosts that have them (this machine's): the engine's
+   * fast path for a resource already in its state. Same answers and errors as `lstat` and `readText`.
+   */
+  readonly immediate?: ImmediateReads;
+}
+
+/** `lstat` and `readText`, answered at once. */
+export interface ImmediateReads {
+  lstat(path: string): StatInfo | null;
+  readText(path: string): string;
 }
 
 /** What a synchronous exec takes: no live output, nothing read-only to tell apart (it always runs). */

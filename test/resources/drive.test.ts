@@ -12,7 +12,7 @@ const ctx = { host: new FakeHost(), baseDir: '/' };
 test('bad params and machine refusals are StepFailures in the kind\'s words', async () => {
   await assert.rejects(checkStep(ctx, stepNode('file', 'f', { path: 'relative/x', content: 'x' })), (e: unknown) => StepFailure.is(e) && /path/.test((e as Error).message));
   const host = new FakeHost();
-  host.readFile = async () => {
+  host.readFile = host.readText = async () => {
     throw Object.assign(new Error('cannot read /etc/x: permission denied (EACCES)'), { code: 'EACCES' });
   };
   host.lstat = async () => ({ type: 'file', mode: 0o644, uid: 0, gid: 0, size: 1, mtimeMs: 0 });

@@ -36,10 +36,10 @@ async function desiredData(ctx: ResourceContext, p: FileParams): Promise<Buffer 
   }
 }
 
-export function fileOutputs(p: FileParams, data: Buffer | undefined, mode: number | undefined): Record<string, unknown> {
+export function fileOutputs(p: FileParams, data: Buffer | string | undefined, mode: number | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { path: p.path };
   // Given content is kept as given: no decoding of what was just encoded.
-  if (data !== undefined) out.content = p.content ?? data.toString('utf8');
+  if (data !== undefined) out.content = p.content ?? (typeof data === 'string' ? data : data.toString('utf8'));
   if (mode !== undefined) out.mode = formatMode(mode);
   return out;
 }
@@ -94,6 +94,23 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
     outputs: withPrevious(fileOutputs(p, data, want.mode ?? current.mode), contentChanged ? old : undefined),
     state,
   };
+}
+
+/**
+ * checkFile's answer for the common no-op, given at once on a host with immediate reads: given text and a
+ * plain mode, a regular file at the path (not a symlink) that holds the text with that mode. Anything else
+ * (a drift, a symlink, a source file, an owner to look up, a U+FFFD that text cannot tell from other
+ * bytes) is left to checkFile.
+ */
+export function checkFileNow(ctx: ResourceContext, p: FileParams): CheckOutcome | undefined {
+  const now = ctx.host.immediate;
+  if (now === undefined || p.content === undefined || !p.replace || p.content.includes('\uFFFD')) return undefined;
+  const want = plainAttrs(p);
+  if (want === undefined) return undefined;
+  const current = now.lstat(p.path);
+  if (current?.type !== 'file' || (want.mode !== undefined && current.mode !== want.mode)) return undefined;
+  if (now.readText(p.path) !== p.content) return undefined;
+  return { inSync: true, comment: `File ${p.path} is in the correct state`, outputs: fileOutputs(p, p.content, want.mode ?? current.mode) };
 }
 
 /**

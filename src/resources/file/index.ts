@@ -7,7 +7,7 @@ import { type GraphNode, hasDeferred } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
 import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
 import { applyFile } from './apply.js';
-import { checkFile, sourcePath } from './check.js';
+import { checkFile, checkFileNow, sourcePath } from './check.js';
 import { type FileParams, fileSchema } from './schema.js';
 
 const TYPE = 'file';
@@ -35,5 +35,6 @@ export const kind: Kind = {
     return sourceProblems(ctx, source, node);
   },
   check: (ctx, params) => checkFile(ctx, parse(params)),
+  checkNow: (ctx, params) => checkFileNow(ctx, parse(params)),
   apply: (ctx, params, check) => applyFile(ctx, parse(params), check),
 };

@@ -1,0 +1,67 @@
+// The file kind's at-once check (checkNow) on hosts with immediate reads: it answers only for a regular
+// file that already holds the given text and mode, with what check says then, and leaves everything
+// else to check.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { SimulatedHost } from '../../src/host/simulated.js';
+import type { Host } from '../../src/host/types.js';
+import { kind } from '../../src/resources/file/index.js';
+import { cleanupTemps, envs, node } from './fs-helpers.js';
+
+after(cleanupTemps);
+
+for (const makeEnv of envs) {
+  describe(`file checkNow on ${makeEnv().name} host`, () => {
+    test('in its state: the outcome check gives, without the state check hands to apply', async () => {
+      const env = makeEnv();
+      const path = join(env.root, 'motd');
+      await env.ctx.host.writeFileAtomic(path, 'héllo\n', { mode: 0o640 });
+      for (const params of [{ path, content: 'héllo\n', mode: '0640' }, { path, content: 'héllo\n' }]) {
+        const n = node('file', params);
+        assert.deepEqual(kind.validate(params, n), []);
+        const now = kind.checkNow?.(env.ctx, params, n);
+        const { state: _state, ...checked } = await kind.check(env.ctx, params, n);
+        assert.deepEqual(now, checked);
+        assert.deepEqual(now, { inSync: true, comment: `File ${path} is in the correct state`, outputs: { path, content: 'héllo\n', mode: '0640' } });
+      }
+    });
+
+    test('anything else is left to check: drift, a missing file, a symlink, an owner, a source, U+FFFD', async () => {
+      const env = makeEnv();
+      const { host } = env.ctx;
+      const path = join(env.root, 'f');
+      const odd = join(env.root, 'odd');
+      await host.writeFileAtomic(path, 'clean\n', { mode: 0o644 });
+      await host.writeFileAtomic(odd, 'a\uFFFD\n', { mode: 0o644 });
+      await host.writeFileAtomic(join(env.root, 'src'), 'clean\n');
+      await host.symlink(path, join(env.root, 'link'));
+      // The same params with content 'clean\n' alone are settled at once: each case differs in one thing.
+      assert.equal(kind.checkNow?.(env.ctx, { path, content: 'clean\n' }, node('file', { path, content: 'clean\n' }))?.inSync, true);
+      const cases: Record<string, unknown>[] = [
+        { path, content: 'other\n' },
+        { path, content: 'clean\n', mode: '0600' },
+        { path: odd, content: 'a\uFFFD\n' },
+        { path: join(env.root, 'missing'), content: 'clean\n' },
+        { path: join(env.root, 'link'), content: 'clean\n' },
+        { path, content: 'clean\n', owner: 0 },
+        { path, source: 'src' },
+        { path, content: 'clean\n', replace: false },
+      ];
+      for (const params of cases) {
+        assert.deepEqual(kind.validate(params, node('file', params)), [], JSON.stringify(params));
+        assert.equal(kind.checkNow?.(env.ctx, params, node('file', params)), undefined, JSON.stringify(params));
+      }
+    });
+  });
+}
+
+test('a host without immediate reads (a simulation) leaves every file to check', async () => {
+  const env = envs[0]!();
+  const path = join(env.root, 'same');
+  await env.ctx.host.writeFileAtomic(path, 'same');
+  const sim: Host = new SimulatedHost(env.ctx.host);
+  assert.equal(sim.immediate, undefined);
+  assert.equal(kind.checkNow?.({ ...env.ctx, host: sim }, { path, content: 'same' }, node('file', { path, content: 'same' })), undefined);
+  assert.equal((await kind.check({ ...env.ctx, host: sim }, { path, content: 'same' }, node('file', { path, content: 'same' }))).inSync, true);
+});
