@@ -21,26 +21,34 @@ export interface GraphIndex {
 }
 
 /**
- * The ordering edges of a graph: a dependency runs before its dependent, except `prereq`, where the
- * dependent runs first (it acts before the dependency changes). A deferred value orders like `depends`.
- * A node with a prereq also waits for what its prereq target waits for, so that target can be checked.
+ * The ordering edges of a graph, each handed to `link(before, after)`: a dependency runs before its
+ * dependent, except `prereq`, where the dependent runs first (it acts before the dependency changes). A
+ * deferred value orders like `depends`. A node with a prereq also waits for what its prereq target waits
+ * for, so that target can be checked.
  */
-function orderingPairs(graph: Graph, incoming: ReadonlyMap<string, readonly Edge[]>, refs: ReadonlyMap<GraphNode, readonly DeferredRef[]>): Array<[string, string]> {
-  const pairs: Array<[string, string]> = [];
+function orderingPairs(
+  graph: Graph,
+  incoming: ReadonlyMap<string, readonly Edge[]>,
+  refs: ReadonlyMap<GraphNode, readonly DeferredRef[]>,
+  link: (a: string, b: string) => void,
+): void {
+  let prereqs = false;
   for (const e of graph.edges) {
-    if (e.kind === 'prereq') pairs.push([e.to, e.from]);
-    else pairs.push([e.from, e.to]);
+    if (e.kind === 'prereq') {
+      prereqs = true;
+      link(e.to, e.from);
+    } else link(e.from, e.to);
   }
   for (const [n, list] of refs) {
-    for (const ref of list) pairs.push([ref.node, n.id]);
+    for (const ref of list) link(ref.node, n.id);
   }
+  if (!prereqs) return;
   for (const e of graph.edges) {
     if (e.kind !== 'prereq') continue;
     for (const dep of incoming.get(e.from) ?? []) {
-      if (dep.kind !== 'prereq' && dep.from !== e.to) pairs.push([dep.from, e.to]);
+      if (dep.kind !== 'prereq' && dep.from !== e.to) link(dep.from, e.to);
     }
   }
-  return pairs;
 }
 
 /** Checks ids, edge ends and cycles; returns the indexes or the diagnostics. */
@@ -96,23 +104,27 @@ export function indexGraph(graph: Graph): { index?: GraphIndex; diagnostics: Dia
   const after = new Map<string, string[]>();
   // Duplicate pairs are dropped: a short list is searched, a long one gets a set of its own.
   const seen = new Map<string, Set<string>>();
-  for (const [a, b] of orderingPairs({ nodes: graph.nodes, edges: graph.edges.filter((e) => byId.has(e.from) && byId.has(e.to) && e.from !== e.to) }, incoming, refs)) {
+  // Most graphs list a node after what it waits for: when every pair goes forward in graph order, the
+  // order itself is a topological one and there is no cycle to look for.
+  let forward = true;
+  orderingPairs(graph, incoming, refs, (a, b) => {
     let bl = before.get(b);
     if (!bl) before.set(b, (bl = []));
     else if (bl.length < 16) {
-      if (bl.includes(a)) continue;
+      if (bl.includes(a)) return;
     } else {
       let set = seen.get(b);
       if (!set) seen.set(b, (set = new Set(bl)));
-      if (set.has(a)) continue;
+      if (set.has(a)) return;
       set.add(a);
     }
     bl.push(a);
     let al = after.get(a);
     if (!al) after.set(a, (al = []));
     al.push(b);
-  }
-  const cycle = findCycle(graph.nodes, after);
+    if (forward && (order.get(a) as number) >= (order.get(b) as number)) forward = false;
+  });
+  const cycle = forward ? undefined : findCycle(graph.nodes, after);
   if (cycle) {
     const start = byId.get(cycle[0] ?? '');
     diagnostics.push(

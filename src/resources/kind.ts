@@ -39,10 +39,13 @@ function remember(schema: object, params: Params, output: unknown): void {
  * checked after they resolve, at run time, so issues about them are dropped here (but a missing
  * required param is still reported).
  */
+const NO_KEYS = new Set<string>();
+
 export function validateWith(type: string, schema: ObjectSchema, params: Params, node: GraphNode): Diagnostic[] {
-  const deferredKeys = new Set<string>();
+  // Most params hold no deferred value: no set of their keys then.
+  const deferredKeys = hasDeferred(params) ? new Set<string>() : NO_KEYS;
   let known: Record<string, unknown> = params;
-  if (hasDeferred(params)) {
+  if (deferredKeys !== NO_KEYS) {
     known = {};
     for (const [k, val] of Object.entries(params)) {
       if (hasDeferred(val)) deferredKeys.add(k);

@@ -69,3 +69,19 @@ test('a 100,000-long chain is indexed with each node waiting for the one before 
   assert.deepEqual(index?.before.get('n99999'), ['n99998']);
   assert.deepEqual(index?.after.get('n0'), ['n1']);
 });
+
+test('order in the list does not matter: a graph listed backwards indexes, a cycle listed forwards but for one edge is found', () => {
+  const n = 1000;
+  const nodes = Array.from({ length: n }, (_, i) => node(`n${i}`, {}));
+  // Each node waits for the one listed after it.
+  const backwards = Array.from({ length: n - 1 }, (_, i) => edge(`n${i + 1}`, `n${i}`, 'require'));
+  const back = indexGraph({ nodes, edges: backwards });
+  assert.deepEqual(back.diagnostics, []);
+  assert.deepEqual(back.index?.before.get('n0'), ['n1']);
+  // Every edge forward, and the last one back to the start.
+  const forwards = Array.from({ length: n - 1 }, (_, i) => edge(`n${i}`, `n${i + 1}`, 'require'));
+  const loop = indexGraph({ nodes, edges: [...forwards, edge(`n${n - 1}`, 'n0', 'require')] });
+  assert.equal(loop.index, undefined);
+  assert.equal(loop.diagnostics[0]?.code, 'G006');
+  assert.ok(loop.diagnostics[0]?.message.startsWith('dependency cycle: "n0" -> "n1" -> '), loop.diagnostics[0]?.message);
+});

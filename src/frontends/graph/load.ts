@@ -189,15 +189,13 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
     }
     const secret = n.secret === true || sink.values.length > secretsFrom ? { values: sink.values.slice(secretsFrom) } : undefined;
     const span = spanOf(path);
-    const paramSpans: Record<string, Span> = {};
+    const node: { -readonly [K in keyof GraphNode]: GraphNode[K] } = { id, type: n.type, name: typeof n.name === 'string' ? n.name : id, params };
     if (span) {
+      const paramSpans: Record<string, Span> = {};
       for (const k of Object.keys(params)) {
         const s = spanOf([...path, 'params', k]);
         if (s) paramSpans[k] = s;
       }
-    }
-    const node: { -readonly [K in keyof GraphNode]: GraphNode[K] } = { id, type: n.type, name: typeof n.name === 'string' ? n.name : id, params };
-    if (span) {
       node.span = span;
       node.paramSpans = paramSpans;
     }
@@ -212,10 +210,11 @@ export function buildGraph(data: unknown, file: string, spanOf: SpanOf): { graph
         diags.push(error('F012', `node ${JSON.stringify(id)}: "${kind}" must be a list of node ids`, { span: at([...path, kind]), nodeId: id }));
         continue;
       }
-      deps.forEach((from: string, j: number) => {
+      for (let j = 0; j < deps.length; j++) {
+        const from = deps[j] as string;
         const es = spanOf === noSpans ? undefined : spanOf(typeof list === 'string' ? [...path, kind] : [...path, kind, j]);
         edges.push(es ? { from, to: id, kind, span: es } : { from, to: id, kind });
-      });
+      }
     }
   });
   return { graph: { nodes: secretsFlow(nodes), edges }, diagnostics: diags };
