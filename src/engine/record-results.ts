@@ -8,8 +8,8 @@ import { hashPrefix } from '../resources/file/diff.js';
 
 /** Longest text kept in a stored change or output, in characters. */
 export const STORED_TEXT_CAP = 64 * 1024;
-/** Outputs that hold a whole file's content: stored as a hash. */
-const CONTENT_OUTPUTS = ['content', 'previous_content'];
+/** Outputs that hold a whole file's content: stored as a hash, under the name given here. */
+const CONTENT_OUTPUTS: Readonly<Record<string, string>> = { content: 'content_sha256', previous_content: 'previous_content_sha256' };
 
 function bounded(v: unknown): unknown {
   if (typeof v === 'string') return v.length > STORED_TEXT_CAP ? `${v.slice(0, STORED_TEXT_CAP)}\n[cut at ${STORED_TEXT_CAP} characters of ${v.length}]\n` : v;
@@ -32,29 +32,30 @@ function storedOutputs(outputs: Record<string, unknown>): Record<string, unknown
   const out: Record<string, unknown> = {};
   for (const k in outputs) {
     const v = outputs[k];
-    if (typeof v === 'string' && CONTENT_OUTPUTS.includes(k)) out[`${k}_sha256`] = hashPrefix(v);
+    const hashed = typeof v === 'string' && Object.hasOwn(CONTENT_OUTPUTS, k) ? CONTENT_OUTPUTS[k] : undefined;
+    if (hashed !== undefined) out[hashed] = hashPrefix(v as string);
     else out[k] = bounded(v);
   }
   return out;
 }
 
-/** Each result's stored copy, made once: the live view and the finished run both need it. */
-const made = new WeakMap<NodeResult, NodeResult>();
+/** Stored copies made for the live view, kept so that the finished run reuses them. */
+const kept = new WeakMap<NodeResult, NodeResult>();
 
-export function recordableResult(r: NodeResult): NodeResult {
-  let stored = made.get(r);
-  if (stored === undefined) {
-    stored = {
-      ...r,
-      changes: bounded(r.changes) as Record<string, unknown>,
-      comment: bounded(r.comment) as string,
-      ...(r.outputs ? { outputs: storedOutputs(r.outputs) } : {}),
-    };
-    made.set(r, stored);
-  }
+/** A result's stored copy; `keep` keeps it for the next call (a run shown live copies its results twice). */
+export function recordableResult(r: NodeResult, keep = false): NodeResult {
+  const known = kept.get(r);
+  if (known !== undefined) return known;
+  const stored: NodeResult = {
+    ...r,
+    changes: bounded(r.changes) as Record<string, unknown>,
+    comment: bounded(r.comment) as string,
+    ...(r.outputs ? { outputs: storedOutputs(r.outputs) } : {}),
+  };
+  if (keep) kept.set(r, stored);
   return stored;
 }
 
 export function recordableResults(results: readonly NodeResult[]): NodeResult[] {
-  return results.map(recordableResult);
+  return results.map((r) => recordableResult(r));
 }

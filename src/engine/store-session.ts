@@ -54,7 +54,7 @@ function liveFeed(store: RunStore, handle: StoreRunHandle, progress: Progress): 
   const flush = (): void => {
     timer = undefined;
     if (stopped) return;
-    const snapshot = [...results];
+    const snapshot = results.map((r) => recordableResult(r, true));
     writing = writing.then(() => store.progress(handle, snapshot));
     timer = setTimeout(flush, LIVE_EVERY_MS);
     timer.unref();
@@ -63,7 +63,7 @@ function liveFeed(store: RunStore, handle: StoreRunHandle, progress: Progress): 
     progress: {
       ...(progress.onStart ? { onStart: progress.onStart } : {}),
       onResult(r, done, total) {
-        results.push(recordableResult(r));
+        results.push(r);
         progress.onResult?.(r, done, total);
         if (timer === undefined && !stopped) {
           timer = setTimeout(flush, LIVE_AFTER_MS);

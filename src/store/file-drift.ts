@@ -20,8 +20,8 @@ interface DriftFile {
   readonly rows: DriftRow[];
 }
 
-/** The index's rows by `host\0resource`, as stored. */
-function readRows(dir: string): Map<string, DriftRow> | undefined {
+/** The index's rows, as stored (one per `host` and resource). */
+function readRows(dir: string): DriftRow[] | undefined {
   let parsed: DriftFile;
   try {
     parsed = JSON.parse(readFileSync(join(dir, DRIFT_FILE), 'utf8')) as DriftFile;
@@ -29,23 +29,21 @@ function readRows(dir: string): Map<string, DriftRow> | undefined {
     return undefined;
   }
   if (parsed?.v !== VERSION || !Array.isArray(parsed.rows)) return undefined;
-  const rows = new Map<string, DriftRow>();
-  for (const r of parsed.rows) rows.set(`${r[0]}\u0000${r[1]}`, r);
-  return rows;
+  return parsed.rows;
 }
 
 function read(dir: string): Map<string, DriftEntry> | undefined {
   const rows = readRows(dir);
   if (!rows) return undefined;
   const latest = new Map<string, DriftEntry>();
-  for (const [k, r] of rows) latest.set(k, driftFromRow(r));
+  for (const r of rows) latest.set(`${r[0]}\u0000${r[1]}`, driftFromRow(r));
   return latest;
 }
 
-function write(dir: string, rows: Iterable<DriftRow>): void {
+function write(dir: string, rows: readonly DriftRow[]): void {
   const temp = join(dir, `.${DRIFT_FILE}.${uniquePart()}.tmp`);
   try {
-    writeJsonList(temp, `{"v":${VERSION},"rows":`, [...rows], '}');
+    writeJsonList(temp, `{"v":${VERSION},"rows":`, rows, '}');
     renameSync(temp, join(dir, DRIFT_FILE));
   } catch (e) {
     try {
@@ -108,7 +106,7 @@ export function readDrift(dir: string): ReadonlyMap<string, DriftEntry> {
 
 /** Folds a finished run into the index. Call under the store lock. */
 export function recordDrift(dir: string, run: { id: number; start: string; mode: RunMode }, results: readonly NodeResult[], host: string): void {
-  const rows = readRows(dir) ?? new Map([...rebuild(dir)].map(([k, e]) => [k, driftToRow(e)]));
+  const rows = readRows(dir) ?? [...rebuild(dir).values()].map(driftToRow);
   foldDriftRows(rows, run, results, host);
-  write(dir, rows.values());
+  write(dir, rows);
 }

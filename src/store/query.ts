@@ -130,13 +130,37 @@ export function foldDrift(latest: Map<string, DriftEntry>, run: DriftRun, result
   }
 }
 
-/** foldDrift over the index's rows as they are stored (a large index is folded without an object per entry). */
-export function foldDriftRows(latest: Map<string, DriftRow>, run: DriftRun, results: readonly NodeResult[], fallback = ''): void {
+/**
+ * foldDrift over the index's rows as they are stored, in their order (a large index is folded without an
+ * object per entry). A run over the same resources as the one before meets their rows in the same order:
+ * each result is matched against the row after the last one matched, and the rows are indexed by key only
+ * when that misses. A new resource's row is added at the end.
+ */
+export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly NodeResult[], fallback = ''): void {
+  let byKey: Map<string, number> | undefined;
+  const indexed = (): Map<string, number> => {
+    if (byKey === undefined) {
+      byKey = new Map();
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as DriftRow;
+        byKey.set(`${row[0]}\u0000${row[1]}`, i);
+      }
+    }
+    return byKey;
+  };
+  let next = 0;
   for (const r of results) {
     const host = hostOf(r, fallback);
-    const key = `${host}\u0000${r.id}`;
-    const row = nextDriftRow(latest.get(key), r, host, run);
-    if (row) latest.set(key, row);
+    const here = rows[next];
+    const i = here !== undefined && here[1] === r.id && here[0] === host ? next : (indexed().get(`${host}\u0000${r.id}`) ?? -1);
+    const row = nextDriftRow(i >= 0 ? rows[i] : undefined, r, host, run);
+    if (i >= 0) {
+      if (row) rows[i] = row;
+      next = i + 1;
+    } else if (row) {
+      indexed().set(`${host}\u0000${r.id}`, rows.length);
+      rows.push(row);
+    }
   }
 }
 
