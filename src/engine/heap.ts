@@ -4,12 +4,21 @@
  * the difference in peak memory between a no-op plan of 10,000 files and the floor, for no gain in time.
  * Kept at its first size, the plan peaks about 20 MiB lower in the same time. The old generation is let
  * grow by half instead of V8's larger steps before it is collected: about 10 MiB lower again (a first
- * apply of 10,000 files peaks under 100 MiB) for a few per cent more CPU. Only for large inputs: changing
- * a V8 flag makes V8 refuse Node's code cache for built-in modules loaded afterwards (a few
- * milliseconds), which a small run would notice.
+ * apply of 10,000 files peaks under 100 MiB) for a few per cent more CPU. A huge input (100,000
+ * resources) is left to V8's defaults: its heap is hundreds of MiB whatever the young generation's size,
+ * and a small young generation there means hundreds of collections, a fifth of the run's CPU. Only for
+ * large inputs: changing a V8 flag makes V8 refuse Node's code cache for built-in modules loaded
+ * afterwards (a few milliseconds), which a small run would notice.
  */
 /** Inputs from this many characters (a graph of a few thousand resources) count as large. */
 export const LARGE_INPUT = 512 * 1024;
+/** From this many characters (a graph of some 30,000 resources), V8's defaults again. */
+export const HUGE_INPUT = 4 * 1024 * 1024;
+
+/** The V8 flags a run over an input of `chars` characters sets, if any. */
+export function heapFlagsFor(chars: number): string | undefined {
+  return chars >= LARGE_INPUT && chars < HUGE_INPUT ? '--semi-space-growth-factor=1 --heap-growing-percent=50' : undefined;
+}
 
 let allowed = false;
 let tuned = false;
@@ -28,8 +37,9 @@ export function isLargeInput(chars: number): boolean {
 
 /** Tunes the heap for an input of `chars` characters, where allowed; true when this call did. */
 export function tuneHeapForInput(chars: number): boolean {
-  if (!allowed || tuned || !isLargeInput(chars)) return false;
+  const flags = heapFlagsFor(chars);
+  if (!allowed || tuned || flags === undefined) return false;
   tuned = true;
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=50');
+  process.getBuiltinModule('node:v8').setFlagsFromString(flags);
   return true;
 }

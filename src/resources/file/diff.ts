@@ -23,10 +23,13 @@ export function looksBinary(data: Uint8Array): boolean {
 
 /** The first 12 hex digits of a sha256: enough to tell two contents apart, never the content. */
 export function hashPrefix(data: Uint8Array | string): string {
-  const crypto = process.getBuiltinModule('node:crypto');
+  const crypto = (cryptoModule ??= process.getBuiltinModule('node:crypto'));
   // The one-shot hash (Node 20.12 and later) is several times faster for the short texts most files hold.
   return (crypto.hash ? crypto.hash('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex')).slice(0, 12);
 }
+
+/** Loaded on the first hash (a run that hashes nothing never loads it), then kept: a run may hash 100,000 contents. */
+let cryptoModule: typeof import('node:crypto') | undefined;
 
 /** `large file changed: 10 bytes → 12 bytes, sha256 0a1b… → 2c3d…`. */
 export function summariseChange(kind: string, before: Uint8Array, after: Uint8Array): string {
