@@ -39,6 +39,14 @@ function failure(e: unknown): never {
   throw new StepFailure(messageOf(e));
 }
 
+function atOnce(kind: Kind, ctx: ResourceContext, params: Record<string, unknown>, node: GraphNode): CheckOutcome | undefined {
+  try {
+    return kind.checkNow?.(ctx, params, node);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Validates the params, then checks (never changes the machine). */
 export async function checkStep(ctx: ResourceContext, node: GraphNode): Promise<CheckOutcome> {
   const kind = kindOf(node.type);
@@ -46,6 +54,10 @@ export async function checkStep(ctx: ResourceContext, node: GraphNode): Promise<
   const problems = kind.validate(params, node);
   if (problems.length > 0) throw new StepFailure(problems.map((d) => d.message).join('; '));
   try {
+    // A resource the kind can tell at once is in its state needs no check (anything else, an error
+    // included, is left to the check).
+    const now = atOnce(kind, ctx, params, node);
+    if (now !== undefined) return now;
     return await kind.check(ctx, params, node);
   } catch (e) {
     return failure(e);

@@ -34,3 +34,16 @@ test('one result builder: a pending change is null, a failure false, the rest tr
   assert.equal(stepResult({ ...base, status: 'ok' }).duration, 250);
   assert.equal(stepResult({ ...base, status: 'ok' }).start, new Date(1000).toISOString());
 });
+
+test('a step already in its state is settled at once, without the kind\'s check', async () => {
+  const host = new FakeHost();
+  await host.mkdir('/etc', { recursive: true });
+  await host.writeFileAtomic('/etc/motd', 'hi\n', { mode: 0o644 });
+  host.lstat = async () => {
+    throw new Error('check ran');
+  };
+  const done = await checkStep({ host, baseDir: '/' }, stepNode('file', 'f', { path: '/etc/motd', content: 'hi\n', mode: '0644' }));
+  assert.deepEqual(done, { inSync: true, comment: 'File /etc/motd is in the correct state', outputs: { path: '/etc/motd', content: 'hi\n', mode: '0644' } });
+  // A drifted one goes on to the check.
+  await assert.rejects(checkStep({ host, baseDir: '/' }, stepNode('file', 'f', { path: '/etc/motd', content: 'other\n' })), /check ran/);
+});
