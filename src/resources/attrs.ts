@@ -57,6 +57,36 @@ export function plainAttrs(p: AttrParams): WantedAttrs | undefined {
   return mode === undefined ? {} : { mode };
 }
 
+/**
+ * The wanted attributes where they are known without a call to the host: no owner or group, or ids, or
+ * names this run already resolved on this host (what resolveAttrs would give). Else undefined.
+ */
+export function knownAttrs(host: Host, p: AttrParams): WantedAttrs | undefined {
+  const plain = plainAttrs(p);
+  if (plain) return plain;
+  const uid = p.owner === undefined ? undefined : knownId(host, p.owner, 'users');
+  const gid = p.group === undefined ? undefined : knownId(host, p.group, 'groups');
+  if ((p.owner !== undefined && uid === undefined) || (p.group !== undefined && gid === undefined)) return undefined;
+  const out: { mode?: number; uid?: number; gid?: number; user?: string | number; group?: string | number } = {};
+  const mode = parseMode(p.mode);
+  if (mode !== undefined) out.mode = mode;
+  if (uid !== undefined) {
+    out.uid = uid;
+    out.user = p.owner;
+  }
+  if (gid !== undefined) {
+    out.gid = gid;
+    out.group = p.group;
+  }
+  return out;
+}
+
+function knownId(host: Host, value: string | number, which: 'users' | 'groups'): number | undefined {
+  if (typeof value === 'number') return value;
+  if (/^\d+$/.test(value)) return Number(value);
+  return idCache.get(host)?.[which].get(value);
+}
+
 export async function resolveAttrs(host: Host, p: AttrParams): Promise<WantedAttrs> {
   const plain = plainAttrs(p);
   if (plain) return plain;

@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { SimulatedHost } from '../../src/host/simulated.js';
 import type { Host } from '../../src/host/types.js';
 import { kind } from '../../src/resources/file/index.js';
-import { cleanupTemps, envs, node } from './fs-helpers.js';
+import { cleanupTemps, envs, fakeEnv, node } from './fs-helpers.js';
 
 after(cleanupTemps);
 
@@ -44,7 +44,8 @@ for (const makeEnv of envs) {
         { path: odd, content: 'a\uFFFD\n' },
         { path: join(env.root, 'missing'), content: 'clean\n' },
         { path: join(env.root, 'link'), content: 'clean\n' },
-        { path, content: 'clean\n', owner: 0 },
+        { path, content: 'clean\n', owner: 'never-looked-up' },
+        { path, content: 'clean\n', owner: 54321 },
         { path, source: 'src' },
         { path, content: 'clean\n', replace: false },
       ];
@@ -64,4 +65,23 @@ test('a host without immediate reads (a simulation) leaves every file to check',
   assert.equal(sim.immediate, undefined);
   assert.equal(kind.checkNow?.({ ...env.ctx, host: sim }, { path, content: 'same' }, node('file', { path, content: 'same' })), undefined);
   assert.equal((await kind.check({ ...env.ctx, host: sim }, { path, content: 'same' }, node('file', { path, content: 'same' }))).inSync, true);
+});
+
+test('an owner and group by name are settled at once once the run has looked them up (fake host)', async () => {
+  const env = fakeEnv();
+  const path = join(env.root, 'owned');
+  await env.ctx.host.writeFileAtomic(path, 'x\n', { mode: 0o644, uid: 1001, gid: 2000 });
+  const params = { path, content: 'x\n', owner: 'deploy', group: 'web' };
+  const n = node('file', params);
+  assert.deepEqual(kind.validate(params, n), []);
+  // Not yet looked up on this host: left to check, which resolves them.
+  assert.equal(kind.checkNow?.(env.ctx, params, n), undefined);
+  const { state: _state, ...checked } = await kind.check(env.ctx, params, n);
+  assert.equal(checked.inSync, true);
+  assert.deepEqual(kind.checkNow?.(env.ctx, params, n), checked);
+  // A wrong owner is never settled at once.
+  const other = { ...params, owner: 'root' };
+  await kind.check(env.ctx, other, node('file', other));
+  assert.equal(kind.checkNow?.(env.ctx, other, node('file', other)), undefined);
+  assert.equal((await kind.check(env.ctx, other, node('file', other))).inSync, false);
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { CheckOutcome } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
 import type { Host, ResourceContext, StatInfo } from '../../host/types.js';
-import { attrChanges, plainAttrs, resolveAttrs, type WantedAttrs } from '../attrs.js';
+import { attrChanges, knownAttrs, plainAttrs, resolveAttrs, type WantedAttrs } from '../attrs.js';
 import { formatMode, parseMode } from '../kind.js';
 import { followLinks } from '../paths.js';
 import { unifiedDiff } from './diff.js';
@@ -97,18 +97,19 @@ export async function checkFile(ctx: ResourceContext, p: FileParams): Promise<Ch
 }
 
 /**
- * checkFile's answer for the common no-op, given at once on a host with immediate reads: given text and a
- * plain mode, a regular file at the path (not a symlink) that holds the text with that mode. Anything else
- * (a drift, a symlink, a source file, an owner to look up, a U+FFFD that text cannot tell from other
+ * checkFile's answer for the common no-op, given at once on a host with immediate reads: given text, a
+ * mode and owners known without asking the host (ids, or names resolved earlier in the run), a regular
+ * file at the path (not a symlink) that holds the text with those attributes. Anything else (a drift, a
+ * symlink, a source file, an owner name not yet looked up, a U+FFFD that text cannot tell from other
  * bytes) is left to checkFile.
  */
 export function checkFileNow(ctx: ResourceContext, p: FileParams): CheckOutcome | undefined {
   const now = ctx.host.immediate;
   if (now === undefined || p.content === undefined || !p.replace || p.content.includes('\uFFFD')) return undefined;
-  const want = plainAttrs(p);
+  const want = knownAttrs(ctx.host, p);
   if (want === undefined) return undefined;
   const current = now.lstat(p.path);
-  if (current?.type !== 'file' || (want.mode !== undefined && current.mode !== want.mode)) return undefined;
+  if (current?.type !== 'file' || Object.keys(attrChanges(current, want)).length > 0) return undefined;
   if (now.readText(p.path) !== p.content) return undefined;
   return { inSync: true, comment: `File ${p.path} is in the correct state`, outputs: fileOutputs(p, p.content, want.mode ?? current.mode) };
 }
