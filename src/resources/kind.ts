@@ -37,11 +37,18 @@ function remember(schema: object, params: Params, output: unknown): void {
 /**
  * Validates params against a schema. Params holding deferred values are not known yet: their type is
  * checked after they resolve, at run time, so issues about them are dropped here (but a missing
- * required param is still reported).
+ * required param is still reported). `plain` may read the commonest params at once: it gives exactly what
+ * the schema would, or undefined to leave them to the schema.
  */
 const NO_KEYS = new Set<string>();
 
-export function validateWith(type: string, schema: ObjectSchema, params: Params, node: GraphNode): Diagnostic[] {
+export function validateWith(type: string, schema: ObjectSchema, params: Params, node: GraphNode, plain?: (params: Params) => unknown): Diagnostic[] {
+  // The params most graphs hold are read by the kind's own plain reader, without the schema's walk.
+  const known0 = plain?.(params);
+  if (known0 !== undefined) {
+    remember(schema, params, known0);
+    return [];
+  }
   // Most params hold no deferred value: no set of their keys then.
   const deferredKeys = hasDeferred(params) ? new Set<string>() : NO_KEYS;
   let known: Record<string, unknown> = params;
@@ -78,8 +85,11 @@ export function parseParams<T>(type: string, schema: v.GenericSchema<unknown, T>
 }
 
 /** Mode param: an octal string ("0644", "644") or a number (0o644). */
+/** A mode written as octal digits: "644", "0644", "2755". */
+export const OCTAL_MODE = /^0?[0-7]{3,4}$/;
+
 export const modeSchema = v.union([
-  v.pipe(v.string(), v.regex(/^0?[0-7]{3,4}$/, 'expected an octal mode such as "0644"')),
+  v.pipe(v.string(), v.regex(OCTAL_MODE, 'expected an octal mode such as "0644"')),
   v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0o7777)),
 ]);
 

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { Host, StatInfo } from '../host/types.js';
 
 /** A path with `//`, a `.` or `..` part, or a trailing `/`: one that normalising would change. */
-const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+export const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
 
 export const absolutePathSchema = v.pipe(
   v.string(),

@@ -8,7 +8,7 @@ import type { ResourceContext } from '../../host/types.js';
 import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
 import { applyFile } from './apply.js';
 import { checkFile, checkFileNow, sourcePath } from './check.js';
-import { type FileParams, fileSchema } from './schema.js';
+import { type FileParams, fileSchema, plainFileParams } from './schema.js';
 
 const TYPE = 'file';
 
@@ -27,7 +27,7 @@ async function sourceProblems(ctx: ResourceContext, source: string, node: GraphN
 
 export const kind: Kind = {
   type: TYPE,
-  validate: (params, node) => validateWith(TYPE, fileSchema, params, node),
+  validate: (params, node) => validateWith(TYPE, fileSchema, params, node, plainFileParams),
   schema: fileSchema,
   preflight(ctx, params, node) {
     const source = params.source;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ownerSchema } from '../attrs.js';
-import { modeSchema } from '../kind.js';
-import { absolutePathSchema } from '../paths.js';
+import { modeSchema, OCTAL_MODE } from '../kind.js';
+import { absolutePathSchema, NOT_NORMAL } from '../paths.js';
 
 export const fileSchema = v.pipe(
   v.strictObject({
@@ -28,3 +28,21 @@ export const fileSchema = v.pipe(
 );
 
 export type FileParams = v.InferOutput<typeof fileSchema>;
+
+/**
+ * What fileSchema gives for the params most graphs hold (a normal absolute path, text content, an octal
+ * mode; nothing else), read without the schema's walk; undefined for anything else, which the schema
+ * decides. Checked against the schema on many params in the tests.
+ */
+const DEFAULTS = { makedirs: false, create: true, replace: true } as const;
+
+export function plainFileParams(params: Readonly<Record<string, unknown>>): FileParams | undefined {
+  for (const k in params) if (k !== 'path' && k !== 'content' && k !== 'mode') return undefined;
+  const { path, content, mode } = params;
+  if (typeof path !== 'string' || path[0] !== '/' || NOT_NORMAL.test(path)) return undefined;
+  if (content !== undefined && typeof content !== 'string') return undefined;
+  if (mode !== undefined && (typeof mode !== 'string' || !OCTAL_MODE.test(mode))) return undefined;
+  // Keys in the schema's order, as its output has them.
+  if (content === undefined) return mode === undefined ? { path, ...DEFAULTS } : { path, mode, ...DEFAULTS };
+  return mode === undefined ? { path, content, ...DEFAULTS } : { path, content, mode, ...DEFAULTS };
+}
