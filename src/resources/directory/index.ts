@@ -4,7 +4,7 @@
  */
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext, StatInfo } from '../../host/types.js';
-import { applyAttrs, attrChanges, resolveAttrs, type WantedAttrs } from '../attrs.js';
+import { applyAttrs, attrChanges, knownAttrs, resolveAttrs, type WantedAttrs } from '../attrs.js';
 import { formatMode, type Kind, type Params, parseMode, parseParams, validateWith } from '../kind.js';
 import { ensureParent, followLinks } from '../paths.js';
 import { type DirectoryParams, directorySchema } from './schema.js';
@@ -93,6 +93,17 @@ async function check(ctx: ResourceContext, p: DirectoryParams): Promise<CheckOut
   return { inSync: false, changes, comment, outputs: outputs(p, want.mode ?? current.mode), state: withBelow };
 }
 
+/** check's answer for a directory in its state, given at once where that can be told (no symlink, nothing below to manage). */
+function checkNow(ctx: ResourceContext, p: DirectoryParams): CheckOutcome | undefined {
+  const now = ctx.host.immediate;
+  if (now === undefined || p.recurse) return undefined;
+  const want = knownAttrs(ctx.host, p);
+  if (want === undefined) return undefined;
+  const current = now.lstat(p.path);
+  if (current?.type !== 'directory' || Object.keys(attrChanges(current, want)).length > 0) return undefined;
+  return { inSync: true, comment: `The directory ${p.path} is in the correct state`, outputs: outputs(p, current.mode) };
+}
+
 async function apply(ctx: ResourceContext, p: DirectoryParams, checked: CheckOutcome): Promise<ApplyOutcome> {
   const { host } = ctx;
   const { target, current, want } = (checked.state as DirectoryState | undefined) ?? ((await check(ctx, p)).state as DirectoryState);
@@ -139,5 +150,6 @@ export const kind: Kind = {
   validate: (params, node) => validateWith(TYPE, directorySchema, params, node),
   schema: directorySchema,
   check: (ctx, params) => check(ctx, parse(params)),
+  checkNow: (ctx, params) => checkNow(ctx, parse(params)),
   apply: (ctx, params, checked) => apply(ctx, parse(params), checked),
 };

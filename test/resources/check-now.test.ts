@@ -1,11 +1,11 @@
-// The file kind's at-once check (checkNow) on hosts with immediate reads: it answers only for a regular
-// file that already holds the given text and mode, with what check says then, and leaves everything
-// else to check.
+// The at-once checks (checkNow) of the file and directory kinds on hosts with immediate reads: they answer
+// only for what is already in its state, with what check says then, and leave everything else to check.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { SimulatedHost } from '../../src/host/simulated.js';
 import type { Host } from '../../src/host/types.js';
+import { kind as directoryKind } from '../../src/resources/directory/index.js';
 import { kind } from '../../src/resources/file/index.js';
 import { cleanupTemps, envs, fakeEnv, node } from './fs-helpers.js';
 
@@ -85,3 +85,32 @@ test('an owner and group by name are settled at once once the run has looked the
   assert.equal(kind.checkNow?.(env.ctx, other, node('file', other)), undefined);
   assert.equal((await kind.check(env.ctx, other, node('file', other))).inSync, false);
 });
+
+for (const makeEnv of envs) {
+  test(`directory checkNow on ${makeEnv().name} host: in its state it answers as check does; else it leaves it to check`, async () => {
+    const env = makeEnv();
+    const { host } = env.ctx;
+    const path = join(env.root, 'd');
+    await host.mkdir(path, { mode: 0o750 });
+    await host.chmod(path, 0o750);
+    await host.symlink(path, join(env.root, 'link'));
+    for (const params of [{ path }, { path, mode: '0750' }]) {
+      const n = node('directory', params);
+      assert.deepEqual(directoryKind.validate(params, n), []);
+      const { state: _state, ...checked } = await directoryKind.check(env.ctx, params, n);
+      assert.equal(checked.inSync, true);
+      assert.deepEqual(directoryKind.checkNow?.(env.ctx, params, n), checked);
+    }
+    const cases: Record<string, unknown>[] = [
+      { path, mode: '0755' },
+      { path: join(env.root, 'missing') },
+      { path: join(env.root, 'link') },
+      { path, recurse: { file_mode: '0644' } },
+      { path, owner: 'never-looked-up' },
+    ];
+    for (const params of cases) {
+      assert.deepEqual(directoryKind.validate(params, node('directory', params)), [], JSON.stringify(params));
+      assert.equal(directoryKind.checkNow?.(env.ctx, params, node('directory', params)), undefined, JSON.stringify(params));
+    }
+  });
+}
