@@ -89,8 +89,8 @@ test('a failed dependency is never passed over by the fast path', async () => {
   assert.match(by.b?.comment ?? '', /One or more requisite failed: a/);
 });
 
-test('100,000 nodes in one require chain, every one settled at once: no stack overflow, start order kept', async () => {
-  const n = 100_000;
+test('20,000 nodes in one require chain, every one settled at once: no stack overflow (a completion inside the loop never recurses), start order kept', async () => {
+  const n = 20_000;
   const init: Record<string, number> = {};
   const nodes = [];
   const edges = [];
