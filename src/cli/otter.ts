@@ -20,6 +20,10 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
   }
   const local: Host = new LocalHost();
   const host: Host = opts.simulation ? new SimulatedHost(local) : local;
+  // The target's facts are read by a program run on it: started first, it runs while the script is
+  // parsed and checked. A failure is reported where they are awaited.
+  const facts = host.facts();
+  facts.catch(() => undefined);
   const prepared = await prepareScript(file, opts, host);
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   // The recorded command line never holds a sensitive value.
@@ -28,7 +32,7 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
     const result = await runOtter(
       prepared.script,
       // $ServerName is the target's, read through the host like every fact.
-      otterRunOptions(prepared, opts, stateDir, { host, root: resolve(opts.root ?? process.cwd()), serverName: (await host.facts()).hostname, roles: [] }),
+      otterRunOptions(prepared, opts, stateDir, { host, root: resolve(opts.root ?? process.cwd()), serverName: (await facts).hostname, roles: [] }),
     );
     const failed = result.status === 'error';
     const exitCode = exitCodeFor({ failed, changed: result.drift.length > 0 || result.changed }, opts.detailedExitcode);

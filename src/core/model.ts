@@ -173,5 +173,17 @@ export function resultOf(status: NodeStatus): boolean | null {
 /** The one result builder for records not made by the scheduler (imperative steps and operations). */
 export function stepResult(r: Omit<NodeResult, 'result' | 'start' | 'duration'> & { readonly started: number; readonly ended: number }): NodeResult {
   const { started, ended, ...rest } = r;
-  return { ...rest, result: resultOf(r.status), start: new Date(started).toISOString(), duration: Math.max(0, ended - started) };
+  return { ...rest, result: resultOf(r.status), start: isoTimeOf(started), duration: Math.max(0, ended - started) };
+}
+
+let isoMs = Number.NaN;
+let iso = '';
+
+/** The ISO time of a millisecond; steps that start in the same millisecond share one string. */
+function isoTimeOf(ms: number): string {
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
 }

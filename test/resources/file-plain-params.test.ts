@@ -10,7 +10,18 @@ import { fileSchema, plainFileParams } from '../../src/resources/file/schema.js'
 const PATHS = ['/etc/motd', '/a/b.txt', 'relative', '', '/a//b', '/a/./b', '/a/../b', '/a/', '/', '/.', '//x', '/a/b/..', '/ä/ö', 3, null];
 const CONTENTS = [undefined, '', 'x\n', 'héllo\uFFFD', 7, null, ['a'], deferred([{ node: 'n', field: 'f' }], (x) => String(x[0]), '${n.f}')];
 const MODES = [undefined, '0644', '644', '2755', '07777', '0888', '64', '00644', 'rw', 420, 0o7777, 4096, -1, 1.5, '0644 '];
-const EXTRA: Record<string, unknown>[] = [{}, { source: 'x' }, { makedirs: true }, { create: false }, { replace: true }, { owner: 'root' }, { bogus: 1 }];
+const EXTRA: Record<string, unknown>[] = [
+  {},
+  { source: 'x' },
+  { makedirs: true },
+  { create: false, replace: false },
+  { replace: true, makedirs: false },
+  { makedirs: 'yes' },
+  { create: undefined },
+  { content: undefined },
+  { owner: 'root' },
+  { bogus: 1 },
+];
 
 test('plain file params: accepted exactly where the schema would give the same output, never otherwise', () => {
   let accepted = 0;
@@ -35,7 +46,7 @@ test('plain file params: accepted exactly where the schema would give the same o
   // The common shapes are read without the schema.
   assert.ok(accepted > 50, `${accepted} of ${total} accepted`);
   assert.deepEqual(plainFileParams({ path: '/etc/motd', content: 'hi\n', mode: '0644' }), { path: '/etc/motd', content: 'hi\n', mode: '0644', makedirs: false, create: true, replace: true });
-  assert.equal(plainFileParams({ path: '/etc/motd', content: 'hi\n', mode: 420 }), undefined);
+  assert.deepEqual(plainFileParams({ path: '/etc/motd', makedirs: true, content: 'hi\n', mode: 420 }), { path: '/etc/motd', content: 'hi\n', mode: 420, makedirs: true, create: true, replace: true });
 });
 
 test('validation reports the same problems with or without the plain reader', () => {

@@ -29,20 +29,29 @@ export const fileSchema = v.pipe(
 
 export type FileParams = v.InferOutput<typeof fileSchema>;
 
-/**
- * What fileSchema gives for the params most graphs hold (a normal absolute path, text content, an octal
- * mode; nothing else), read without the schema's walk; undefined for anything else, which the schema
- * decides. Checked against the schema on many params in the tests.
- */
-const DEFAULTS = { makedirs: false, create: true, replace: true } as const;
+/** The keys plainFileParams reads; any other key is left to the schema. */
+const PLAIN_KEYS = new Set(['path', 'content', 'mode', 'makedirs', 'create', 'replace']);
 
+/**
+ * What fileSchema gives for the params most graphs and steps hold (a normal absolute path, text content,
+ * an octal mode, the three flags; nothing else), read without the schema's walk; undefined for anything
+ * else, which the schema decides. Checked against the schema over a grid of params in the tests.
+ */
 export function plainFileParams(params: Readonly<Record<string, unknown>>): FileParams | undefined {
-  for (const k in params) if (k !== 'path' && k !== 'content' && k !== 'mode') return undefined;
-  const { path, content, mode } = params;
+  for (const k in params) if (!PLAIN_KEYS.has(k) || params[k] === undefined) return undefined;
+  const { path, content, mode, makedirs, create, replace } = params;
   if (typeof path !== 'string' || path[0] !== '/' || NOT_NORMAL.test(path)) return undefined;
   if (content !== undefined && typeof content !== 'string') return undefined;
-  if (mode !== undefined && (typeof mode !== 'string' || !OCTAL_MODE.test(mode))) return undefined;
+  if (mode !== undefined && !(typeof mode === 'string' ? OCTAL_MODE.test(mode) : Number.isInteger(mode) && (mode as number) >= 0 && (mode as number) <= 0o7777)) return undefined;
+  if (!flag(makedirs) || !flag(create) || !flag(replace)) return undefined;
   // Keys in the schema's order, as its output has them.
-  if (content === undefined) return mode === undefined ? { path, ...DEFAULTS } : { path, mode, ...DEFAULTS };
-  return mode === undefined ? { path, content, ...DEFAULTS } : { path, content, mode, ...DEFAULTS };
+  const out: Record<string, unknown> = { path };
+  if (content !== undefined) out.content = content;
+  if (mode !== undefined) out.mode = mode;
+  out.makedirs = makedirs ?? false;
+  out.create = create ?? true;
+  out.replace = replace ?? true;
+  return out as FileParams;
 }
+
+const flag = (v: unknown): boolean => v === undefined || typeof v === 'boolean';
