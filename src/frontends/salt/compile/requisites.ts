@@ -46,6 +46,12 @@ export function refsOf(chunk: Chunk, requisite: string): readonly Ref[] {
 
 const LOST_CHECKED = [...RUN_REQUISITES, 'prerequired'];
 
+/** Whether a chunk names any requisite lostRequisites checks. */
+export function hasRequisite(chunk: Chunk): boolean {
+  for (const requisite of LOST_CHECKED) if (chunk[requisite] !== undefined) return true;
+  return false;
+}
+
 /** Salt's "requisites were not found" comment for the refs of one chunk that match nothing, or undefined. */
 export function lostRequisites(chunk: Chunk, chunks: ChunkIndex<Chunk>): { comment: string; lost: Array<{ requisite: string; ref: Ref }> } | undefined {
   const lost: Array<{ requisite: string; ref: Ref }> = [];

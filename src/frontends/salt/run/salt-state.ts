@@ -37,10 +37,24 @@ export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: 
   return `${pyStr(c.state)}_|-${pyStr(c.__id__)}_|-${pyStr(c.name)}_|-${pyStr(c.fun)}`;
 }
 
+/**
+ * Milliseconds on the monotonic clock, with microseconds in the fraction (process.hrtime: reading the
+ * `performance` global would load perf_hooks for two numbers).
+ */
+function monoMs(): number {
+  const [s, ns] = process.hrtime();
+  return s * 1000 + ns / 1e6;
+}
+
+/** The wall clock at the start of the monotonic clock, in ms: set once, so the microseconds keep counting. */
+let wallAtMono: number | undefined;
+
 /** Python's datetime.time().isoformat() of now, local time. */
 export function saltTime(d = new Date()): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const us = Math.floor((performance.timeOrigin + performance.now()) * 1000) % 1000;
+  const mono = monoMs();
+  wallAtMono ??= Date.now() - mono;
+  const us = Math.floor((wallAtMono + mono) * 1000) % 1000;
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}${p(us, 3)}`;
 }
 
@@ -431,7 +445,7 @@ export class SaltState {
   /** Salt's State.call: verify, the unless/onlyif/creates checks, the function, check_cmd, the run keys. */
   private async call(low: Low, _chunks: Low[], running: Running): Promise<Ret> {
     const startWall = new Date();
-    const t0 = performance.now();
+    const t0 = monoMs();
     const errors = this.verifyData(low);
     if (errors.length > 0) {
       return { result: false, name: low.name, changes: {}, comment: errors.map((e) => `${e}\n`).join(''), __run_num__: this.runNum++ };
@@ -464,7 +478,7 @@ export class SaltState {
     ret.__sls__ = low.__sls__ ?? null;
     ret.__run_num__ = this.runNum++;
     ret.start_time = saltTime(startWall);
-    ret.duration = Math.round((performance.now() - t0) * 1000) / 1000;
+    ret.duration = Math.round((monoMs() - t0) * 1000) / 1000;
     ret.__id__ = low.__id__;
     return ret;
   }
