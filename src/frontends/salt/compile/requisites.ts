@@ -46,9 +46,11 @@ export function refsOf(chunk: Chunk, requisite: string): readonly Ref[] {
 
 const LOST_CHECKED = [...RUN_REQUISITES, 'prerequired'];
 
-/** Whether a chunk names any requisite lostRequisites checks. */
+const LOST_CHECKED_SET: ReadonlySet<string> = new Set(LOST_CHECKED);
+
+/** Whether a chunk names any requisite lostRequisites checks (one pass over its own keys). */
 export function hasRequisite(chunk: Chunk): boolean {
-  for (const requisite of LOST_CHECKED) if (chunk[requisite] !== undefined) return true;
+  for (const key in chunk) if (LOST_CHECKED_SET.has(key) && chunk[key] !== undefined) return true;
   return false;
 }
 

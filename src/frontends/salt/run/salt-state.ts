@@ -126,10 +126,11 @@ export class SaltState {
   }
 
   private checkFailhard(low: Low, running: Running): boolean {
-    const tag = tagOf(low);
     if (this.o.test) return false;
     const failhard = 'failhard' in low ? low.failhard : this.o.failhard;
-    if (failhard && tag in running) {
+    if (!failhard) return false;
+    const tag = tagOf(low);
+    if (tag in running) {
       const r = running[tag] as Ret;
       if (r.result === null) return false;
       return !r.result;
@@ -275,15 +276,13 @@ export class SaltState {
     const tag = tagOf(low);
     if (this.procs.size > 0 && (CHECKED.some((r) => r in low) || 'prerequired' in low)) await this.reconcile();
     if (!low.prerequired) this.active.add(tag);
-    const requisites: string[] = [...CALL_REQUISITES];
     let status: string;
     let reqs: Record<string, Low[]>;
-    if (!low.__prereq__) {
-      requisites.push('prerequired');
-      ({ status, reqs } = this.checkRequisite(low, running, chunks, true));
-    } else ({ status, reqs } = this.checkRequisite(low, running, chunks, false));
+    if (!low.__prereq__) ({ status, reqs } = this.checkRequisite(low, running, chunks, true));
+    else ({ status, reqs } = this.checkRequisite(low, running, chunks, false));
 
     if (status === 'unmet') {
+      const requisites: string[] = low.__prereq__ ? [...CALL_REQUISITES] : [...CALL_REQUISITES, 'prerequired'];
       const lost: Record<string, Record<string, unknown>[]> = {};
       const toRun: Low[] = [];
       let lastChunk: Low | undefined;
