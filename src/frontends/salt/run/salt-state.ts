@@ -450,8 +450,8 @@ export class SaltState {
       return { result: false, name: low.name, changes: {}, comment: errors.map((e) => `${e}\n`).join(''), __run_num__: this.runNum++ };
     }
     const test = this.o.test || low.__prereq__ === true;
-    let ret: Ret = { result: false, name: low.name, changes: {}, comment: undefined };
-    delete ret.comment;
+    // No comment yet: the key comes after the checks' keys, as in Salt's dict.
+    let ret = { result: false, name: low.name, changes: {} } as unknown as Ret;
     if ('unless' in low || 'onlyif' in low || 'creates' in low) {
       const check = await this.o.caller.runCheck(low);
       Object.assign(ret, check);
