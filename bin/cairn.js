@@ -56,10 +56,19 @@ if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
 } else {
   const cli = loadCli();
   if (cli === undefined) notBuilt();
-  else
-    cli.main().catch((e) => {
+  else {
+    // The build's training run may name other command lines (CAIRN_CODE_CACHE_TRAIN, a JSON list of
+    // argument lists) to run in this process before its own, so the code cache written at exit holds theirs.
+    const training = process.env.CAIRN_CODE_CACHE_WRITE === '1' ? process.env.CAIRN_CODE_CACHE_TRAIN : undefined;
+    const run = training ? trainFirst(cli, JSON.parse(training)).then(() => cli.main()) : cli.main();
+    run.catch((e) => {
       process.nextTick(() => {
         throw e;
       });
     });
+  }
+}
+
+async function trainFirst(cli, lines) {
+  for (const args of lines) await cli.runCli([argv[0], argv[1], ...args]);
 }

@@ -49,6 +49,26 @@ test('a code cache V8 refuses, or none, changes nothing but speed', () => {
   assert.deepEqual(run(none), good);
 });
 
+test('a training run runs the command lines it is given first, in the same process, then its own, and writes the cache', () => {
+  const cli = copyOfCli();
+  const cache = join(cli, 'dist/cairn.cjs.cache');
+  rmSync(cache);
+  const work = tempDir();
+  mkdirSync(join(work, 'files'));
+  mkdirSync(join(work, 'salt'));
+  const graph = join(work, 'g.json');
+  writeFileSync(graph, JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: join(work, 'files/f'), content: 'x\n' } }] }));
+  writeFileSync(join(work, 'salt/top.sls'), "base:\n  '*':\n    - s\n");
+  writeFileSync(join(work, 'salt/s.sls'), 'noted:\n  test.nop: []\n');
+  const env = { ...process.env, NO_COLOR: '1', CAIRN_STATE_DIR: join(work, 'state'), CAIRN_CODE_CACHE_WRITE: '1', CAIRN_CODE_CACHE_TRAIN: JSON.stringify([['salt', 'state.show_top', '--file-root', join(work, 'salt')]]) };
+  const r = spawnSync(process.execPath, [join(cli, 'bin/cairn.js'), 'plan', graph], { encoding: 'utf8', env });
+  assert.equal(r.status, 0, r.stderr);
+  const top = r.stdout.indexOf('    - s');
+  const plan = r.stdout.search(/^would change file f /m);
+  assert.ok(top >= 0 && plan > top, r.stdout);
+  assert.ok(statSync(cache).size > 10_000, 'the training run wrote the code cache');
+});
+
 test('only the command named on the line is declared; help and unknown names get them all', () => {
   const names = (args: string[]) => buildProgram({ exitOverride: true, args: ['node', 'cairn', ...args] }).commands.map((c) => c.name());
   const all = names([]);

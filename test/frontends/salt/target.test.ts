@@ -159,3 +159,32 @@ test('a simulated host passes render-time commands to the machine it wraps (Salt
   assert.deepEqual(inner.execLog.map((c) => c.command), ['hostname']);
   assert.deepEqual(sim.actions, []);
 });
+
+test('grains are read only when something reads them: a plain SLS under a glob target needs no facts', async () => {
+  const m = fakeMinion();
+  const base = await m.target();
+  let reads = 0;
+  const counted: SaltTarget = {
+    get facts() {
+      reads++;
+      return base.facts;
+    },
+    execSync: base.execSync,
+  };
+  const files = {
+    'salt/top.sls': "base:\n  'db*':\n    - plain\n",
+    'salt/plain.sls': 'plain:\n  test.nop:\n    - x: 1\n',
+    'salt/uses.sls': 'uses:\n  test.nop:\n    - os: {{ grains.os }}\n',
+  };
+  const plain = renderHighstate(tree(files, { minionId: 'db7', target: counted }).opts);
+  assert.deepEqual(plain.errors, []);
+  assert.deepEqual(Object.keys(plain.high.states), ['plain']);
+  assert.equal(reads, 0);
+  const uses = renderSls(['uses'], tree(files, { minionId: 'db7', target: counted }).opts);
+  assert.deepEqual(argsOf(uses, 'uses'), { os: 'Rocky' });
+  assert.equal(reads, 1);
+  // A grain matcher in the top file reads them too.
+  const grained = tree({ 'salt/top.sls': "base:\n  'os:Rocky':\n    - match: grain\n    - plain\n", 'salt/plain.sls': files['salt/plain.sls'] }, { minionId: 'db7', target: counted });
+  assert.deepEqual(Object.keys(renderHighstate(grained.opts).high.states), ['plain']);
+  assert.equal(reads, 2);
+});

@@ -7,7 +7,7 @@ import type { HighData } from '../types.js';
 import { applyExclude, type High, reconcileExtend, requisiteIn, toHigh } from './high.js';
 import { type Chunk, compileHighData, verifyHigh } from './low.js';
 import { ChunkIndex } from './chunk-index.js';
-import { lostRequisites } from './requisites.js';
+import { hasRequisite, lostRequisites } from './requisites.js';
 
 export type { Chunk } from './low.js';
 export { showChunk } from './low.js';
@@ -59,12 +59,13 @@ export function compile(data: HighData, options: CompileOptions): CompileResult 
   const failures = new Map<Chunk, ChunkFailure>();
   if (errors.length > 0) return { chunks: [], errors, diagnostics: errors.map((e) => error('S200', e.split('\n')[0] as string)), failures, warnings: [] };
   const chunks = compileHighData(high);
-  const index = options.checkRequisites ? new ChunkIndex(chunks, String) : undefined;
+  // The index is built when the first chunk with a requisite needs it: most states have none.
+  let index: ChunkIndex<Chunk> | undefined;
   const warnings: Diagnostic[] = [];
   for (const c of chunks) {
     // Salt checks requisites before it calls the state function: a lost requisite wins.
-    if (index) {
-      const lost = lostRequisites(c, index);
+    if (options.checkRequisites && hasRequisite(c)) {
+      const lost = lostRequisites(c, (index ??= new ChunkIndex(chunks, String)));
       if (lost) {
         failures.set(c, { kind: 'lost', comment: lost.comment });
         for (const { requisite, ref } of lost.lost) {

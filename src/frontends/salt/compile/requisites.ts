@@ -46,6 +46,14 @@ export function refsOf(chunk: Chunk, requisite: string): readonly Ref[] {
 
 const LOST_CHECKED = [...RUN_REQUISITES, 'prerequired'];
 
+const LOST_CHECKED_SET: ReadonlySet<string> = new Set(LOST_CHECKED);
+
+/** Whether a chunk names any requisite lostRequisites checks (one pass over its own keys). */
+export function hasRequisite(chunk: Chunk): boolean {
+  for (const key in chunk) if (LOST_CHECKED_SET.has(key) && chunk[key] !== undefined) return true;
+  return false;
+}
+
 /** Salt's "requisites were not found" comment for the refs of one chunk that match nothing, or undefined. */
 export function lostRequisites(chunk: Chunk, chunks: ChunkIndex<Chunk>): { comment: string; lost: Array<{ requisite: string; ref: Ref }> } | undefined {
   const lost: Array<{ requisite: string; ref: Ref }> = [];

@@ -1,6 +1,7 @@
 /** Salt's highstate outputter (state_output, state_verbose), with Salt's colours when they are on. */
 import { type Colors, COLORS, nested, NO_COLORS } from './nested.js';
 import { pyFloat, pyStr } from './pyvalue.js';
+import { tagParts } from '../tag.js';
 
 type Ret = Record<string, unknown>;
 
@@ -38,11 +39,7 @@ function noChanges(changes: unknown): boolean {
 
 /** A state's block, its lines joined by newlines. */
 function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string {
-  const comps = tag.split('_|-');
-  const state = comps[0] ?? '';
-  const id = comps[1] ?? '';
-  const name = comps[2] ?? '';
-  const fun = comps[comps.length - 1] ?? '';
+  const { state, id, name, last: fun } = tagParts(tag);
   const raw = pyStr(ret.comment ?? '');
   const comment = (/^\s|\s$/.test(raw) ? strip(raw) : raw).replaceAll('\n', COMMENT_INDENT);
   const e = c.ENDC;
@@ -126,5 +123,5 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     unit = 's';
   }
   out.push(fmt(c.CYAN, `Total run time: ${sum.toFixed(3).padStart(width - 5)} ${unit}`));
-  return [fmt(hcolor, `${host}:`), ...out].join('\n');
+  return `${fmt(hcolor, `${host}:`)}\n${out.join('\n')}`;
 }

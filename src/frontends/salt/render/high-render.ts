@@ -269,7 +269,9 @@ export class HighRenderer {
           continue;
         }
         seen.add(mod);
-        moved.push([mod, [...value, key.slice(dot + 1)]]);
+        const args = value.slice();
+        args.push(key.slice(dot + 1));
+        moved.push([mod, args]);
       }
       const decl: Record<string, unknown> = {
         __env__: typeof body.__env__ === 'string' ? body.__env__ : env,

@@ -23,7 +23,8 @@ export { verifyHigh } from './validate.js';
 
 interface Session {
   roots: FileRoots;
-  grains: Record<string, unknown>;
+  /** Read on first use: gathering a machine's facts runs a script on it, and most SLS never look. */
+  readonly grains: Record<string, unknown>;
   saltOpts: Record<string, unknown>;
   pillar: PillarResult;
   jinja: JinjaSession;
@@ -35,9 +36,11 @@ function session(opts: SaltOptions): Session {
   const hit = sessions.get(opts);
   if (hit) return hit;
   const roots = FileRoots.fromOptions(opts);
-  const grains = grainsFor(opts.minionId, opts.target?.facts);
+  let machine: Record<string, unknown> | undefined;
+  const grains = (): Record<string, unknown> => (machine ??= grainsFor(opts.minionId, opts.target?.facts));
   const saltOpts: Record<string, unknown> = {
-    id: grains.id,
+    // grainsFor gives the minion id as `id` whenever there is one.
+    id: opts.minionId || grains().id,
     file_client: 'local',
     file_roots: roots.envs,
     pillar_roots: { [opts.saltenv ?? 'base']: opts.pillarRoots },
@@ -47,12 +50,29 @@ function session(opts: SaltOptions): Session {
     renderer: 'jinja|yaml',
     state_top: 'top.sls',
     state_auto_order: true,
-    grains,
+    get grains() {
+      return grains();
+    },
   };
   const pillar = compilePillar(opts, grains, saltOpts);
   saltOpts.pillar = pillar.pillar;
-  const jinja = new JinjaSession(roots, { pillar: pillar.pillar, grains, opts: saltOpts, ...(opts.target ? { target: opts.target } : {}) });
-  const s: Session = { roots, grains, saltOpts, pillar, jinja };
+  const jinja = new JinjaSession(roots, {
+    pillar: pillar.pillar,
+    get grains() {
+      return grains();
+    },
+    opts: saltOpts,
+    ...(opts.target ? { target: opts.target } : {}),
+  });
+  const s: Session = {
+    roots,
+    get grains() {
+      return grains();
+    },
+    saltOpts,
+    pillar,
+    jinja,
+  };
   sessions.set(opts, s);
   return s;
 }
@@ -70,7 +90,14 @@ function pillarFailure(s: Session): RenderResult | undefined {
 
 function matchTop(s: Session, opts: SaltOptions, p: Problems): Record<string, string[]> {
   const top = readTop(s.roots, s.jinja, opts.saltenv, p, true);
-  return topMatches(top, { minionId: String(s.grains.id), grains: s.grains, pillar: s.pillar.pillar }, opts.saltenv, (e) => s.roots.hasEnv(e), p);
+  const ctx = {
+    minionId: String(s.saltOpts.id),
+    get grains() {
+      return s.grains;
+    },
+    pillar: s.pillar.pillar,
+  };
+  return topMatches(top, ctx, opts.saltenv, (e) => s.roots.hasEnv(e), p);
 }
 
 /** state.highstate / state.apply without mods / show_highstate. No matches gives empty high data. */

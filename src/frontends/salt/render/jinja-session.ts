@@ -64,12 +64,20 @@ export function slsContext(sls: string, tplfile: string): Record<string, string>
 }
 
 export class JinjaSession {
-  private readonly env: Environment;
+  private built: Environment | undefined;
   private saltenv = 'base';
   private tpldir = '.';
 
-  constructor(private readonly roots: FileRoots, readonly data: SessionData) {
-    this.env = new Environment({
+  constructor(private readonly roots: FileRoots, readonly data: SessionData) {}
+
+  /** Made on first use: a run whose files have no Jinja in them needs no environment (nor the grains in it). */
+  private get env(): Environment {
+    return (this.built ??= this.build());
+  }
+
+  private build(): Environment {
+    const data = this.data;
+    return new Environment({
       loader: (name) => this.load(name),
       // Salt 3006 renders with StrictUndefined: printing an undefined variable is an error.
       undefined: 'strict',

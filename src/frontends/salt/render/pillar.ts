@@ -19,15 +19,31 @@ export interface PillarResult {
   diagnostics: Diagnostic[];
 }
 
-export function compilePillar(opts: SaltOptions, grains: Record<string, unknown>, saltOpts: Record<string, unknown>): PillarResult {
+/** `grains` is called only when a template or a top-file matcher reads them. */
+export function compilePillar(opts: SaltOptions, grains: () => Record<string, unknown>, saltOpts: Record<string, unknown>): PillarResult {
   const p: Problems = { errors: [], diagnostics: [] };
-  const roots = FileRoots.fromOptions(opts, 'pillar');
   const override = opts.pillarOverride ?? {};
-  const jinja = new JinjaSession(roots, { pillar: override, grains, opts: saltOpts, ...(opts.target ? { target: opts.target } : {}) });
   let pillar: Record<string, unknown> = {};
   if (opts.pillarRoots.length > 0) {
+    const roots = FileRoots.fromOptions(opts, 'pillar');
+    const data = {
+      pillar: override,
+      get grains() {
+        return grains();
+      },
+      opts: saltOpts,
+      ...(opts.target ? { target: opts.target } : {}),
+    };
+    const jinja = new JinjaSession(roots, data);
     const top = readTop(roots, jinja, undefined, p);
-    const matches = topMatches(top, { minionId: opts.minionId, grains, pillar: override }, undefined, (e) => roots.hasEnv(e), p);
+    const ctx = {
+      minionId: opts.minionId,
+      get grains() {
+        return grains();
+      },
+      pillar: override,
+    };
+    const matches = topMatches(top, ctx, undefined, (e) => roots.hasEnv(e), p);
     const done = new Set<string>();
     const render = (sls: string, env: string): Record<string, unknown> => {
       done.add(`${env}:${sls}`);

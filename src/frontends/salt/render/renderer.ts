@@ -101,11 +101,38 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
       diagnostic: error(SALT_YAML, `${loaded.failure.message}${suffix}`, { span: { file, line, col: rendered === text ? at.col : 1 } }),
     };
   }
-  const lines = new LineMap(file, rendered);
   const source = rendered === text ? undefined : new RenderedLines(text, rendered);
-  const keys = loaded.topKeys.map((k) => {
-    const { line, col } = lines.span(k.offset);
-    return source ? { ...k, line: source.map(line), col: 1 } : { ...k, line, col };
-  });
+  let keys = keyPositions(rendered, loaded.topKeys);
+  if (!keys) {
+    const lines = new LineMap(file, rendered);
+    keys = loaded.topKeys.map((k) => {
+      const { line, col } = lines.span(k.offset);
+      return { ...k, line, col };
+    });
+  }
+  if (source) keys = keys.map((k) => ({ ...k, line: source.map(k.line), col: 1 }));
   return { ok: true, value: { data: loaded.data, keys } };
+}
+
+/**
+ * The 1-based line and column of each top-level key, in one forward pass over the text (the keys come in
+ * document order); undefined when they do not, and the caller looks each one up.
+ */
+function keyPositions(text: string, keys: readonly TopKey[]): Array<TopKey & { line: number; col: number }> | undefined {
+  const out: Array<TopKey & { line: number; col: number }> = [];
+  let line = 1;
+  let start = 0;
+  let nl = text.indexOf('\n');
+  let prev = 0;
+  for (const k of keys) {
+    if (k.offset < prev) return undefined;
+    prev = k.offset;
+    while (nl >= 0 && nl < k.offset) {
+      line++;
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    out.push(k.nonString === undefined ? { key: k.key, offset: k.offset, line, col: k.offset - start + 1 } : { key: k.key, offset: k.offset, nonString: k.nonString, line, col: k.offset - start + 1 });
+  }
+  return out;
 }

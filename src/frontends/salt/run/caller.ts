@@ -220,9 +220,10 @@ export class StateCaller {
     if (impl.finish && !called) ret = impl.finish(chunk, ret, { test });
     // Each function builds its return dict in its own key order (Salt's JSON keeps it).
     const core: Ret = { name: low.name, changes: ret.changes, result: ret.result, comment: ret.comment };
-    const out = Object.fromEntries((impl.retOrder ?? NCRC).map((k) => [k, core[k]])) as Ret;
+    const out: Record<string, unknown> = {};
+    for (const k of impl.retOrder ?? NCRC) out[k] = core[k];
     if (skipWatch && ret.result === false) out.skip_watch = true;
-    return out;
+    return out as Ret;
   }
 
   /** `state.mod_watch`: what a fired watch does, with the watched chunks that changed. */

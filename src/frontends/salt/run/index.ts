@@ -9,6 +9,7 @@ import type { Chunk } from '../compile/index.js';
 import type { TranslateContext } from '../states/index.js';
 import { type Ret, StateCaller } from './caller.js';
 import { SaltState, tagOf } from './salt-state.js';
+import { tagParts } from '../tag.js';
 
 export { MAX_REQUISITE_NESTING, RequisiteNestingError, tagOf } from './salt-state.js';
 export type SaltResult = Record<string, unknown>;
@@ -54,12 +55,12 @@ function nowIso(): string {
 
 /** One core result record per entry of Salt's running dict. */
 export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
-  const parts = tag.split('_|-');
+  const parts = tagParts(tag);
   const changes = r.changes !== null && typeof r.changes === 'object' && !Array.isArray(r.changes) ? (r.changes as Record<string, unknown>) : {};
   return {
     id: tag,
-    name: typeof r.name === 'string' ? r.name : String(parts[2] ?? ''),
-    type: `${parts[0] ?? ''}.${parts[3] ?? ''}`,
+    name: typeof r.name === 'string' ? r.name : parts.name,
+    type: `${parts.state}.${parts.fourth}`,
     result: r.result,
     status: statusOf(r, test),
     changes,

@@ -37,10 +37,24 @@ export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: 
   return `${pyStr(c.state)}_|-${pyStr(c.__id__)}_|-${pyStr(c.name)}_|-${pyStr(c.fun)}`;
 }
 
+/**
+ * Milliseconds on the monotonic clock, with microseconds in the fraction (process.hrtime: reading the
+ * `performance` global would load perf_hooks for two numbers).
+ */
+function monoMs(): number {
+  const [s, ns] = process.hrtime();
+  return s * 1000 + ns / 1e6;
+}
+
+/** The wall clock at the start of the monotonic clock, in ms: set once, so the microseconds keep counting. */
+let wallAtMono: number | undefined;
+
 /** Python's datetime.time().isoformat() of now, local time. */
 export function saltTime(d = new Date()): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const us = Math.floor((performance.timeOrigin + performance.now()) * 1000) % 1000;
+  const mono = monoMs();
+  wallAtMono ??= Date.now() - mono;
+  const us = Math.floor((wallAtMono + mono) * 1000) % 1000;
   return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}${p(us, 3)}`;
 }
 
@@ -112,10 +126,11 @@ export class SaltState {
   }
 
   private checkFailhard(low: Low, running: Running): boolean {
-    const tag = tagOf(low);
     if (this.o.test) return false;
     const failhard = 'failhard' in low ? low.failhard : this.o.failhard;
-    if (failhard && tag in running) {
+    if (!failhard) return false;
+    const tag = tagOf(low);
+    if (tag in running) {
       const r = running[tag] as Ret;
       if (r.result === null) return false;
       return !r.result;
@@ -261,15 +276,13 @@ export class SaltState {
     const tag = tagOf(low);
     if (this.procs.size > 0 && (CHECKED.some((r) => r in low) || 'prerequired' in low)) await this.reconcile();
     if (!low.prerequired) this.active.add(tag);
-    const requisites: string[] = [...CALL_REQUISITES];
     let status: string;
     let reqs: Record<string, Low[]>;
-    if (!low.__prereq__) {
-      requisites.push('prerequired');
-      ({ status, reqs } = this.checkRequisite(low, running, chunks, true));
-    } else ({ status, reqs } = this.checkRequisite(low, running, chunks, false));
+    if (!low.__prereq__) ({ status, reqs } = this.checkRequisite(low, running, chunks, true));
+    else ({ status, reqs } = this.checkRequisite(low, running, chunks, false));
 
     if (status === 'unmet') {
+      const requisites: string[] = low.__prereq__ ? [...CALL_REQUISITES] : [...CALL_REQUISITES, 'prerequired'];
       const lost: Record<string, Record<string, unknown>[]> = {};
       const toRun: Low[] = [];
       let lastChunk: Low | undefined;
@@ -431,14 +444,14 @@ export class SaltState {
   /** Salt's State.call: verify, the unless/onlyif/creates checks, the function, check_cmd, the run keys. */
   private async call(low: Low, _chunks: Low[], running: Running): Promise<Ret> {
     const startWall = new Date();
-    const t0 = performance.now();
+    const t0 = monoMs();
     const errors = this.verifyData(low);
     if (errors.length > 0) {
       return { result: false, name: low.name, changes: {}, comment: errors.map((e) => `${e}\n`).join(''), __run_num__: this.runNum++ };
     }
     const test = this.o.test || low.__prereq__ === true;
-    let ret: Ret = { result: false, name: low.name, changes: {}, comment: undefined };
-    delete ret.comment;
+    // No comment yet: the key comes after the checks' keys, as in Salt's dict.
+    let ret = { result: false, name: low.name, changes: {} } as unknown as Ret;
     if ('unless' in low || 'onlyif' in low || 'creates' in low) {
       const check = await this.o.caller.runCheck(low);
       Object.assign(ret, check);
@@ -464,7 +477,7 @@ export class SaltState {
     ret.__sls__ = low.__sls__ ?? null;
     ret.__run_num__ = this.runNum++;
     ret.start_time = saltTime(startWall);
-    ret.duration = Math.round((performance.now() - t0) * 1000) / 1000;
+    ret.duration = Math.round((monoMs() - t0) * 1000) / 1000;
     ret.__id__ = low.__id__;
     return ret;
   }

@@ -62,7 +62,12 @@ function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } 
     return { fail: `${id} value would result in empty contents. Set allow_empty to True to allow the managed file to be empty.`, arg: given[0] as string };
   }
   let text = '';
-  for (const part of strList(use) ?? []) for (const line of pySplitLines(part)) text += `${line.replace(/\n+$/, '').replace(/\r+$/, '')}\n`;
+  for (const part of strList(use) ?? []) {
+    for (const line of pySplitLines(part)) {
+      const end = line.charCodeAt(line.length - 1);
+      text += `${end === 10 || end === 13 ? line.replace(/\n+$/, '').replace(/\r+$/, '') : line}\n`;
+    }
+  }
   if (chunk.contents_newline === false) text = text.replace(/\n+$/, '').replace(/\r+$/, '');
   return { text };
 }

@@ -1,0 +1,22 @@
+/** Salt's state tags: `state_|-id_|-name_|-fun`, the keys of its running dict. */
+
+const TAG_SEP = '_|-';
+
+/**
+ * The parts of a state tag (`state_|-id_|-name_|-fun`) as `tag.split('_|-')` would give them: the first
+ * three (missing ones empty) and the last, found without splitting the whole tag into a new array.
+ */
+export function tagParts(tag: string): { state: string; id: string; name: string; fourth: string; last: string } {
+  const i1 = tag.indexOf(TAG_SEP);
+  if (i1 < 0) return { state: tag, id: '', name: '', fourth: '', last: tag };
+  const i2 = tag.indexOf(TAG_SEP, i1 + 3);
+  const i3 = i2 < 0 ? -1 : tag.indexOf(TAG_SEP, i2 + 3);
+  const i4 = i3 < 0 ? -1 : tag.indexOf(TAG_SEP, i3 + 3);
+  return {
+    state: tag.slice(0, i1),
+    id: tag.slice(i1 + 3, i2 < 0 ? undefined : i2),
+    name: i2 < 0 ? '' : tag.slice(i2 + 3, i3 < 0 ? undefined : i3),
+    fourth: i3 < 0 ? '' : tag.slice(i3 + 3, i4 < 0 ? undefined : i4),
+    last: tag.slice(tag.lastIndexOf(TAG_SEP) + 3),
+  };
+}

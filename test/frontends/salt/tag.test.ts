@@ -1,0 +1,13 @@
+// State tags split as Salt's `tag.split('_|-')` splits them, for the record and the highstate outputter.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { tagParts } from '../../../src/frontends/salt/tag.js';
+
+test('tagParts gives the parts split() gives, for whole, short and odd tags', () => {
+  const tags = ['file_|-f1_|-/tmp/f1_|-managed', 'cmd_|-a_|-echo _|- x_|-run', 'test_|-x', 'plain', '', 'a_|-_|-_|-', '_|-_|-_|-_|-_|-', 'no_|-states_|-states_|-None'];
+  for (const tag of tags) {
+    const p = tag.split('_|-');
+    assert.deepEqual(tagParts(tag), { state: p[0] ?? '', id: p[1] ?? '', name: p[2] ?? '', fourth: p[3] ?? '', last: p[p.length - 1] ?? '' }, tag);
+  }
+  assert.deepEqual(tagParts('cmd_|-a_|-echo _|- x_|-run'), { state: 'cmd', id: 'a', name: 'echo ', fourth: ' x', last: 'run' });
+});
