@@ -136,6 +136,20 @@ export interface ResourceKind<C = unknown> {
   watch?(ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): Promise<ApplyOutcome>;
 }
 
+/**
+ * A kind's at-once check (`checkNow`): its in-sync outcome, or undefined for anything it cannot settle at
+ * once, an error included (the check that follows reports that).
+ */
+export function checkAtOnce<C>(kind: ResourceKind<C>, ctx: C, params: Readonly<Record<string, unknown>>, node: GraphNode): CheckOutcome | undefined {
+  if (kind.checkNow === undefined) return undefined;
+  try {
+    const now = kind.checkNow(ctx, params, node);
+    return now?.inSync === true ? now : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The outcome category of one node, used for summaries and colour. */
 export type NodeStatus = 'ok' | 'changed' | 'pending' | 'failed' | 'skipped' | 'unresolvable';
 

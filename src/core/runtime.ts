@@ -10,6 +10,7 @@ import { maskResult, redactSecretResult } from './redact.js';
 import {
   type ApplyOutcome,
   type CheckOutcome,
+  checkAtOnce,
   type Edge,
   type GraphNode,
   hasDeferred,
@@ -273,13 +274,8 @@ class Run<C> {
     const kind = this.options.kinds.get(node.type);
     if (kind?.checkNow === undefined || !this.plainlyMet(node) || hasDeferred(node.params)) return undefined;
     const t0 = monotonicMs();
-    let check: CheckOutcome | undefined;
-    try {
-      check = kind.checkNow(this.options.ctx, node.params as Record<string, unknown>, node);
-    } catch {
-      return undefined;
-    }
-    if (check?.inSync !== true) return undefined;
+    const check = checkAtOnce(kind, this.options.ctx, node.params, node);
+    if (check === undefined) return undefined;
     const r: { -readonly [K in keyof NodeResult]: NodeResult[K] } = {
       id: node.id,
       name: node.name,

@@ -5,7 +5,7 @@
  * internal error, core/errors.ts) is rethrown untouched, so no language's `try` can swallow it.
  */
 import { isInternal, messageOf } from '../core/errors.js';
-import type { ApplyOutcome, CheckOutcome, GraphNode } from '../core/model.js';
+import { type ApplyOutcome, type CheckOutcome, checkAtOnce, type GraphNode } from '../core/model.js';
 import type { Span } from '../core/diag.js';
 import type { ResourceContext } from '../host/types.js';
 import { kinds } from './index.js';
@@ -39,14 +39,6 @@ function failure(e: unknown): never {
   throw new StepFailure(messageOf(e));
 }
 
-function atOnce(kind: Kind, ctx: ResourceContext, params: Record<string, unknown>, node: GraphNode): CheckOutcome | undefined {
-  try {
-    return kind.checkNow?.(ctx, params, node);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Validates the params, then checks (never changes the machine). */
 export async function checkStep(ctx: ResourceContext, node: GraphNode): Promise<CheckOutcome> {
   const kind = kindOf(node.type);
@@ -56,7 +48,7 @@ export async function checkStep(ctx: ResourceContext, node: GraphNode): Promise<
   try {
     // A resource the kind can tell at once is in its state needs no check (anything else, an error
     // included, is left to the check).
-    const now = atOnce(kind, ctx, params, node);
+    const now = checkAtOnce(kind, ctx, params, node);
     if (now !== undefined) return now;
     return await kind.check(ctx, params, node);
   } catch (e) {

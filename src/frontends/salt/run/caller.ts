@@ -3,7 +3,7 @@
  * the shared resource kind: check, then apply unless testing), the unless/onlyif/creates checks Salt runs
  * before it, check_cmd after it, and mod_watch. Requisites are the runtime's business (salt-state.ts).
  */
-import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../../core/model.js';
+import { type ApplyOutcome, type CheckOutcome, checkAtOnce, type GraphNode } from '../../../core/model.js';
 import type { ResourceContext } from '../../../host/types.js';
 import type { Kind } from '../../../resources/index.js';
 import { serviceWatch } from '../../../resources/service/index.js';
@@ -202,7 +202,8 @@ export class StateCaller {
         const problems = kind.validate(t.params, node);
         if (problems.length > 0) ret = { result: false, comment: problems.map((d) => d.message).join('\n'), changes: {} };
         else {
-          const check: CheckOutcome = await kind.check(this.o.ctx, t.params, node);
+          // A state already in its state is settled at once where the kind can tell (no check's promises).
+          const check: CheckOutcome = checkAtOnce(kind, this.o.ctx, t.params, node) ?? (await kind.check(this.o.ctx, t.params, node));
           if (check.inSync) ret = { result: true, comment: check.comment ?? '', changes: {} };
           else if (test) ret = { result: null, comment: check.comment ?? '', changes: check.changes ?? {} };
           else {
