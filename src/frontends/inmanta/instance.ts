@@ -135,7 +135,11 @@ export class Instance {
       const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
       return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
     };
-    for (const [name, slot] of this.slots) {
+    for (let i = 0; i < this.slots.size; i++) {
+      const slot = this.slots.at(i);
+      // Most slots are set: their names are looked up only for a message.
+      if (slot instanceof ResultVar && !(slot instanceof OptionVar) && slot.isSet) continue;
+      const name = this.slots.nameAt(i);
       if (slot instanceof ListVar) {
         const lower = this.entity.relations().get(name)?.lower ?? 0;
         if (slot.items.length < lower) {

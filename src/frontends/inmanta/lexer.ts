@@ -197,10 +197,10 @@ function isDigit(d: number): boolean {
 function isNameStart(d: number): boolean {
   return (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95;
 }
-/** A character inside a name: [a-zA-Z_0-9-]. */
-function isNamePart(d: number): boolean {
-  return isNameStart(d) || isDigit(d) || d === 45;
-}
+/** The characters inside a name, [a-zA-Z_0-9-]; sticky, matched where a name's first character ends. */
+const NAME_REST = /[a-zA-Z0-9_-]*/y;
+/** A quoted string's characters up to its quote, a backslash or the end of the line. */
+const PLAIN_BODY: Readonly<Record<string, RegExp>> = { '"': /[^"\\\n]*/y, "'": /[^'\\\n]*/y };
 
 /** The number at `i`, read within the next 64 characters. */
 function numberAt(src: string, i: number): string | undefined {
@@ -281,8 +281,9 @@ export function lex(file: string, src: string): Tokens {
       continue;
     }
     if (isNameStart(code)) {
-      let j = i + 1;
-      while (j < i + 256 && isNamePart(src.charCodeAt(j))) j++;
+      NAME_REST.lastIndex = i + 1;
+      NAME_REST.test(src);
+      let j = Math.min(NAME_REST.lastIndex, i + 256);
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (src.charCodeAt(j - 1) === 45) j--;
       const kw = KEYWORD_INDEX.get(src.slice(i, j));
@@ -306,8 +307,11 @@ export function lex(file: string, src: string): Tokens {
 
 /** A one-line quoted string starting at `i`, or undefined when it does not close on its line. */
 function readQuoted(src: string, i: number): { raw: string; end: number } | undefined {
-  const q = src[i];
-  let j = i + 1;
+  const q = src[i] as string;
+  const plain = PLAIN_BODY[q] as RegExp;
+  plain.lastIndex = i + 1;
+  plain.test(src);
+  let j = plain.lastIndex;
   while (j < src.length && src[j] !== q) {
     if (src[j] === '\n') return undefined;
     j += src[j] === '\\' ? 2 : 1;

@@ -551,12 +551,18 @@ class Parser {
     const kwargs: KwArg[] = [];
     const starstar: Expr[] = [];
     while (!this.is(close)) {
-      if (keywordsOnly && !this.is('**') && !(this.tok.kind === 'id' && this.peekText() === '=')) this.fail(this.tok.kind === 'id' ? this.peek() : this.tok);
-      if (this.accept('**')) starstar.push(this.expr());
-      else if (this.tok.kind === 'id' && this.peekText() === '=') {
-        const name = this.ident();
+      const t = this.tok;
+      const named = t.kind === 'id' && this.peekText() === '=';
+      const star = !named && this.is('**');
+      if (keywordsOnly && !star && !named) this.fail(t.kind === 'id' ? this.peek() : t);
+      if (star) {
         this.next();
-        kwargs.push({ name: name.text, value: this.expr(), span: name.span });
+        starstar.push(this.expr());
+      } else if (named) {
+        this.checkHyphen(t);
+        this.next();
+        this.next();
+        kwargs.push({ name: t.text, value: this.expr(), span: t.span });
       } else args.push(this.expr());
       if (!this.accept(',')) break;
     }
