@@ -2,11 +2,10 @@
 // sub-namespaces, import aliases, relations across modules, conditional implementations, an index, a
 // std::template and a std::file. Its export is golden; deployed into a temp dir, a second deploy changes nothing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { assertNoStack, CAIRN, cairn, tempDir } from '../../cli/cli-helpers.js';
+import { assertNoStack, cairn, tempDir } from '../../cli/cli-helpers.js';
 
 const FIXTURE = resolve(import.meta.dirname, '../../fixtures/inmanta/project');
 const ROOT = '/tmp/cairn-inmanta-project';
@@ -59,22 +58,4 @@ test('project: dry-run, deploy, then a second deploy with no changes', () => {
   assert.equal(second.code, 0, second.stdout + second.stderr);
   assertNoStack(second.stderr);
   assert.match(second.stdout, new RegExp(`Applied: 0 changed, ${count} ok, 0 failed`));
-});
-
-test('project: the yaml library is loaded only for a project.yml or a module.yml', () => {
-  const tmp = tempDir('cairn-inmanta-yaml-');
-  // Run in a process of its own; on exit it says whether the yaml package was ever required.
-  const probe = join(tmp, 'probe.cjs');
-  writeFileSync(probe, "process.on('exit', () => process.stderr.write(`yaml loaded: ${Object.keys(require.cache).some((f) => /[\\\\/]node_modules[\\\\/]yaml[\\\\/]/.test(f))}\\n`));\n");
-  const plain = join(tmp, 'plain');
-  mkdirSync(plain);
-  writeFileSync(join(plain, 'main.cf'), 'std::print("hello")\n');
-  const run = (dir: string) => spawnSync(process.execPath, ['-r', probe, CAIRN, 'inmanta', 'compile', dir], { encoding: 'utf8' });
-  const without = run(plain);
-  assert.equal(without.status, 0, without.stderr);
-  assert.equal(without.stdout, 'hello\n');
-  assert.match(without.stderr, /^yaml loaded: false$/m);
-  const withModules = run(FIXTURE);
-  assert.equal(withModules.status, 0, withModules.stderr);
-  assert.match(withModules.stderr, /^yaml loaded: true$/m);
 });
