@@ -106,6 +106,7 @@ export class Tokens {
   private lineNos: Int32Array;
   private cols: Int32Array;
   private readonly strings = new Map<number, string>();
+  private readonly names = new Map<string, string>();
 
   constructor(
     private readonly src: string,
@@ -170,8 +171,19 @@ export class Tokens {
       case 8:
         return '';
       default:
-        return this.src.slice(this.offsets[i], this.ends[i]);
+        return this.name(this.src.slice(this.offsets[i], this.ends[i]));
     }
+  }
+
+  /**
+   * One string for each name (and number) written: a model repeats a few names (attributes, types,
+   * variables) thousands of times, and the syntax tree keeps them.
+   */
+  name(text: string): string {
+    const known = this.names.get(text);
+    if (known !== undefined) return known;
+    this.names.set(text, text);
+    return text;
   }
 
   token(i: number): Token {

@@ -189,7 +189,8 @@ class Parser {
   }
 
   private qualified(): { name: string; last: Token } {
-    let last = this.next();
+    const first = this.next();
+    let last = first;
     let name = last.text;
     if (last.kind === 'id') this.checkHyphen(last);
     while (this.is('::') && (this.peekKind() === 'id' || this.peekKind() === 'cid')) {
@@ -198,7 +199,7 @@ class Parser {
       if (last.kind === 'id') this.checkHyphen(last);
       name += `::${last.text}`;
     }
-    return { name, last };
+    return { name: last === first ? name : this.toks.name(name), last };
   }
 
   private className(): string {
