@@ -84,6 +84,8 @@ interface Exported {
   readonly type: string;
   readonly spec: ResourceSpec;
   readonly attributes: readonly string[];
+  /** Where each attribute is in the entity's slot layout, found from its first instance. */
+  slots?: readonly number[];
 }
 
 function specOf(entity: EntityType, cache: Map<EntityType, Exported | undefined>): Exported | undefined {
@@ -131,7 +133,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     const host = inst.value('host');
     const agent = isInstance(host) ? String(host.value('name')) : 'internal';
     const attributes: Record<string, unknown> = {};
-    for (const name of found.attributes) attributes[name] = toPlain(inst.value(name) ?? null);
+    const slots = (found.slots ??= found.attributes.map((name) => inst.slots.indexOf(name) as number));
+    for (let i = 0; i < slots.length; i++) attributes[found.attributes[i] as string] = toPlain(inst.valueAt(slots[i] as number) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
     // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
     const secrets = allSecrets.length === 0 ? allSecrets : allSecrets.filter((v) => v.trim().length >= 3 && holds(attributes, v));

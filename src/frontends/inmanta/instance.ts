@@ -156,8 +156,13 @@ export class Instance {
 
   /** The value of an attribute once known (for the exporter: after the compile everything is). */
   value(name: string): Value | undefined {
-    const s = this.slots.get(name);
-    if (!s) return undefined;
+    const i = this.slots.indexOf(name);
+    return i === undefined ? undefined : this.valueAt(i);
+  }
+
+  /** `value` of the `i`th slot of the type's layout. */
+  valueAt(i: number): Value | undefined {
+    const s = this.slots.at(i);
     if (s instanceof ListVar) return s.items;
     const r = s as ResultVar;
     return r.isSet ? r.value : s instanceof OptionVar ? null : undefined;
