@@ -43,3 +43,24 @@ export function tuneHeapForInput(chars: number): boolean {
   process.getBuiltinModule('node:v8').setFlagsFromString(flags);
   return true;
 }
+
+/**
+ * V8 hands a function to its optimizing compiler (TurboFan, on a helper thread) once the function has run
+ * through its interrupt budget a few times. A front end that compiles its input (a parser and an evaluator
+ * that go over every statement once) makes many functions hot for a short while, and most of that
+ * optimizing is finished when the work it was for is nearly done: an Inmanta deploy of 1,000 files spent
+ * about a third of its instructions (measured with callgrind) in TurboFan. With the budget about nine
+ * times V8's default (67,584), only what stays hot is optimized: that deploy takes about a quarter fewer
+ * instructions, 10,000 files about a fifth fewer, on a machine whose other core is busy the same in wall
+ * time or less. Only where heap tuning is allowed (a process that runs one command).
+ */
+const ONE_RUN_INTERRUPT_BUDGET = 600_000;
+let jitTuned = false;
+
+/** Sets the larger interrupt budget for a compile that runs once in this process, where allowed; true when this call did. */
+export function tuneJitForOneRun(): boolean {
+  if (!allowed || jitTuned) return false;
+  jitTuned = true;
+  process.getBuiltinModule('node:v8').setFlagsFromString(`--interrupt-budget=${ONE_RUN_INTERRUPT_BUDGET}`);
+  return true;
+}

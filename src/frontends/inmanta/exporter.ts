@@ -19,13 +19,17 @@ interface ResourceSpec {
   readonly node: (a: Readonly<Record<string, unknown>>) => { type: string; params: Record<string, unknown> };
 }
 
-const ownership = (a: Readonly<Record<string, unknown>>): Record<string, unknown> => ({
-  ...(a.owner != null ? { owner: a.owner } : {}),
-  ...(a.group != null ? { group: a.group } : {}),
-});
-
 /** The real model writes modes as decimal digits that read as octal (644). */
 const mode = (m: unknown): string | undefined => (typeof m === 'number' ? `0${String(m).padStart(3, '0')}` : undefined);
+
+/** `params` with the mode, owner and group the attributes give (in that order), each only when there is one. */
+function withModeAndOwnership(params: Record<string, unknown>, a: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const m = mode(a.mode);
+  if (m) params.mode = m;
+  if (a.owner != null) params.owner = a.owner;
+  if (a.group != null) params.group = a.group;
+  return params;
+}
 
 const SPECS: Readonly<Record<string, ResourceSpec>> = {
   'fs::File': {
@@ -33,11 +37,11 @@ const SPECS: Readonly<Record<string, ResourceSpec>> = {
     node: (a) =>
       a.purged
         ? { type: 'absent', params: { path: a.path } }
-        : { type: 'file', params: { path: a.path, content: a.content, ...(mode(a.mode) ? { mode: mode(a.mode) } : {}), ...ownership(a) } },
+        : { type: 'file', params: withModeAndOwnership({ path: a.path, content: a.content }, a) },
   },
   'fs::Directory': {
     idAttribute: 'path',
-    node: (a) => (a.purged ? { type: 'absent', params: { path: a.path } } : { type: 'directory', params: { path: a.path, ...(mode(a.mode) ? { mode: mode(a.mode) } : {}), ...ownership(a) } }),
+    node: (a) => (a.purged ? { type: 'absent', params: { path: a.path } } : { type: 'directory', params: withModeAndOwnership({ path: a.path }, a) }),
   },
   'fs::Symlink': {
     idAttribute: 'target',
@@ -80,6 +84,8 @@ interface Exported {
   readonly type: string;
   readonly spec: ResourceSpec;
   readonly attributes: readonly string[];
+  /** Where each attribute is in the entity's slot layout, found from its first instance. */
+  slots?: readonly number[];
 }
 
 function specOf(entity: EntityType, cache: Map<EntityType, Exported | undefined>): Exported | undefined {
@@ -127,7 +133,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     const host = inst.value('host');
     const agent = isInstance(host) ? String(host.value('name')) : 'internal';
     const attributes: Record<string, unknown> = {};
-    for (const name of found.attributes) attributes[name] = toPlain(inst.value(name) ?? null);
+    const slots = (found.slots ??= found.attributes.map((name) => inst.slots.indexOf(name) as number));
+    for (let i = 0; i < slots.length; i++) attributes[found.attributes[i] as string] = toPlain(inst.valueAt(slots[i] as number) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
     // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
     const secrets = allSecrets.length === 0 ? allSecrets : allSecrets.filter((v) => v.trim().length >= 3 && holds(attributes, v));
@@ -160,6 +167,7 @@ export function exportResources(c: Compilation): ExportedResource[] {
     // What an enclosing abstract entity requires, every resource its implementations built requires too.
     const reqs: Value[] = [];
     for (let p: Instance | undefined = inst; p; p = p.creator) reqs.push(...((p.value('requires') as readonly Value[] | undefined) ?? []));
+    if (reqs.length === 0) continue;
     const ids = new Set<string>();
     for (const r of reqs) for (const x of expand(r)) ids.add((byInstance.get(x) as ExportedResource).id);
     // Requiring the entity that built this resource must not make it require itself.
@@ -174,7 +182,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     }
     seen.set(r.id, r);
   }
-  return [...seen.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // The ids are unique here: sorted as strings (by UTF-16 code units, as `<` compares them).
+  return [...seen.keys()].sort().map((id) => seen.get(id) as ExportedResource);
 }
 
 /** The core graph of the exported resources; unmanaged resources are left out. */

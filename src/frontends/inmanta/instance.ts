@@ -135,7 +135,11 @@ export class Instance {
       const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
       return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
     };
-    for (const [name, slot] of this.slots) {
+    for (let i = 0; i < this.slots.size; i++) {
+      const slot = this.slots.at(i);
+      // Most slots are set: their names are looked up only for a message.
+      if (slot instanceof ResultVar && !(slot instanceof OptionVar) && slot.isSet) continue;
+      const name = this.slots.nameAt(i);
       if (slot instanceof ListVar) {
         const lower = this.entity.relations().get(name)?.lower ?? 0;
         if (slot.items.length < lower) {
@@ -152,8 +156,13 @@ export class Instance {
 
   /** The value of an attribute once known (for the exporter: after the compile everything is). */
   value(name: string): Value | undefined {
-    const s = this.slots.get(name);
-    if (!s) return undefined;
+    const i = this.slots.indexOf(name);
+    return i === undefined ? undefined : this.valueAt(i);
+  }
+
+  /** `value` of the `i`th slot of the type's layout. */
+  valueAt(i: number): Value | undefined {
+    const s = this.slots.at(i);
     if (s instanceof ListVar) return s.items;
     const r = s as ResultVar;
     return r.isSet ? r.value : s instanceof OptionVar ? null : undefined;

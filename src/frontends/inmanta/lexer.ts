@@ -19,16 +19,21 @@ export interface Token {
   readonly after: Span;
 }
 
-export const KEYWORDS = new Set([
+const KEYWORD_LIST = [
   'typedef', 'as', 'entity', 'extends', 'end', 'in', 'implementation', 'for', 'matching', 'index', 'implement', 'using',
   'when', 'and', 'or', 'not', 'true', 'false', 'import', 'is', 'defined', 'dict', 'null', 'undef', 'parents', 'if',
   'else', 'elif',
-]);
+];
+export const KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_LIST);
+const KEYWORD_INDEX = new Map(KEYWORD_LIST.map((k, i) => [k, i]));
+const MATCHING = KEYWORD_INDEX.get('matching') as number;
 
 /** Operators: a two-character one wins over its first character alone. */
 const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
 const OPS2_FIRST = new Set([...OPS2].map((o) => o[0] as string));
 const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
+const OP_LIST = [...OPS2, ...OPS1];
+const OP_INDEX = new Map(OP_LIST.map((o, i) => [o, i]));
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
 
@@ -80,6 +85,120 @@ class Tok implements Token {
   }
 }
 
+const KINDS: readonly TokKind[] = ['id', 'cid', 'kw', 'int', 'float', 'str', 'regex', 'op', 'eof'];
+const KIND_CODE: Readonly<Record<TokKind, number>> = { id: 0, cid: 1, kw: 2, int: 3, float: 4, str: 5, regex: 6, op: 7, eof: 8 };
+const FLAVOURS: readonly StrFlavour[] = ['plain', 'mls', 'raw', 'f'];
+const FLAVOUR_CODE: Readonly<Record<StrFlavour, number>> = { plain: 0, mls: 1, raw: 2, f: 3 };
+
+/**
+ * The tokens of a file, kept in typed arrays rather than as one object each: a large file has hundreds of
+ * thousands of tokens, which as objects the garbage collector would copy while the parser runs. A token
+ * object (`token(i)`) is made when the parser reaches it. A name's or number's text is read from the source
+ * when asked for; an operator's or keyword's is its entry in a table; a string's (decoded) is kept.
+ */
+export class Tokens {
+  count = 0;
+  private kinds: Uint8Array;
+  /** Keyword or operator number, or string flavour. */
+  private subs: Uint8Array;
+  private offsets: Int32Array;
+  private ends: Int32Array;
+  private lineNos: Int32Array;
+  private cols: Int32Array;
+  private readonly strings = new Map<number, string>();
+  private readonly names = new Map<string, string>();
+
+  constructor(
+    private readonly src: string,
+    private readonly lines: Lines,
+  ) {
+    const cap = (src.length >> 3) + 16;
+    this.kinds = new Uint8Array(cap);
+    this.subs = new Uint8Array(cap);
+    this.offsets = new Int32Array(cap);
+    this.ends = new Int32Array(cap);
+    this.lineNos = new Int32Array(cap);
+    this.cols = new Int32Array(cap);
+  }
+
+  add(kind: TokKind, sub: number, text: string | undefined, start: number, end: number, line: number, col: number): void {
+    if (this.count === this.kinds.length) this.grow();
+    const i = this.count++;
+    this.kinds[i] = KIND_CODE[kind];
+    this.subs[i] = sub;
+    this.offsets[i] = start;
+    this.ends[i] = end;
+    this.lineNos[i] = line;
+    this.cols[i] = col;
+    if (text !== undefined) this.strings.set(i, text);
+  }
+
+  private grow(): void {
+    const cap = this.kinds.length * 2;
+    const more = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(cap);
+      b.set(a);
+      return b;
+    };
+    this.kinds = more(this.kinds, (n) => new Uint8Array(n));
+    this.subs = more(this.subs, (n) => new Uint8Array(n));
+    this.offsets = more(this.offsets, (n) => new Int32Array(n));
+    this.ends = more(this.ends, (n) => new Int32Array(n));
+    this.lineNos = more(this.lineNos, (n) => new Int32Array(n));
+    this.cols = more(this.cols, (n) => new Int32Array(n));
+  }
+
+  kind(i: number): TokKind {
+    return KINDS[this.kinds[i] as number] as TokKind;
+  }
+
+  /** True for a keyword or operator token written `text`. */
+  isWord(i: number, text: string): boolean {
+    const k = this.kinds[i];
+    if (k === 7) return OP_LIST[this.subs[i] as number] === text;
+    return k === 2 && KEYWORD_LIST[this.subs[i] as number] === text;
+  }
+
+  text(i: number): string {
+    switch (this.kinds[i]) {
+      case 2:
+        return KEYWORD_LIST[this.subs[i] as number] as string;
+      case 7:
+        return OP_LIST[this.subs[i] as number] as string;
+      case 5:
+      case 6:
+        return this.strings.get(i) as string;
+      case 8:
+        return '';
+      default:
+        return this.name(this.src.slice(this.offsets[i], this.ends[i]));
+    }
+  }
+
+  /**
+   * One string for each name (and number) written: a model repeats a few names (attributes, types,
+   * variables) thousands of times, and the syntax tree keeps them.
+   */
+  name(text: string): string {
+    const known = this.names.get(text);
+    if (known !== undefined) return known;
+    this.names.set(text, text);
+    return text;
+  }
+
+  token(i: number): Token {
+    const kind = this.kind(i);
+    const flavour = kind === 'str' ? FLAVOURS[this.subs[i] as number] : undefined;
+    return new Tok(kind, this.text(i), this.offsets[i] as number, this.ends[i] as number, this.lineNos[i] as number, this.cols[i] as number, this.lines, flavour);
+  }
+
+  /** Whether the last token so far is the keyword `matching` (a regular expression follows it). */
+  lastIsMatching(): boolean {
+    const i = this.count - 1;
+    return i >= 0 && this.kinds[i] === 2 && this.subs[i] === MATCHING;
+  }
+}
+
 // As the real lexer reads numbers (see below); sticky, so it matches where the lexer stands.
 const NUMBER = /-?(?:\d*\.\d+|\d+)/y;
 
@@ -90,10 +209,10 @@ function isDigit(d: number): boolean {
 function isNameStart(d: number): boolean {
   return (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95;
 }
-/** A character inside a name: [a-zA-Z_0-9-]. */
-function isNamePart(d: number): boolean {
-  return isNameStart(d) || isDigit(d) || d === 45;
-}
+/** The characters inside a name, [a-zA-Z_0-9-]; sticky, matched where a name's first character ends. */
+const NAME_REST = /[a-zA-Z0-9_-]*/y;
+/** A quoted string's characters up to its quote, a backslash or the end of the line. */
+const PLAIN_BODY: Readonly<Record<string, RegExp>> = { '"': /[^"\\\n]*/y, "'": /[^'\\\n]*/y };
 
 /** The number at `i`, read within the next 64 characters. */
 function numberAt(src: string, i: number): string | undefined {
@@ -104,18 +223,18 @@ function numberAt(src: string, i: number): string | undefined {
   return /^-?(?:\d*\.\d+|\d+)/.exec(src.slice(i, i + 64))?.[0];
 }
 
-export function lex(file: string, src: string): Token[] {
-  const out: Token[] = [];
+export function lex(file: string, src: string): Tokens {
   let i = 0;
   // Tokens come in the order of the text, so their line is found by moving forward from the last one's.
   const starts: number[] = [0];
   for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) starts.push(k + 1);
   const lines = new Lines(file, starts);
+  const out = new Tokens(src, lines);
   let line = 0;
-  // `end` is the offset just after the token's source text.
-  const push = (kind: TokKind, text: string, start: number, end: number, flavour?: StrFlavour) => {
+  // `end` is the offset just after the token's source text; `text` is kept only for strings and regexes.
+  const push = (kind: TokKind, sub: number, text: string | undefined, start: number, end: number) => {
     while (line + 1 < starts.length && (starts[line + 1] as number) <= start) line++;
-    out.push(new Tok(kind, text, start, end, line + 1, start - (starts[line] as number) + 1, lines, flavour));
+    out.add(kind, sub, text, start, end, line + 1, start - (starts[line] as number) + 1);
   };
   // A character no token can start with (an unterminated string's quote among them).
   const illegal = (at: number): never => {
@@ -139,27 +258,27 @@ export function lex(file: string, src: string): Token[] {
     const prefixed = (c === 'r' || c === 'f') && (src[i + 1] === '"' || src[i + 1] === "'") ? readQuoted(src, i + 1) : undefined;
     if (prefixed) {
       i = prefixed.end;
-      push('str', c === 'r' ? prefixed.raw : decodeEscapes(prefixed.raw), start, i, c === 'r' ? 'raw' : 'f');
+      push('str', FLAVOUR_CODE[c === 'r' ? 'raw' : 'f'], c === 'r' ? prefixed.raw : decodeEscapes(prefixed.raw), start, i);
       continue;
     }
     if (c === '"' || c === "'") {
       const close = src.startsWith('"""', i) ? src.indexOf('"""', i + 3) : -1;
       if (close >= 0) {
-        push('str', decodeEscapes(src.slice(i + 3, close)), start, close + 3, 'mls');
+        push('str', FLAVOUR_CODE.mls, decodeEscapes(src.slice(i + 3, close)), start, close + 3);
         i = close + 3;
         continue;
       }
       // Without its closing `"""`, a multi-line string opens as the empty string `""`.
       const body = readQuoted(src, i) ?? illegal(i);
       i = body.end;
-      push('str', decodeEscapes(body.raw), start, i, 'plain');
+      push('str', FLAVOUR_CODE.plain, decodeEscapes(body.raw), start, i);
       continue;
     }
-    if (c === '/' && out.at(-1)?.kind === 'kw' && out.at(-1)?.text === 'matching') {
+    if (c === '/' && out.lastIsMatching()) {
       let j = i + 1;
       while (j < src.length && src[j] !== '/' && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
       if (src[j] !== '/') illegal(start);
-      push('regex', src.slice(i + 1, j), start, j + 1);
+      push('regex', 0, src.slice(i + 1, j), start, j + 1);
       i = j + 1;
       continue;
     }
@@ -169,38 +288,42 @@ export function lex(file: string, src: string): Token[] {
     const num = (c === '-' ? isDigit(next) : isDigit(code)) ? numberAt(src, i) : undefined;
     if (num) {
       const t = num;
-      push(t.includes('.') ? 'float' : 'int', t, start, i + t.length);
+      push(t.includes('.') ? 'float' : 'int', 0, undefined, start, i + t.length);
       i += t.length;
       continue;
     }
     if (isNameStart(code)) {
-      let j = i + 1;
-      while (j < i + 256 && isNamePart(src.charCodeAt(j))) j++;
+      NAME_REST.lastIndex = i + 1;
+      NAME_REST.test(src);
+      let j = Math.min(NAME_REST.lastIndex, i + 256);
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (src.charCodeAt(j - 1) === 45) j--;
-      const w = src.slice(i, j);
+      const kw = KEYWORD_INDEX.get(src.slice(i, j));
       i = j;
-      if (KEYWORDS.has(w)) push('kw', w, start, i);
-      else push(code >= 65 && code <= 90 ? 'cid' : 'id', w, start, i);
+      if (kw !== undefined) push('kw', kw, undefined, start, i);
+      else push(code >= 65 && code <= 90 ? 'cid' : 'id', 0, undefined, start, i);
       continue;
     }
     const two = OPS2_FIRST.has(c) ? src.slice(i, i + 2) : '';
     const op = OPS2.has(two) ? two : OPS1.has(c) ? c : undefined;
     if (!op) illegal(start);
-    push('op', op as string, start, i + (op as string).length);
+    push('op', OP_INDEX.get(op as string) as number, undefined, start, i + (op as string).length);
     i += (op as string).length;
   }
   // The real parser reads the file with a newline added, and reports the end one column past that line's
   // start, on the line after it.
   const newlines = starts.length - 1;
-  out.push(new Tok('eof', '', src.length, -1, newlines + 2, 2, lines));
+  out.add('eof', 0, undefined, src.length, -1, newlines + 2, 2);
   return out;
 }
 
 /** A one-line quoted string starting at `i`, or undefined when it does not close on its line. */
 function readQuoted(src: string, i: number): { raw: string; end: number } | undefined {
-  const q = src[i];
-  let j = i + 1;
+  const q = src[i] as string;
+  const plain = PLAIN_BODY[q] as RegExp;
+  plain.lastIndex = i + 1;
+  plain.test(src);
+  let j = plain.lastIndex;
   while (j < src.length && src[j] !== q) {
     if (src[j] === '\n') return undefined;
     j += src[j] === '\\' ? 2 : 1;

@@ -3,7 +3,7 @@ import type { Span } from '../../core/diag.js';
 import { MAX_NESTING } from '../../core/nesting.js';
 import type { Attribute, Expr, KwArg, RelationEnd, Stmt, TypeRef } from './ast.js';
 import { InmantaError } from './errors.js';
-import { lex, type Token } from './lexer.js';
+import { lex, type Token, type Tokens } from './lexer.js';
 import { formatted, interpolated } from './strings.js';
 
 const CMP = new Set(['==', '!=', '<', '>', '<=', '>=']);
@@ -36,19 +36,23 @@ export function parseFile(file: string, src: string): Stmt[] {
 }
 
 /** Brackets nested past the shared limit are refused before parsing, at the first one too deep. */
-function tooDeep(toks: readonly Token[]): void {
+function tooDeep(toks: Tokens): void {
   let depth = 0;
-  for (const t of toks) {
-    if (t.kind !== 'op') continue;
-    if (t.text === '(' || t.text === '[' || t.text === '{') {
-      if (++depth > MAX_NESTING) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, t.span);
-    } else if (t.text === ')' || t.text === ']' || t.text === '}') depth = Math.max(0, depth - 1);
+  for (let i = 0; i < toks.count; i++) {
+    if (toks.kind(i) !== 'op') continue;
+    const text = toks.text(i);
+    if (text === '(' || text === '[' || text === '{') {
+      if (++depth > MAX_NESTING) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, toks.token(i).span);
+    } else if (text === ')' || text === ']' || text === '}') depth = Math.max(0, depth - 1);
   }
 }
 
 class Parser {
   private pos = 0;
-  constructor(private readonly toks: Token[]) {}
+  /** The token at `pos`, made when first asked for there. */
+  private cur: Token | undefined;
+  private curPos = -1;
+  constructor(private readonly toks: Tokens) {}
 
   /** Where the parser is. */
   where(): Span {
@@ -56,10 +60,24 @@ class Parser {
   }
 
   private get tok(): Token {
-    return this.toks[this.pos] as Token;
+    if (this.curPos !== this.pos) {
+      this.cur = this.toks.token(this.pos);
+      this.curPos = this.pos;
+    }
+    return this.cur as Token;
   }
   private peek(n = 1): Token {
-    return this.toks[Math.min(this.pos + n, this.toks.length - 1)] as Token;
+    return this.toks.token(this.ahead(n));
+  }
+  private ahead(n: number): number {
+    return Math.min(this.pos + n, this.toks.count - 1);
+  }
+  /** The text of the token `n` ahead, without making the token. */
+  private peekText(n = 1): string {
+    return this.toks.text(this.ahead(n));
+  }
+  private peekKind(n = 1): Token['kind'] {
+    return this.toks.kind(this.ahead(n));
   }
   private next(): Token {
     const t = this.tok;
@@ -110,7 +128,7 @@ class Parser {
 
   private statement(top: boolean): Stmt {
     const t = this.tok;
-    if (t.kind === 'kw' && (this.peek().text === '=' || this.peek().text === '+=') && !['true', 'false', 'null'].includes(t.text)) {
+    if (t.kind === 'kw' && (this.peekText() === '=' || this.peekText() === '+=') && !['true', 'false', 'null'].includes(t.text)) {
       throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
     }
     if (t.kind === 'kw') {
@@ -142,8 +160,8 @@ class Parser {
       }
       this.fail();
     }
-    if ((t.kind === 'cid' || (t.kind === 'id' && this.peek().text === '::')) && top && this.looksLikeRelation()) return this.relation();
-    if (t.kind === 'id' && (this.peek().text === '=' || this.peek().text === '+=' || this.peek().text === '.')) {
+    if ((t.kind === 'cid' || (t.kind === 'id' && this.peekText() === '::')) && top && this.looksLikeRelation()) return this.relation();
+    if (t.kind === 'id' && (this.peekText() === '=' || this.peekText() === '+=' || this.peekText() === '.')) {
       const save = this.pos;
       const path = [this.ident().text];
       while (this.accept('.')) path.push(this.ident().text);
@@ -160,27 +178,28 @@ class Parser {
 
   private looksLikeRelation(): boolean {
     const n = this.classNameLength(0);
-    return this.peek(n).text === '.' && this.peek(n + 1).kind === 'id' && this.peek(n + 2).text === '[';
+    return this.peekText(n) === '.' && this.peekKind(n + 1) === 'id' && this.peekText(n + 2) === '[';
   }
 
   /** Tokens a (possibly qualified) class name starting `from` tokens ahead spans: `a::b::C` is 5, `C` is 1. */
   private classNameLength(from: number): number {
     let n = from + 1;
-    while (this.peek(n).text === '::' && (this.peek(n + 1).kind === 'id' || this.peek(n + 1).kind === 'cid')) n += 2;
+    while (this.peekText(n) === '::' && (this.peekKind(n + 1) === 'id' || this.peekKind(n + 1) === 'cid')) n += 2;
     return n;
   }
 
   private qualified(): { name: string; last: Token } {
-    let last = this.next();
+    const first = this.next();
+    let last = first;
     let name = last.text;
     if (last.kind === 'id') this.checkHyphen(last);
-    while (this.is('::') && (this.peek().kind === 'id' || this.peek().kind === 'cid')) {
+    while (this.is('::') && (this.peekKind() === 'id' || this.peekKind() === 'cid')) {
       this.next();
       last = this.next();
       if (last.kind === 'id') this.checkHyphen(last);
       name += `::${last.text}`;
     }
-    return { name, last };
+    return { name: last === first ? name : this.toks.name(name), last };
   }
 
   private className(): string {
@@ -211,7 +230,7 @@ class Parser {
       name = q.name;
     } else this.fail();
     let list = false;
-    if (this.is('[') && this.peek().text === ']') {
+    if (this.is('[') && this.peekText() === ']') {
       this.next();
       this.next();
       list = true;
@@ -296,7 +315,7 @@ class Parser {
     }
     // The right end is named when a `.name [..]` follows the class.
     const n = this.classNameLength(0);
-    const named = this.peek(n).text === '.' && this.peek(n + 2).text === '[';
+    const named = this.peekText(n) === '.' && this.peekText(n + 2) === '[';
     const right = this.relationEnd(named);
     return { kind: 'relation', left, right, annotations, span };
   }
@@ -385,8 +404,10 @@ class Parser {
     // A lone literal or name before `,`, `)` or `]` (most arguments) is its own expression: no operator can follow.
     const t = this.tok;
     if (t.kind === 'str' || t.kind === 'int' || t.kind === 'float' || t.kind === 'id') {
-      const after = this.peek();
-      if (after.kind === 'op' && (after.text === ',' || after.text === ')' || after.text === ']')) return this.primary();
+      if (this.peekKind() === 'op') {
+        const after = this.peekText();
+        if (after === ',' || after === ')' || after === ']') return this.primary();
+      }
     }
     const test = this.orExpr();
     if (!this.is('?')) return test;
@@ -468,7 +489,7 @@ class Parser {
       this.next();
       return { kind: 'bin', op: 'in', left, right: this.postfix(), span: left.span };
     }
-    if (this.is('not') && this.peek().text === 'in' && this.peek().kind === 'kw') {
+    if (this.is('not') && this.peekText() === 'in' && this.peekKind() === 'kw') {
       this.next();
       this.next();
       return { kind: 'bin', op: 'not in', left, right: this.postfix(), span: left.span };
@@ -508,7 +529,7 @@ class Parser {
         e = { kind: 'attr', obj: e, name: name.text, span: e.span };
       } else if (shape !== 'other' && this.is('[')) {
         this.next();
-        if (shape === 'var' && e.kind === 'attr' && this.tok.kind === 'id' && this.peek().text === '=') {
+        if (shape === 'var' && e.kind === 'attr' && this.tok.kind === 'id' && this.peekText() === '=') {
           const args = this.kwargsUntil(']', true).kwargs;
           e = { kind: 'selector', obj: e.obj, rel: e.name, args, span: e.span };
           shape = 'other';
@@ -531,12 +552,18 @@ class Parser {
     const kwargs: KwArg[] = [];
     const starstar: Expr[] = [];
     while (!this.is(close)) {
-      if (keywordsOnly && !this.is('**') && !(this.tok.kind === 'id' && this.peek().text === '=')) this.fail(this.tok.kind === 'id' ? this.peek() : this.tok);
-      if (this.accept('**')) starstar.push(this.expr());
-      else if (this.tok.kind === 'id' && this.peek().text === '=') {
-        const name = this.ident();
+      const t = this.tok;
+      const named = t.kind === 'id' && this.peekText() === '=';
+      const star = !named && this.is('**');
+      if (keywordsOnly && !star && !named) this.fail(t.kind === 'id' ? this.peek() : t);
+      if (star) {
         this.next();
-        kwargs.push({ name: name.text, value: this.expr(), span: name.span });
+        starstar.push(this.expr());
+      } else if (named) {
+        this.checkHyphen(t);
+        this.next();
+        this.next();
+        kwargs.push({ name: t.text, value: this.expr(), span: t.span });
       } else args.push(this.expr());
       if (!this.accept(',')) break;
     }

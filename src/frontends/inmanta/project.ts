@@ -1,7 +1,7 @@
 /** Loads a project: main.cf, then every namespace it imports (transitively), from libs/ or the bundled modules. */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { Span } from '../../core/diag.js';
 import type { Stmt } from './ast.js';
 import { InmantaError } from './errors.js';
@@ -10,6 +10,14 @@ import { parseFile } from './parser.js';
 import { BUNDLED } from './std-model.js';
 
 export const MAIN_NS = '__config__';
+
+/**
+ * The yaml library takes tens of milliseconds to load, and only a project.yml or a module's module.yml
+ * needs it: a project of main.cf and the bundled modules never loads it.
+ */
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+}
 
 export interface LoadedProject {
   readonly namespaces: Map<string, Namespace>;

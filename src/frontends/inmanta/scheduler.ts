@@ -124,8 +124,13 @@ class CandidateHeap {
 export class Scheduler implements VarHost {
   private queue: Unit[] = [];
   private head = 0;
-  /** Variables that may still be frozen, in the order they were first seen (with that order). */
-  private readonly gradual = new Map<Var, number>();
+  /**
+   * Variables that may still be frozen, in the order they were first seen, each with the number it was given
+   * then. A variable holds its number (`trackSeq`) while it is on the list; an entry whose variable no longer
+   * holds that number has left it. (A map keyed by the variables costs more than the rest of their upkeep.)
+   */
+  private tracked: Var[] = [];
+  private trackedSeq: number[] = [];
   private seq = 0;
   /** Gradual variables whose count of waiters went up since the last choice. */
   private readonly changed = new Set<Var>();
@@ -155,7 +160,24 @@ export class Scheduler implements VarHost {
   /** Also registers variables that nobody waits on yet, so they are frozen at the end. */
   track(v: Var): void {
     // A variable leaves this list only once it can no longer be frozen, so it never comes back.
-    if (!this.gradual.has(v)) this.gradual.set(v, ++this.seq);
+    if (v.trackSeq !== 0) return;
+    v.trackSeq = ++this.seq;
+    this.tracked.push(v);
+    this.trackedSeq.push(v.trackSeq);
+  }
+
+  /** The variables still on the list, in order; the list is emptied. */
+  private takeTracked(): Var[] {
+    const out: Var[] = [];
+    for (let i = 0; i < this.tracked.length; i++) {
+      const v = this.tracked[i] as Var;
+      if (v.trackSeq !== this.trackedSeq[i]) continue;
+      v.trackSeq = 0;
+      out.push(v);
+    }
+    this.tracked = [];
+    this.trackedSeq = [];
+    return out;
   }
 
   run(): void {
@@ -163,13 +185,12 @@ export class Scheduler implements VarHost {
       this.drain();
       const best = this.mostAwaited();
       if (best) {
-        this.gradual.delete(best);
+        best.trackSeq = 0;
         best.freeze();
         continue;
       }
       // Nobody waits on what is left: freeze it all, which may still wake readers registered meanwhile.
-      const rest = [...this.gradual.keys()].filter((v) => v.canFreeze());
-      this.gradual.clear();
+      const rest = this.takeTracked().filter((v) => v.canFreeze());
       if (rest.length === 0) return;
       for (const v of rest) v.freeze();
       if (this.head >= this.queue.length) return;
@@ -179,16 +200,16 @@ export class Scheduler implements VarHost {
   /** The freezable variable with the most waiters, the first seen among equals; none when nobody waits. */
   private mostAwaited(): Var | undefined {
     for (const v of this.changed) {
-      const seq = this.gradual.get(v);
-      if (v.waiters.length > 0 && seq !== undefined) this.candidates.push({ v, waiters: v.waiters.length, seq });
+      const seq = v.trackSeq;
+      if (v.waiters.length > 0 && seq !== 0) this.candidates.push({ v, waiters: v.waiters.length, seq });
     }
     this.changed.clear();
     for (let top = this.candidates.peek(); top; top = this.candidates.peek()) {
       const { v } = top;
-      if (this.gradual.has(v) && v.canFreeze() && v.waiters.length === top.waiters) return v;
+      if (v.trackSeq !== 0 && v.canFreeze() && v.waiters.length === top.waiters) return v;
       // Out of date: frozen or set since, or its waiters were woken (a newer entry holds a higher count).
       this.candidates.pop();
-      if (!v.canFreeze()) this.gradual.delete(v);
+      if (!v.canFreeze()) v.trackSeq = 0;
     }
     return undefined;
   }

@@ -48,6 +48,18 @@ export class Slots<V> {
   values(): IterableIterator<V> {
     return this.vars[Symbol.iterator]();
   }
+  /** Where the variable of `name` is in the layout (the same for every instance of the type). */
+  indexOf(name: string): number | undefined {
+    return this.layout.index.get(name);
+  }
+  /** The name of the `i`th variable. */
+  nameAt(i: number): string {
+    return this.layout.names[i] as string;
+  }
+  /** The `i`th variable, in layout order. */
+  at(i: number): V {
+    return this.vars[i] as V;
+  }
   /** The variables that grow until frozen. */
   growing(): V[] {
     return this.layout.growing.map((i) => this.vars[i] as V);

@@ -30,6 +30,8 @@ const NO_WAITERS: Parked[] = [];
 
 export abstract class Var {
   waiters: Parked[] = NO_WAITERS;
+  /** The number the scheduler gave it among the variables that may still be frozen; 0 while it is not one. */
+  trackSeq = 0;
   constructor(
     _host: VarHost,
     private readonly name: string,

@@ -1,0 +1,68 @@
+// What an Inmanta command costs before and around its compile, seen from a process of its own: the yaml
+// library is loaded only for a project.yml or a module.yml, and V8 is told to optimize only what stays hot
+// (engine/heap.ts), which a graph file's run does not do.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { CAIRN, tempDir } from '../../cli/cli-helpers.js';
+import { tuneJitForOneRun } from '../../../src/engine/heap.js';
+
+const PROJECT = resolve(import.meta.dirname, '../../fixtures/inmanta/project');
+
+/**
+ * Runs the CLI with a preload that, on exit, writes to stderr whether the yaml package was required and
+ * every V8 flag the process set.
+ */
+function probed(args: readonly string[]): { status: number | null; stdout: string; yaml: boolean; flags: string[] } {
+  const tmp = tempDir('cairn-inmanta-startup-');
+  const probe = join(tmp, 'probe.cjs');
+  writeFileSync(
+    probe,
+    [
+      "const v8 = require('node:v8');",
+      'const set = v8.setFlagsFromString;',
+      'const flags = [];',
+      'v8.setFlagsFromString = (f) => { flags.push(f); return set.call(v8, f); };',
+      "process.on('exit', () => process.stderr.write(`\\nprobe ${JSON.stringify({ yaml: Object.keys(require.cache).some((f) => /[\\\\/]node_modules[\\\\/]yaml[\\\\/]/.test(f)), flags })}\\n`));",
+      '',
+    ].join('\n'),
+  );
+  const r = spawnSync(process.execPath, ['-r', probe, CAIRN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('probe '));
+  assert.ok(line, r.stderr);
+  const seen = JSON.parse(line.slice('probe '.length)) as { yaml: boolean; flags: string[] };
+  return { status: r.status, stdout: r.stdout, ...seen };
+}
+
+function plainProject(): string {
+  const dir = join(tempDir('cairn-inmanta-plain-'), 'project');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'main.cf'), 'std::print("hello")\n');
+  return dir;
+}
+
+test('the yaml library is loaded only for a project.yml or a module.yml', () => {
+  const plain = probed(['inmanta', 'compile', plainProject()]);
+  assert.equal(plain.status, 0);
+  assert.equal(plain.stdout, 'hello\n');
+  assert.equal(plain.yaml, false);
+  const withModules = probed(['inmanta', 'compile', PROJECT]);
+  assert.equal(withModules.status, 0);
+  assert.equal(withModules.yaml, true);
+});
+
+test('an Inmanta command raises V8 interrupt budget once; a graph file run keeps it', () => {
+  const inmanta = probed(['inmanta', 'compile', plainProject()]);
+  assert.equal(inmanta.status, 0);
+  assert.deepEqual(inmanta.flags, ['--interrupt-budget=600000']);
+  const work = tempDir('cairn-inmanta-graph-');
+  const graph = join(work, 'g.json');
+  writeFileSync(graph, JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: join(work, 'f'), content: 'x\n' } }] }));
+  const plan = probed(['plan', graph, '--state-dir', join(work, 'state')]);
+  assert.equal(plan.status, 0);
+  assert.deepEqual(plan.flags, []);
+  // This test process never called allowHeapTuning (only the CLI's main does): its V8 keeps its defaults.
+  assert.equal(tuneJitForOneRun(), false);
+});
