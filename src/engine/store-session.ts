@@ -94,7 +94,7 @@ function captureStdout(print: () => void): string {
     process.stdout.write = original;
   }
   // Colours are for the terminal; the stored copy is plain text.
-  kept = kept.replace(/\x1b\[[0-9;]*m/g, '');
+  if (kept.includes('\x1b')) kept = kept.replace(/\x1b\[[0-9;]*m/g, '');
   return kept.length > OUTPUT_CAP ? `${kept.slice(0, OUTPUT_CAP)}\n[output cut at ${OUTPUT_CAP} bytes]\n` : kept;
 }
 
