@@ -99,8 +99,9 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   // The flag names the file this step wrote; when it already names this one there is nothing to rewrite
   // (a no-op apply then costs reads only, not an fsync per step).
   let flagged = false;
-  if (await it.machine.exists(flag)) {
-    const previous = (await it.machine.readText(flag)).replace(/\n$/, '');
+  const flagText = await it.machine.readTextIfExists(flag);
+  if (flagText !== undefined) {
+    const previous = flagText.replace(/\n$/, '');
     flagged = previous === path;
     if (previous !== path) {
       await restoreOrErase(it, call, previous, backup);

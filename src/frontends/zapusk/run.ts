@@ -363,11 +363,11 @@ export class Interpreter {
 
   private async prepareStateDir(inst: Instance): Promise<void> {
     await this.machine.mkdirp(inst.stateDir);
-    await this.machine.writeMark(join(inst.stateDir, 'params.txt'), formatIni(inst.stateParams));
+    await this.machine.writeMarkIfChanged(join(inst.stateDir, 'params.txt'), formatIni(inst.stateParams));
     const conf = new Map(inst.special);
     conf.set('use_state_params', '1');
-    await this.machine.writeMark(join(inst.stateDir, 'zapusk.conf'), formatIni(conf));
-    for (const [name, content] of inst.stateFiles ?? []) await this.machine.writeMark(join(inst.stateDir, name), content);
+    await this.machine.writeMarkIfChanged(join(inst.stateDir, 'zapusk.conf'), formatIni(conf));
+    for (const [name, content] of inst.stateFiles ?? []) await this.machine.writeMarkIfChanged(join(inst.stateDir, name), content);
   }
 
   /** Moves a destroyed instance's state to `<parent>/_zapusk.removed/<name>.at_<unix time>/<name>`. */
