@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.js';
 import type { ExecResult, Host } from '../../host/types.js';
-import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
+import { type Evaluator, isLiteral, type Level, Scope, ZapuskError } from './interpolate.js';
 import type { Code } from '../../core/codes.js';
 import { Machine } from './machine.js';
 import type { Change, Printer } from './output.js';
@@ -253,6 +253,17 @@ export class Interpreter {
 
   /** Every key of a step is computed when it runs, used or not (so a wrong reference anywhere stops it). */
   async computeStep(inst: Instance, comp: Component, step: Step, cmd: string): Promise<Map<string, Value>> {
+    let scope: Scope | undefined;
+    const vars = new Map<string, Value>();
+    for (const [k, p] of step.params) {
+      // A value without a brace has no reference, no command and no mismatch to warn about: it is itself.
+      if (isLiteral(p.value)) vars.set(k, p.value);
+      else vars.set(k, await (scope ??= this.stepScope(inst, comp, step, cmd)).computeKey(1, k));
+    }
+    return vars;
+  }
+
+  private stepScope(inst: Instance, comp: Component, step: Step, cmd: string): Scope {
     const special = new Map(inst.special).set('cmd', cmd);
     const levels: Level[] = [
       { kind: 'computed', values: inst.params },
@@ -261,10 +272,7 @@ export class Interpreter {
       { kind: 'computed', values: special },
       { kind: 'computed', values: inst.globals },
     ];
-    const scope = new Scope(levels, this.evaluator(inst, () => this.env(inst)), `step [${step.id}] of component ${comp.name}`);
-    const vars = new Map<string, Value>();
-    for (const k of step.params.keys()) vars.set(k, await scope.computeKey(1, k));
-    return vars;
+    return new Scope(levels, this.evaluator(inst, () => this.env(inst)), `step [${step.id}] of component ${comp.name}`);
   }
 
   /** Runs a sub-program (a zdb type or [load]) as an instance named after the component. */
