@@ -165,11 +165,28 @@ function addEdge(edges: Edge[], seen: Set<string>, from: string, to: string, spa
  * Loads, renders and links a Converge file for one target host; every problem is a positioned diagnostic.
  * `phase` is the run the program is compiled for: `apply` lets lookups read what an apply printed, any
  * other run reads the status of the check (see Renderer). `platform` and `env` come from the host's facts, and the
- * check scripts are syntax-checked on the host, as converge does both on the machine it runs on.
+ * check scripts are syntax-checked on the host, as converge does both on the machine it runs on. The facts
+ * are read only for a program whose templates may call `platform` or `env`: it is then compiled again with
+ * them (reading the facts runs a shell script on the target, which costs a small run more than its work).
  */
 export async function compileConverge(file: string, params: ReadonlyMap<string, string>, phase: Phase, host: Host): Promise<ConvergeProgram> {
-  const facts = await host.facts();
-  const compiler = new Compiler(phase, { platform: convergePlatform(facts), env: facts.env });
+  let built = link(file, params, phase, NO_TARGET);
+  if (built.compiler.renderer.readsTarget) {
+    const facts = await host.facts();
+    built = link(file, params, phase, { platform: convergePlatform(facts), env: facts.env });
+  }
+  const { loader, compiler, nodes, edges, root, types, viewEdges } = built;
+  const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags, ...(await runSyntaxChecks(compiler.checks, host))];
+  if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
+  return { graph: { nodes: markSecret(nodes, loader.secrets, compiler.renderer.lookups), edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses, lookups: compiler.renderer.lookups, secrets: loader.secrets };
+}
+
+/** What templates see of a target whose facts were not read: no program that reads them keeps this view. */
+const NO_TARGET: TargetView = { platform: {}, env: {} };
+
+/** Loads, renders and links a file against one view of the target; the diagnostics are left in the parts. */
+function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, target: TargetView) {
+  const compiler = new Compiler(phase, target);
   const loader = new Loader(compiler.renderer);
   const root = loader.load(file, 'root', params, true);
   const nodes: GraphNode[] = [];
@@ -238,9 +255,7 @@ export async function compileConverge(file: string, params: ReadonlyMap<string, 
       }
     });
   }
-  const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags, ...(await runSyntaxChecks(compiler.checks, host))];
-  if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
-  return { graph: { nodes: markSecret(nodes, loader.secrets, compiler.renderer.lookups), edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses, lookups: compiler.renderer.lookups, secrets: loader.secrets };
+  return { loader, compiler, nodes, edges, root, types, viewEdges };
 }
 
 /**
