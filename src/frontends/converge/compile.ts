@@ -97,15 +97,16 @@ class Compiler {
     const dest = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
     for (const [name, v] of raw.fields) paramSpans[name === 'destination' ? dest : name] = v.span;
     for (const [from, to] of [['user', 'owner'], ['uid', 'owner'], ['gid', 'group']] as const) if (raw.fields.has(from)) paramSpans[to] = raw.fields.get(from)?.span as Span;
-    return {
-      id: raw.id,
-      type: CORE_TYPE[raw.ctype] as string,
-      name: raw.id,
-      params,
-      span: raw.span,
-      paramSpans,
-      meta: { converge: raw.ctype, ...(typeof shown === 'string' ? { destination: shown } : isDeferred(shown) ? { rendered } : {}), ...(isTask(raw.ctype) ? { task: true, renderedEnv } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
-    };
+    // Built key by key rather than spread together: the same keys in the same order, without a copy per part.
+    const meta: Record<string, unknown> = { converge: raw.ctype };
+    if (typeof shown === 'string') meta.destination = shown;
+    else if (isDeferred(shown)) meta.rendered = rendered;
+    if (isTask(raw.ctype)) {
+      meta.task = true;
+      meta.renderedEnv = renderedEnv;
+    }
+    if (raw.ctype === 'file.owner') meta.verbose = bool(this.renderer.field(raw, 'verbose')) === true;
+    return { id: raw.id, type: CORE_TYPE[raw.ctype] as string, name: raw.id, params, span: raw.span, paramSpans, meta };
   }
 
   /** Switch and case nodes, and nodes of a branch not taken: they print, and change nothing. */
@@ -116,7 +117,7 @@ class Compiler {
       name: raw.id,
       params: { action: 'noop' },
       span: raw.span,
-      meta: { converge: raw.ctype, ...(raw.skipped !== undefined ? { skipped: raw.skipped } : {}) },
+      meta: raw.skipped !== undefined ? { converge: raw.ctype, skipped: raw.skipped } : { converge: raw.ctype },
     };
   }
 

@@ -250,7 +250,8 @@ export class Loader {
       this.diags.push(error('CV010', `duplicate node ${JSON.stringify(key)} in ${scope.id}`, { span: item.span }));
       return;
     }
-    const node: RawNode = { id: `${scope.id}/${key}`, ctype: type, name, scope, fields: fieldsOf(item, this.diags), span: item.keys[0]?.span ?? item.span, ...(skipped !== undefined ? { skipped } : {}) };
+    const node: { -readonly [K in keyof RawNode]: RawNode[K] } = { id: `${scope.id}/${key}`, ctype: type, name, scope, fields: fieldsOf(item, this.diags), span: item.keys[0]?.span ?? item.span };
+    if (skipped !== undefined) node.skipped = skipped;
     scope.nodes.set(key, node);
     if (!META.has(type)) this.nodes.push(node);
   }
