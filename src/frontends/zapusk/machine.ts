@@ -31,7 +31,7 @@ export class Machine {
     const node = this.node(type, params);
     try {
       const check = await checkStep(this.ctx, node);
-      if (check.inSync) return { ok: true, inSync: true, comment: check.comment ?? '', ...(check.outputs ? { outputs: check.outputs } : {}) };
+      if (check.inSync) return check.outputs ? { ok: true, inSync: true, comment: check.comment ?? '', outputs: check.outputs } : { ok: true, inSync: true, comment: check.comment ?? '' };
       return { ...(await applyStep(this.ctx, node, check)), inSync: false };
     } catch (e) {
       if (!StepFailure.is(e)) throw e;

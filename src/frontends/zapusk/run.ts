@@ -426,20 +426,18 @@ export class Interpreter {
   /** Appends one step's record to the run's results. */
   record(call: StepCall, status: NodeStatus, comment: string, started: number, extra: { changes?: Record<string, unknown>; outputs?: Record<string, unknown> } = {}): void {
     const { inst, comp, step, index, cmd, type } = call;
+    const id = `${inst.globalName}/${comp.name}/${index}`;
+    const name = `${comp.name} [${step.id}] ${cmd}`;
+    const changes = extra.changes ?? {};
+    const ended = this.o.now();
+    const runNum = this.results.length;
+    // Two literals rather than a spread of the optional outputs: the same keys in the same order.
     this.results.push(
-      stepResult({
-        id: `${inst.globalName}/${comp.name}/${index}`,
-        name: `${comp.name} [${step.id}] ${cmd}`,
-        type,
-        status,
-        changes: extra.changes ?? {},
-        comment,
-        started,
-        ended: this.o.now(),
-        run_num: this.results.length,
-        ...(extra.outputs ? { outputs: extra.outputs } : {}),
-        span: step.span,
-      }),
+      stepResult(
+        extra.outputs
+          ? { id, name, type, status, changes, comment, started, ended, run_num: runNum, outputs: extra.outputs, span: step.span }
+          : { id, name, type, status, changes, comment, started, ended, run_num: runNum, span: step.span },
+      ),
     );
   }
 
