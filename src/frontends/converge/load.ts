@@ -36,7 +36,7 @@ function fieldsOf(item: HclItem, diags: Diagnostic[]): Map<string, HclValue> {
   const fields = new Map<string, HclValue>();
   if (item.value.kind !== 'object') return fields;
   for (const f of item.value.items) {
-    const name = f.keys.map((k) => k.name).join('.');
+    const name = f.keys.length === 1 ? (f.keys[0] as HclItem['keys'][number]).name : f.keys.map((k) => k.name).join('.');
     if (fields.has(name)) diags.push(error('CV002', `field ${JSON.stringify(name)} is given twice`, { span: f.span }));
     fields.set(name, f.value);
   }

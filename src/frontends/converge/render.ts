@@ -124,6 +124,8 @@ export class Renderer {
   field(node: RawNode, name: string): unknown {
     const v = node.fields.get(name);
     if (v === undefined) return undefined;
+    // A number, a bool or a string with no template is its own value: nothing to render, look up or keep.
+    if (v.kind === 'number' || v.kind === 'bool' || (v.kind === 'string' && !v.value.includes('{{'))) return v.value;
     const key = `${node.id}\u0000${name}`;
     if (this.cache.has(key)) return this.cache.get(key);
     if (this.active.includes(key)) throw new LoadProblem(`lookup cycle through ${node.id} field ${name}`);
