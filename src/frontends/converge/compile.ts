@@ -35,6 +35,13 @@ export interface ConvergeProgram {
 }
 
 
+/** Fields whose span is also the span of the param they become. */
+const SPAN_ALIASES = [
+  ['user', 'owner'],
+  ['uid', 'owner'],
+  ['gid', 'group'],
+] as const;
+
 class Compiler {
   readonly diags: Diagnostic[] = [];
   readonly renderer: Renderer;
@@ -58,9 +65,9 @@ class Compiler {
       this.diags.push(error('CV031', `unknown resource type ${JSON.stringify(raw.ctype)} (known: ${known}, module, param)`, { span: raw.span }));
       return undefined;
     }
-    for (const [name, v] of raw.fields) {
+    raw.fields.forEach((v, name) => {
       if (!allowed.includes(name)) this.diags.push(error('CV032', `${raw.ctype} has no field ${JSON.stringify(name)} (fields: ${allowed.join(', ')})`, { span: v.span }));
-    }
+    });
     if (raw.skipped !== undefined) return this.nop(raw);
     const params = resourceParams(raw, (name) => this.renderer.field(raw, name), this.diags, this.checks);
     if (!params) return undefined;
@@ -95,8 +102,10 @@ class Compiler {
     }
     const paramSpans: Record<string, Span> = {};
     const dest = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
-    for (const [name, v] of raw.fields) paramSpans[name === 'destination' ? dest : name] = v.span;
-    for (const [from, to] of [['user', 'owner'], ['uid', 'owner'], ['gid', 'group']] as const) if (raw.fields.has(from)) paramSpans[to] = raw.fields.get(from)?.span as Span;
+    raw.fields.forEach((v, name) => {
+      paramSpans[name === 'destination' ? dest : name] = v.span;
+    });
+    for (const [from, to] of SPAN_ALIASES) if (raw.fields.has(from)) paramSpans[to] = raw.fields.get(from)?.span as Span;
     // Built key by key rather than spread together: the same keys in the same order, without a copy per part.
     const meta: Record<string, unknown> = { converge: raw.ctype };
     if (typeof shown === 'string') meta.destination = shown;

@@ -202,7 +202,8 @@ export function formatRun(nodes: readonly GraphNode[], results: readonly NodeRes
 
 /** The output and the number of nodes it shows with an error (Converge exits 1 when there is one). */
 export function formatRunReport(nodes: readonly GraphNode[], results: readonly NodeResult[], types: ReadonlyMap<string, string>, mode: ConvergeMode, options: FormatOptions = {}): { text: string; errors: number } {
-  const byId = new Map(results.map((r) => [r.id, r]));
+  const byId = new Map<string, NodeResult>();
+  for (const r of results) byId.set(r.id, r);
   let body = '';
   const errors: string[] = [];
   const depErrors: string[] = [];
@@ -241,7 +242,9 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
   tail += `Summary: ${errors.length} errors, ${changes} changes${depErrors.length > 0 ? `, ${depErrors.length} dependency errors` : ''}\n`;
   if (unresolvable > 0) tail += `${unresolvable} node(s) depend on effectful results and may change\n`;
   // What a secret node's own params hold (a command, a content) never shows, wherever a line quotes it.
-  const secrets = [...new Set(nodes.flatMap((n) => n.secret?.values ?? []))];
+  const secretSet = new Set<string>();
+  for (const n of nodes) if (n.secret) for (const v of n.secret.values) secretSet.add(v);
+  const secrets = [...secretSet];
   return { text: maskValues(`\n${body}${tail}`, secrets), errors: errors.length + depErrors.length };
 }
 
