@@ -8,7 +8,7 @@ import type { NodeResult, RunMode } from '../core/model.js';
 import { emptyCounts, type RunReport } from '../core/runtime.js';
 import { LocalHost } from '../host/local.js';
 import type { Host } from '../host/types.js';
-import { type HostRun, runOnFleet } from './fleet-run.js';
+import type { HostRun } from './fleet-run.js';
 import { type FleetOptions, wantsFleet } from './inventory.js';
 import { defaultStateDir } from '../store/index.js';
 import { useColor } from '../engine/color.js';
@@ -117,6 +117,8 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   // zapusk-tool's exit code stands; with --detailed-exitcode a successful run that changed (or would change) something exits 2.
   const changedBy = (outcome: ZapuskOutcome): boolean => outcome.results.some((r) => r.status === 'changed' || r.status === 'pending');
   if (wantsFleet(opts)) {
+    // The fleet wiring (and the SSH client under it) is loaded only for a run on many hosts.
+    const { runOnFleet } = await import('./fleet-run.js');
     return runOnFleet({ ...opts, stateDir: cairnState }, { mode, frontEnd: 'zapusk', source: [resolve(dir)], json: { program: resolve(dir), command } }, async (host): Promise<HostRun> => {
       const started = Date.now();
       let text = '';

@@ -79,7 +79,7 @@ export function formatDiagnostic(d: Diagnostic, source?: string): string {
 export class LineMap {
   private readonly starts: number[] = [0];
   constructor(readonly file: string, text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
   /** The span of the text from `offset` to `end` (exclusive). */
   range(offset: number, end: number): Span {

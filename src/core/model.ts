@@ -187,7 +187,13 @@ export function resultOf(status: NodeStatus): boolean | null {
 /** The one result builder for records not made by the scheduler (imperative steps and operations). */
 export function stepResult(r: Omit<NodeResult, 'result' | 'start' | 'duration'> & { readonly started: number; readonly ended: number }): NodeResult {
   const { started, ended, ...rest } = r;
-  return { ...rest, result: resultOf(r.status), start: isoTimeOf(started), duration: Math.max(0, ended - started) };
+  // The fields are added to the fresh copy rather than spread into another one: the same keys in the same
+  // order, without a second copy per record (which costs more than the rest of a no-op step).
+  const out = rest as { -readonly [K in keyof NodeResult]: NodeResult[K] };
+  out.result = resultOf(r.status);
+  out.start = isoTimeOf(started);
+  out.duration = Math.max(0, ended - started);
+  return out;
 }
 
 let isoMs = Number.NaN;

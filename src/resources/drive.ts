@@ -31,7 +31,8 @@ function kindOf(type: string): Kind {
 
 /** The graph node a step stands for, so kinds see the same shape as in a graph. */
 export function stepNode(type: string, id: string, params: Record<string, unknown>, span?: Span): GraphNode {
-  return { id, type, name: String(params.path ?? params.name ?? params.cmd ?? type), params, ...(span ? { span } : {}) };
+  const name = String(params.path ?? params.name ?? params.cmd ?? type);
+  return span ? { id, type, name, params, span } : { id, type, name, params };
 }
 
 function failure(e: unknown): never {

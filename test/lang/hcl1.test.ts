@@ -61,3 +61,26 @@ test('items may follow one another on a line, as HCL 1 allows', () => {
 test('an integer with a leading zero is octal, as Go reads it; others are decimal', () => {
   assert.deepEqual(value('a = 0644\nb = 644\nc = -0755\nd = 0\ne = 0x1f\nf = 0.5\n'), { a: 420, b: 644, c: -493, d: 0, e: 31, f: 0.5 });
 });
+
+test('strings in runs: interpolations keep their quotes and braces, escapes between runs, identifiers with . - :', () => {
+  assert.deepEqual(value('a = "pre ${ "q" } mid \\\\ \\"x\\" end"\nb.c-d:e = "${a}${b}"\nc = ""\nd = "\\u0041BC\\tz"\n'), {
+    a: 'pre ${ "q" } mid \\ "x" end',
+    'b.c-d:e': '${a}${b}',
+    c: '',
+    d: 'ABC\tz',
+  });
+  // An interpolation may run over a line end; a plain string may not.
+  assert.deepEqual(value('a = "${x\n}"\n'), { a: '${x\n}' });
+  const first = (text: string) => {
+    try {
+      parseHcl('t.hcl', text);
+    } catch (e) {
+      if (!(e instanceof DiagnosticError)) throw e;
+      const d = e.diagnostics[0];
+      return `${d?.code} ${d?.span?.line}:${d?.span?.col}`;
+    }
+    return 'parsed';
+  };
+  assert.equal(first('a = "open\nb = 1\n'), 'HCL002 1:5');
+  assert.equal(first('a = 1\nb = @\n'), 'HCL001 2:5');
+});

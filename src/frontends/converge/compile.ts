@@ -35,6 +35,13 @@ export interface ConvergeProgram {
 }
 
 
+/** Fields whose span is also the span of the param they become. */
+const SPAN_ALIASES = [
+  ['user', 'owner'],
+  ['uid', 'owner'],
+  ['gid', 'group'],
+] as const;
+
 class Compiler {
   readonly diags: Diagnostic[] = [];
   readonly renderer: Renderer;
@@ -58,9 +65,9 @@ class Compiler {
       this.diags.push(error('CV031', `unknown resource type ${JSON.stringify(raw.ctype)} (known: ${known}, module, param)`, { span: raw.span }));
       return undefined;
     }
-    for (const [name, v] of raw.fields) {
+    raw.fields.forEach((v, name) => {
       if (!allowed.includes(name)) this.diags.push(error('CV032', `${raw.ctype} has no field ${JSON.stringify(name)} (fields: ${allowed.join(', ')})`, { span: v.span }));
-    }
+    });
     if (raw.skipped !== undefined) return this.nop(raw);
     const params = resourceParams(raw, (name) => this.renderer.field(raw, name), this.diags, this.checks);
     if (!params) return undefined;
@@ -95,17 +102,20 @@ class Compiler {
     }
     const paramSpans: Record<string, Span> = {};
     const dest = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
-    for (const [name, v] of raw.fields) paramSpans[name === 'destination' ? dest : name] = v.span;
-    for (const [from, to] of [['user', 'owner'], ['uid', 'owner'], ['gid', 'group']] as const) if (raw.fields.has(from)) paramSpans[to] = raw.fields.get(from)?.span as Span;
-    return {
-      id: raw.id,
-      type: CORE_TYPE[raw.ctype] as string,
-      name: raw.id,
-      params,
-      span: raw.span,
-      paramSpans,
-      meta: { converge: raw.ctype, ...(typeof shown === 'string' ? { destination: shown } : isDeferred(shown) ? { rendered } : {}), ...(isTask(raw.ctype) ? { task: true, renderedEnv } : {}), ...(raw.ctype === 'file.owner' ? { verbose: bool(this.renderer.field(raw, 'verbose')) === true } : {}) },
-    };
+    raw.fields.forEach((v, name) => {
+      paramSpans[name === 'destination' ? dest : name] = v.span;
+    });
+    for (const [from, to] of SPAN_ALIASES) if (raw.fields.has(from)) paramSpans[to] = raw.fields.get(from)?.span as Span;
+    // Built key by key rather than spread together: the same keys in the same order, without a copy per part.
+    const meta: Record<string, unknown> = { converge: raw.ctype };
+    if (typeof shown === 'string') meta.destination = shown;
+    else if (isDeferred(shown)) meta.rendered = rendered;
+    if (isTask(raw.ctype)) {
+      meta.task = true;
+      meta.renderedEnv = renderedEnv;
+    }
+    if (raw.ctype === 'file.owner') meta.verbose = bool(this.renderer.field(raw, 'verbose')) === true;
+    return { id: raw.id, type: CORE_TYPE[raw.ctype] as string, name: raw.id, params, span: raw.span, paramSpans, meta };
   }
 
   /** Switch and case nodes, and nodes of a branch not taken: they print, and change nothing. */
@@ -116,7 +126,7 @@ class Compiler {
       name: raw.id,
       params: { action: 'noop' },
       span: raw.span,
-      meta: { converge: raw.ctype, ...(raw.skipped !== undefined ? { skipped: raw.skipped } : {}) },
+      meta: raw.skipped !== undefined ? { converge: raw.ctype, skipped: raw.skipped } : { converge: raw.ctype },
     };
   }
 
@@ -165,11 +175,28 @@ function addEdge(edges: Edge[], seen: Set<string>, from: string, to: string, spa
  * Loads, renders and links a Converge file for one target host; every problem is a positioned diagnostic.
  * `phase` is the run the program is compiled for: `apply` lets lookups read what an apply printed, any
  * other run reads the status of the check (see Renderer). `platform` and `env` come from the host's facts, and the
- * check scripts are syntax-checked on the host, as converge does both on the machine it runs on.
+ * check scripts are syntax-checked on the host, as converge does both on the machine it runs on. The facts
+ * are read only for a program whose templates may call `platform` or `env`: it is then compiled again with
+ * them (reading the facts runs a shell script on the target, which costs a small run more than its work).
  */
 export async function compileConverge(file: string, params: ReadonlyMap<string, string>, phase: Phase, host: Host): Promise<ConvergeProgram> {
-  const facts = await host.facts();
-  const compiler = new Compiler(phase, { platform: convergePlatform(facts), env: facts.env });
+  let built = link(file, params, phase, NO_TARGET);
+  if (built.compiler.renderer.readsTarget) {
+    const facts = await host.facts();
+    built = link(file, params, phase, { platform: convergePlatform(facts), env: facts.env });
+  }
+  const { loader, compiler, nodes, edges, root, types, viewEdges } = built;
+  const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags, ...(await runSyntaxChecks(compiler.checks, host))];
+  if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
+  return { graph: { nodes: markSecret(nodes, loader.secrets, compiler.renderer.lookups), edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses, lookups: compiler.renderer.lookups, secrets: loader.secrets };
+}
+
+/** What templates see of a target whose facts were not read: no program that reads them keeps this view. */
+const NO_TARGET: TargetView = { platform: {}, env: {} };
+
+/** Loads, renders and links a file against one view of the target; the diagnostics are left in the parts. */
+function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, target: TargetView) {
+  const compiler = new Compiler(phase, target);
   const loader = new Loader(compiler.renderer);
   const root = loader.load(file, 'root', params, true);
   const nodes: GraphNode[] = [];
@@ -238,9 +265,7 @@ export async function compileConverge(file: string, params: ReadonlyMap<string, 
       }
     });
   }
-  const diags = [...loader.diags, ...compiler.renderer.diags, ...compiler.diags, ...(await runSyntaxChecks(compiler.checks, host))];
-  if (diags.length > 0) throw new DiagnosticError(dedupe(diags));
-  return { graph: { nodes: markSecret(nodes, loader.secrets, compiler.renderer.lookups), edges }, modules: loader.modules, root, types, viewEdges, paramUses: compiler.renderer.paramUses, lookups: compiler.renderer.lookups, secrets: loader.secrets };
+  return { loader, compiler, nodes, edges, root, types, viewEdges };
 }
 
 /**

@@ -59,7 +59,7 @@ function taskMessages(node: GraphNode, r: NodeResult): string[] {
 }
 
 function printable(node: GraphNode, r: NodeResult, ctype: string, mode: ConvergeMode, context: Context = {}): Printable {
-  const base = { id: r.id, ...(r.result === false ? { error: r.comment } : {}) };
+  const base: { id: string; error?: string } = r.result === false ? { id: r.id, error: r.comment } : { id: r.id };
   const hasChanges = r.status === 'pending' || r.status === 'changed' || (r.result === false && mode !== 'plan');
   const out = r.outputs ?? {};
   const skipped = node.meta?.skipped;
@@ -77,29 +77,33 @@ function printable(node: GraphNode, r: NodeResult, ctype: string, mode: Converge
     const why = node.params.query === true ? ': query apply called but it should never have changes' : '';
     return { id: r.id, error: applied ? `${r.id} still has changes after apply${why}` : r.comment, messages: taskMessages(node, r), hasChanges: applied, changes: [] };
   }
-  if (ctype === 'file.content') {
-    const path = shownPath(node, pathOf(node, r));
-    if (r.result === false && / is a directory$/.test(r.comment)) {
-      const error = mode === 'apply' ? `${r.id} still has changes after apply: open ${path}: is a directory` : `cannot update contents of ${JSON.stringify(path)}, it is a directory`;
-      return { id: r.id, error, messages: [`${path} is a directory`], hasChanges: true, changes: [] };
-    }
-    if (r.result === false && mode === 'apply' && /^Parent directory .* is not present/.test(r.comment)) {
-      const error = `${r.id} still has changes after apply: open ${path}: no such file or directory`;
-      return { id: r.id, error, messages: [`${path}: File is missing`], hasChanges: true, changes: [[path, '<file-missing>', str(node.params.content)]] };
-    }
-    const created = out.previous_content === undefined && (r.changes.newfile !== undefined || r.changes.diff === 'New file');
-    const changes: Array<[string, string, string]> = [];
-    // A secret file's contents are shown by their hash only (its outputs keep nothing else).
-    const content = (k: string): string => (node.secret ? (out[`${k}_sha256`] === undefined ? '' : `sha256 ${str(out[`${k}_sha256`])}…`) : str(out[k]));
-    if (hasChanges) changes.push([path, created ? '<file-missing>' : content('previous_content'), content('content')]);
-    if (mode === 'apply' && created && hasChanges) changes.push(['mode', 'not set', str(out.mode)]);
-    let messages: string[] = [];
-    // An apply prints the check's words for a file it left alone.
-    if (mode !== 'apply' || !hasChanges) messages = [!hasChanges ? 'OK' : created ? `${path}: File is missing` : 'contents differ'];
-    return { ...base, messages, hasChanges, changes };
-  }
+  if (ctype === 'file.content') return fileContent(node, r, mode, hasChanges);
   const changes = Object.entries(r.changes).map(([k, v]): [string, string, string] => [k, '', typeof v === 'string' ? v : JSON.stringify(v)]);
   return { ...base, messages: r.comment ? [r.comment] : [], hasChanges, changes };
+}
+
+/** A file.content block (the common one: built without copying a base object into it). */
+function fileContent(node: GraphNode, r: NodeResult, mode: ConvergeMode, hasChanges: boolean): Printable {
+  const out = r.outputs ?? {};
+  const path = shownPath(node, pathOf(node, r));
+  if (r.result === false && / is a directory$/.test(r.comment)) {
+    const error = mode === 'apply' ? `${r.id} still has changes after apply: open ${path}: is a directory` : `cannot update contents of ${JSON.stringify(path)}, it is a directory`;
+    return { id: r.id, error, messages: [`${path} is a directory`], hasChanges: true, changes: [] };
+  }
+  if (r.result === false && mode === 'apply' && /^Parent directory .* is not present/.test(r.comment)) {
+    const error = `${r.id} still has changes after apply: open ${path}: no such file or directory`;
+    return { id: r.id, error, messages: [`${path}: File is missing`], hasChanges: true, changes: [[path, '<file-missing>', str(node.params.content)]] };
+  }
+  const created = out.previous_content === undefined && (r.changes.newfile !== undefined || r.changes.diff === 'New file');
+  const changes: Array<[string, string, string]> = [];
+  // A secret file's contents are shown by their hash only (its outputs keep nothing else).
+  const content = (k: string): string => (node.secret ? (out[`${k}_sha256`] === undefined ? '' : `sha256 ${str(out[`${k}_sha256`])}…`) : str(out[k]));
+  if (hasChanges) changes.push([path, created ? '<file-missing>' : content('previous_content'), content('content')]);
+  if (mode === 'apply' && created && hasChanges) changes.push(['mode', 'not set', str(out.mode)]);
+  let messages: string[] = [];
+  // An apply prints the check's words for a file it left alone.
+  if (mode !== 'apply' || !hasChanges) messages = [!hasChanges ? 'OK' : created ? `${path}: File is missing` : 'contents differ'];
+  return r.result === false ? { id: r.id, error: r.comment, messages, hasChanges, changes } : { id: r.id, messages, hasChanges, changes };
 }
 
 function drawNode(p: Printable): string {
@@ -110,7 +114,7 @@ function drawNode(p: Printable): string {
   for (const m of p.messages) s += `\n\t${indent(m)}`;
   s += `\n\tHas Changes: ${p.hasChanges ? 'yes' : 'no'}\n\tChanges:`;
   if (p.changes.length === 0) s += ' No changes';
-  const sorted = [...p.changes].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const sorted = p.changes.length > 1 ? [...p.changes].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : p.changes;
   for (const [k, before, after] of sorted) s += `\n\t\t${k}:\t${diff(before, after)}`;
   return tabwrite(`${s}\n\n`);
 }
@@ -198,7 +202,8 @@ export function formatRun(nodes: readonly GraphNode[], results: readonly NodeRes
 
 /** The output and the number of nodes it shows with an error (Converge exits 1 when there is one). */
 export function formatRunReport(nodes: readonly GraphNode[], results: readonly NodeResult[], types: ReadonlyMap<string, string>, mode: ConvergeMode, options: FormatOptions = {}): { text: string; errors: number } {
-  const byId = new Map(results.map((r) => [r.id, r]));
+  const byId = new Map<string, NodeResult>();
+  for (const r of results) byId.set(r.id, r);
   let body = '';
   const errors: string[] = [];
   const depErrors: string[] = [];
@@ -237,7 +242,9 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
   tail += `Summary: ${errors.length} errors, ${changes} changes${depErrors.length > 0 ? `, ${depErrors.length} dependency errors` : ''}\n`;
   if (unresolvable > 0) tail += `${unresolvable} node(s) depend on effectful results and may change\n`;
   // What a secret node's own params hold (a command, a content) never shows, wherever a line quotes it.
-  const secrets = [...new Set(nodes.flatMap((n) => n.secret?.values ?? []))];
+  const secretSet = new Set<string>();
+  for (const n of nodes) if (n.secret) for (const v of n.secret.values) secretSet.add(v);
+  const secrets = [...secretSet];
   return { text: maskValues(`\n${body}${tail}`, secrets), errors: errors.length + depErrors.length };
 }
 

@@ -36,7 +36,7 @@ function fieldsOf(item: HclItem, diags: Diagnostic[]): Map<string, HclValue> {
   const fields = new Map<string, HclValue>();
   if (item.value.kind !== 'object') return fields;
   for (const f of item.value.items) {
-    const name = f.keys.map((k) => k.name).join('.');
+    const name = f.keys.length === 1 ? (f.keys[0] as HclItem['keys'][number]).name : f.keys.map((k) => k.name).join('.');
     if (fields.has(name)) diags.push(error('CV002', `field ${JSON.stringify(name)} is given twice`, { span: f.span }));
     fields.set(name, f.value);
   }
@@ -250,7 +250,8 @@ export class Loader {
       this.diags.push(error('CV010', `duplicate node ${JSON.stringify(key)} in ${scope.id}`, { span: item.span }));
       return;
     }
-    const node: RawNode = { id: `${scope.id}/${key}`, ctype: type, name, scope, fields: fieldsOf(item, this.diags), span: item.keys[0]?.span ?? item.span, ...(skipped !== undefined ? { skipped } : {}) };
+    const node: { -readonly [K in keyof RawNode]: RawNode[K] } = { id: `${scope.id}/${key}`, ctype: type, name, scope, fields: fieldsOf(item, this.diags), span: item.keys[0]?.span ?? item.span };
+    if (skipped !== undefined) node.skipped = skipped;
     scope.nodes.set(key, node);
     if (!META.has(type)) this.nodes.push(node);
   }

@@ -44,6 +44,11 @@ export class Renderer {
   readonly lookups = new Map<string, Set<string>>();
   /** For each node id, the ids of the param nodes (`root/param.x`) its templates read. */
   readonly paramUses = new Map<string, Set<string>>();
+  /**
+   * Set when a template may call `platform` or `env` (its text names one of them): what the program
+   * renders to then depends on the target's facts.
+   */
+  readsTarget = false;
   private readonly cache = new Map<string, unknown>();
   private readonly active: string[] = [];
 
@@ -71,8 +76,10 @@ export class Renderer {
     const funcs = this.funcs(scope, () => {
       throw new LoadProblem('a switch predicate cannot use values known only after other nodes ran');
     });
+    this.noteTargetUse(text);
     try {
       const first = text.includes('{{') ? executeTemplate(parseTemplate(text), funcs) : text;
+      this.noteTargetUse(first);
       const second = executeTemplate(parseTemplate(`{{ ${first} }}`), funcs);
       const t = second.toLowerCase();
       return t === 't' || t === 'true';
@@ -83,6 +90,10 @@ export class Renderer {
       }
       throw e;
     }
+  }
+
+  private noteTargetUse(template: string): void {
+    if (!this.readsTarget && (template.includes('env') || template.includes('platform'))) this.readsTarget = true;
   }
 
   /** The params a template reads, for `graph --show-params`. */
@@ -113,6 +124,8 @@ export class Renderer {
   field(node: RawNode, name: string): unknown {
     const v = node.fields.get(name);
     if (v === undefined) return undefined;
+    // A number, a bool or a string with no template is its own value: nothing to render, look up or keep.
+    if (v.kind === 'number' || v.kind === 'bool' || (v.kind === 'string' && !v.value.includes('{{'))) return v.value;
     const key = `${node.id}\u0000${name}`;
     if (this.cache.has(key)) return this.cache.get(key);
     if (this.active.includes(key)) throw new LoadProblem(`lookup cycle through ${node.id} field ${name}`);
@@ -146,6 +159,7 @@ export class Renderer {
   private string(v: HclString, scope: Scope, owner: string): unknown {
     const text = v.value;
     if (!text.includes('{{')) return text;
+    this.noteTargetUse(text);
     let nodes: TNode[];
     try {
       nodes = parseTemplate(text);

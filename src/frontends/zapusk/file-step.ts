@@ -5,7 +5,6 @@
  * state dir: `created-file-<component>` holds the path written, `file-backup-<component>` the original
  * (or the line `zapusk-file-empty-mark` when there was none).
  */
-import { join } from 'node:path';
 import type { Interpreter, Outcome, StepCall } from './run.js';
 import { inspectStep, rubyJoin } from './state-files.js';
 
@@ -89,8 +88,10 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   if (typeof given !== 'string' || given === '') return it.fail(call, 'Z040', 'file: param "path" is required');
   const path = given.startsWith('/') ? given : rubyJoin(inst.stateDir, given);
   const content = vars.get('content');
-  const backup = join(inst.stateDir, `file-backup-${comp.name}`);
-  const flag = join(inst.stateDir, `created-file-${comp.name}`);
+  // A state dir is always a normal path (resolved or joined) and a component name one plain word
+  // (letters, digits, _ and -): the marks' paths are the two put together, as join would give them.
+  const backup = `${inst.stateDir}/file-backup-${comp.name}`;
+  const flag = `${inst.stateDir}/created-file-${comp.name}`;
 
   if (it.o.dry) {
     await planFile(it, call, path, content === undefined ? '' : String(content), backup, flag);
@@ -99,8 +100,9 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   // The flag names the file this step wrote; when it already names this one there is nothing to rewrite
   // (a no-op apply then costs reads only, not an fsync per step).
   let flagged = false;
-  if (await it.machine.exists(flag)) {
-    const previous = (await it.machine.readText(flag)).replace(/\n$/, '');
+  const flagText = await it.machine.readTextIfExists(flag);
+  if (flagText !== undefined) {
+    const previous = flagText.replace(/\n$/, '');
     flagged = previous === path;
     if (previous !== path) {
       await restoreOrErase(it, call, previous, backup);

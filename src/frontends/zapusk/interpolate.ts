@@ -30,6 +30,11 @@ export interface Evaluator {
 
 const SHELL = /\{`([^`]+)`\}/g;
 
+/** A value that computes to itself: `{{…}}`, `` {`…`} `` and the `{}`-mismatch warning all need a `{`. */
+export function isLiteral(value: Value): boolean {
+  return value === true || !value.includes('{');
+}
+
 /** The longest value a param may compute to. */
 export const MAX_VALUE = 16 * 1024 * 1024;
 

@@ -4,6 +4,7 @@
  * other front end. Small state marks (once flags, guard flags) are written through the host directly.
  */
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
+import { HostError } from '../../host/errors.js';
 import type { Host, ResourceContext } from '../../host/types.js';
 import { applyStep, checkStep, StepFailure, stepNode } from '../../resources/drive.js';
 
@@ -30,7 +31,7 @@ export class Machine {
     const node = this.node(type, params);
     try {
       const check = await checkStep(this.ctx, node);
-      if (check.inSync) return { ok: true, inSync: true, comment: check.comment ?? '', ...(check.outputs ? { outputs: check.outputs } : {}) };
+      if (check.inSync) return check.outputs ? { ok: true, inSync: true, comment: check.comment ?? '', outputs: check.outputs } : { ok: true, inSync: true, comment: check.comment ?? '' };
       return { ...(await applyStep(this.ctx, node, check)), inSync: false };
     } catch (e) {
       if (!StepFailure.is(e)) throw e;
@@ -55,9 +56,29 @@ export class Machine {
     return (await this.host.readFile(path)).toString('utf8');
   }
 
+  /** The text of a file, or undefined when there is none: one read where exists-then-read takes two calls. */
+  async readTextIfExists(path: string): Promise<string | undefined> {
+    try {
+      return await this.readText(path);
+    } catch (e) {
+      if (e instanceof HostError && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return undefined;
+      throw e;
+    }
+  }
+
   /** State files (params, flags, marks) may hold request params: owner-only. */
   async writeMark(path: string, content: string): Promise<void> {
     await this.host.writeFileAtomic(path, content, { mode: 0o600 });
+  }
+
+  /**
+   * writeMark, unless the file already holds exactly `content` as an owner-only regular file: a run that
+   * changes nothing then reads its state files instead of rewriting (and syncing) each one.
+   */
+  async writeMarkIfChanged(path: string, content: string): Promise<void> {
+    const st = await this.host.lstat(path);
+    if (st?.type === 'file' && st.mode === 0o600 && st.size === Buffer.byteLength(content) && (await this.readText(path)) === content) return;
+    await this.writeMark(path, content);
   }
 
   async mkdirp(path: string): Promise<void> {

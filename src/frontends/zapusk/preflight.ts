@@ -81,7 +81,8 @@ export function preflight(
         }
         continue;
       }
-      if (type === 'load' || !BUILTIN_TYPES.has(type)) argumentsOf = step.id;
+      if (type !== 'load' && BUILTIN_TYPES.has(type)) continue;
+      argumentsOf = step.id;
       const childKeys = [...step.params.keys(), 'type', 'parent_global_name', 'component_global_name', 'stack_of_types_dirs', ...(index + 1 < comp.steps.length ? ['arg_files'] : [])];
       for (const k of programKeys) {
         const parts = k.split('/');
@@ -91,7 +92,7 @@ export function preflight(
       if (type === 'load') {
         const dir = step.params.get('dir')?.value;
         if (typeof dir === 'string' && !dir.includes('{{')) subDir = dir.startsWith('/') ? dir : join(program.dir, dir);
-      } else if (!BUILTIN_TYPES.has(type)) {
+      } else {
         if (step.params.has('type_dir')) continue;
         subDir = findTypeDir([program.dir, ...dirs], type).found;
         if (!subDir) {

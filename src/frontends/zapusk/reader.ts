@@ -129,18 +129,20 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
       } else {
         last.entries.push({ key, value: body.join('\n'), span: at(l, colOf(l, key)), valueSpan: start ? at(start) : at(l) });
       }
-    } else if ((m = PLAIN.exec(line)) && (close = closingLine(lines, i, m[2] as string)) !== undefined) {
-      // `key="text` with the value going on over the next lines, up to a line that is only `"` or ends
-      // in `"`. zapusk-tool cannot read such a closing line, so reading it here changes no program it runs.
-      const body = [(m[2] as string).slice(1), ...lines.slice(i, close).map((x) => x.text)];
-      const last = strip((lines[close] as SourceLine).text);
-      if (last !== '"') body.push((lines[close] as SourceLine).text.replace(/"\s*$/, ''));
-      i = close + 1;
-      assign(l, m[1] as string, body.join('\n'), colOf(l, m[2] as string, l.text.indexOf('=')) + 1);
     } else if ((m = PLAIN.exec(line))) {
-      const eq = l.text.indexOf('=');
-      const value = m[2] as string;
-      assign(l, m[1] as string, value, value === '' ? eq + 2 : colOf(l, value, eq + 1));
+      if ((close = closingLine(lines, i, m[2] as string)) !== undefined) {
+        // `key="text` with the value going on over the next lines, up to a line that is only `"` or ends
+        // in `"`. zapusk-tool cannot read such a closing line, so reading it here changes no program it runs.
+        const body = [(m[2] as string).slice(1), ...lines.slice(i, close).map((x) => x.text)];
+        const last = strip((lines[close] as SourceLine).text);
+        if (last !== '"') body.push((lines[close] as SourceLine).text.replace(/"\s*$/, ''));
+        i = close + 1;
+        assign(l, m[1] as string, body.join('\n'), colOf(l, m[2] as string, l.text.indexOf('=')) + 1);
+      } else {
+        const eq = l.text.indexOf('=');
+        const value = m[2] as string;
+        assign(l, m[1] as string, value, value === '' ? eq + 2 : colOf(l, value, eq + 1));
+      }
     } else if ((m = BARE.exec(line))) {
       const key = m[1] as string;
       assign(l, key, true, colOf(l, key));

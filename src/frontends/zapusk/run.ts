@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.js';
 import type { ExecResult, Host } from '../../host/types.js';
-import { type Evaluator, type Level, Scope, ZapuskError } from './interpolate.js';
+import { type Evaluator, isLiteral, type Level, Scope, ZapuskError } from './interpolate.js';
 import type { Code } from '../../core/codes.js';
 import { Machine } from './machine.js';
 import type { Change, Printer } from './output.js';
@@ -253,6 +253,17 @@ export class Interpreter {
 
   /** Every key of a step is computed when it runs, used or not (so a wrong reference anywhere stops it). */
   async computeStep(inst: Instance, comp: Component, step: Step, cmd: string): Promise<Map<string, Value>> {
+    let scope: Scope | undefined;
+    const vars = new Map<string, Value>();
+    for (const [k, p] of step.params) {
+      // A value without a brace has no reference, no command and no mismatch to warn about: it is itself.
+      if (isLiteral(p.value)) vars.set(k, p.value);
+      else vars.set(k, await (scope ??= this.stepScope(inst, comp, step, cmd)).computeKey(1, k));
+    }
+    return vars;
+  }
+
+  private stepScope(inst: Instance, comp: Component, step: Step, cmd: string): Scope {
     const special = new Map(inst.special).set('cmd', cmd);
     const levels: Level[] = [
       { kind: 'computed', values: inst.params },
@@ -261,10 +272,7 @@ export class Interpreter {
       { kind: 'computed', values: special },
       { kind: 'computed', values: inst.globals },
     ];
-    const scope = new Scope(levels, this.evaluator(inst, () => this.env(inst)), `step [${step.id}] of component ${comp.name}`);
-    const vars = new Map<string, Value>();
-    for (const k of step.params.keys()) vars.set(k, await scope.computeKey(1, k));
-    return vars;
+    return new Scope(levels, this.evaluator(inst, () => this.env(inst)), `step [${step.id}] of component ${comp.name}`);
   }
 
   /** Runs a sub-program (a zdb type or [load]) as an instance named after the component. */
@@ -363,11 +371,11 @@ export class Interpreter {
 
   private async prepareStateDir(inst: Instance): Promise<void> {
     await this.machine.mkdirp(inst.stateDir);
-    await this.machine.writeMark(join(inst.stateDir, 'params.txt'), formatIni(inst.stateParams));
+    await this.machine.writeMarkIfChanged(join(inst.stateDir, 'params.txt'), formatIni(inst.stateParams));
     const conf = new Map(inst.special);
     conf.set('use_state_params', '1');
-    await this.machine.writeMark(join(inst.stateDir, 'zapusk.conf'), formatIni(conf));
-    for (const [name, content] of inst.stateFiles ?? []) await this.machine.writeMark(join(inst.stateDir, name), content);
+    await this.machine.writeMarkIfChanged(join(inst.stateDir, 'zapusk.conf'), formatIni(conf));
+    for (const [name, content] of inst.stateFiles ?? []) await this.machine.writeMarkIfChanged(join(inst.stateDir, name), content);
   }
 
   /** Moves a destroyed instance's state to `<parent>/_zapusk.removed/<name>.at_<unix time>/<name>`. */
@@ -418,20 +426,18 @@ export class Interpreter {
   /** Appends one step's record to the run's results. */
   record(call: StepCall, status: NodeStatus, comment: string, started: number, extra: { changes?: Record<string, unknown>; outputs?: Record<string, unknown> } = {}): void {
     const { inst, comp, step, index, cmd, type } = call;
+    const id = `${inst.globalName}/${comp.name}/${index}`;
+    const name = `${comp.name} [${step.id}] ${cmd}`;
+    const changes = extra.changes ?? {};
+    const ended = this.o.now();
+    const runNum = this.results.length;
+    // Two literals rather than a spread of the optional outputs: the same keys in the same order.
     this.results.push(
-      stepResult({
-        id: `${inst.globalName}/${comp.name}/${index}`,
-        name: `${comp.name} [${step.id}] ${cmd}`,
-        type,
-        status,
-        changes: extra.changes ?? {},
-        comment,
-        started,
-        ended: this.o.now(),
-        run_num: this.results.length,
-        ...(extra.outputs ? { outputs: extra.outputs } : {}),
-        span: step.span,
-      }),
+      stepResult(
+        extra.outputs
+          ? { id, name, type, status, changes, comment, started, ended, run_num: runNum, outputs: extra.outputs, span: step.span }
+          : { id, name, type, status, changes, comment, started, ended, run_num: runNum, span: step.span },
+      ),
     );
   }
 

@@ -10,9 +10,6 @@ export interface Token {
   readonly offset: number;
 }
 
-const IDENT_START = /[A-Za-z_]/;
-const IDENT_PART = /[A-Za-z0-9_.\-:]/;
-
 export function fail(lines: LineMap, offset: number, code: Code, message: string): never {
   throw new DiagnosticError([error(code, message, { span: lines.span(offset) })]);
 }
@@ -45,26 +42,28 @@ function readEscape(src: string, i: number, lines: LineMap): { text: string; nex
 /** A quoted string; `${...}` interpolations are kept as written (HCL1 leaves them to its consumer). */
 function readString(src: string, start: number, lines: LineMap): { text: string; next: number } {
   let i = start + 1;
+  // Text is taken in runs between escapes, not a character at a time.
   let out = '';
+  let run = i;
   let braces = 0;
   for (;;) {
-    const c = src[i];
-    if (c === undefined || (c === '\n' && braces === 0)) fail(lines, start, 'HCL002', 'unterminated string');
-    if (c === '"' && braces === 0) return { text: out, next: i + 1 };
-    if (c === '$' && src[i + 1] === '{') {
+    const c = src.charCodeAt(i);
+    if (i >= src.length || (c === 10 && braces === 0)) fail(lines, start, 'HCL002', 'unterminated string');
+    if (c === 34 && braces === 0) return { text: out + src.slice(run, i), next: i + 1 };
+    if (c === 36 && src.charCodeAt(i + 1) === 123) {
+      // `${` stays as written.
       braces++;
-      out += '${';
       i += 2;
       continue;
     }
-    if (c === '}' && braces > 0) braces--;
-    if (c === '\\') {
+    if (c === 125 && braces > 0) braces--;
+    if (c === 92) {
       const e = readEscape(src, i, lines);
-      out += e.text;
+      out += src.slice(run, i) + e.text;
       i = e.next;
+      run = i;
       continue;
     }
-    out += c;
     i++;
   }
 }
@@ -102,47 +101,60 @@ function readHeredoc(src: string, start: number, lines: LineMap): { text: string
   }
 }
 
+/** A-Z, a-z, _ */
+function isIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/** A-Z, a-z, 0-9, _ . - : */
+function isIdentPart(c: number): boolean {
+  return isIdentStart(c) || (c >= 48 && c <= 58) || c === 46 || c === 45;
+}
+
 export function tokenize(src: string, lines: LineMap): Token[] {
   const tokens: Token[] = [];
+  const n = src.length;
   let i = 0;
-  while (i < src.length) {
-    const c = src[i] as string;
-    if (c === '\n') {
+  while (i < n) {
+    const code = src.charCodeAt(i);
+    const nextCode = src.charCodeAt(i + 1);
+    if (code === 10) {
       tokens.push({ type: 'newline', text: '\n', offset: i });
       i++;
-    } else if (c === ' ' || c === '\t' || c === '\r') {
+    } else if (code === 32 || code === 9 || code === 13) {
       i++;
-    } else if (c === '#' || (c === '/' && src[i + 1] === '/')) {
-      while (i < src.length && src[i] !== '\n') i++;
-    } else if (c === '/' && src[i + 1] === '*') {
+    } else if (code === 35 || (code === 47 && nextCode === 47)) {
+      const eol = src.indexOf('\n', i);
+      i = eol < 0 ? n : eol;
+    } else if (code === 47 && nextCode === 42) {
       const end = src.indexOf('*/', i + 2);
       if (end === -1) fail(lines, i, 'HCL005', 'unterminated comment');
       i = end + 2;
-    } else if (c === '"') {
+    } else if (code === 34) {
       const s = readString(src, i, lines);
       tokens.push({ type: 'string', text: s.text, offset: i });
       i = s.next;
-    } else if (c === '<' && src[i + 1] === '<') {
+    } else if (code === 60 && nextCode === 60) {
       const s = readHeredoc(src, i, lines);
       tokens.push({ type: 'heredoc', text: s.text, offset: i });
       i = s.next;
-    } else if (/[0-9]/.test(c) || ((c === '-' || c === '+') && /[0-9.]/.test(src[i + 1] ?? ''))) {
+    } else if ((code >= 48 && code <= 57) || ((code === 45 || code === 43) && ((nextCode >= 48 && nextCode <= 57) || nextCode === 46))) {
       const m = /^[-+]?(0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?)/.exec(src.slice(i)) as RegExpExecArray;
       tokens.push({ type: 'number', text: m[0], offset: i });
       i += m[0].length;
-    } else if (IDENT_START.test(c)) {
+    } else if (isIdentStart(code)) {
       let j = i + 1;
-      while (j < src.length && IDENT_PART.test(src[j] as string)) j++;
+      while (j < n && isIdentPart(src.charCodeAt(j))) j++;
       const word = src.slice(i, j);
       tokens.push({ type: word === 'true' || word === 'false' ? 'bool' : 'ident', text: word, offset: i });
       i = j;
-    } else if ('{}[],='.includes(c)) {
-      tokens.push({ type: 'punct', text: c, offset: i });
+    } else if (code === 123 || code === 125 || code === 91 || code === 93 || code === 44 || code === 61) {
+      tokens.push({ type: 'punct', text: src[i] as string, offset: i });
       i++;
     } else {
-      fail(lines, i, 'HCL001', `unexpected character ${JSON.stringify(c)}`);
+      fail(lines, i, 'HCL001', `unexpected character ${JSON.stringify(src[i])}`);
     }
   }
-  tokens.push({ type: 'eof', text: '', offset: src.length });
+  tokens.push({ type: 'eof', text: '', offset: n });
   return tokens;
 }

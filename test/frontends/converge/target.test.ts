@@ -63,3 +63,24 @@ test('the check script is syntax-checked through the target host: sh -n with the
     return true;
   });
 });
+
+test('the facts are read only when a template may call platform or env', async () => {
+  const plain = new FakeHost({ facts: { env: { ROLE: 'db' } } });
+  const program = await compileConverge(hcl('param "who" { default = "x" }\n\nfile.content "a" {\n  destination = "/tmp/a"\n  content = "{{param `who`}}"\n}\n'), new Map(), 'plan', plain);
+  assert.equal(program.graph.nodes.find((n) => n.id === 'root/file.content.a')?.params.content, 'x');
+  assert.equal(plain.calls.facts, 0);
+  // env inside a module's param default, read by the module: the facts are read and the program compiled with them.
+  const dir = tempDir('cairn-cv-target-mod-');
+  writeFileSync(join(dir, 'm.hcl'), 'param "role" { default = "{{env `ROLE`}}" }\n\nfile.content "m" {\n  destination = "/tmp/m"\n  content = "{{param `role`}}"\n}\n');
+  writeFileSync(join(dir, 'main.hcl'), 'module "m.hcl" "m" {}\n');
+  const reading = new FakeHost({ facts: { env: { ROLE: 'db' } } });
+  const withEnv = await compileConverge(join(dir, 'main.hcl'), new Map(), 'plan', reading);
+  assert.equal(withEnv.graph.nodes.find((n) => n.id.endsWith('file.content.m'))?.params.content, 'db');
+  assert.equal(reading.calls.facts, 1);
+  // A switch predicate that calls env outside any {{ }} reads them too.
+  const sw = 'switch "os" {\n  case "eq (env `ROLE`) `db`" "l" {\n    task "a" {\n      check = "true"\n      apply = "true"\n    }\n  }\n}\n';
+  const linux = new FakeHost({ facts: { env: { ROLE: 'db' } } });
+  const picked = (await compileConverge(hcl(sw), new Map(), 'plan', linux)).graph.nodes.filter((n) => n.meta?.skipped === undefined).map((n) => n.id);
+  assert.ok(picked.includes('root/macro.switch.os/macro.case.l/task.a'), picked.join(', '));
+  assert.equal(linux.calls.facts, 1);
+});

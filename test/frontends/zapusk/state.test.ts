@@ -358,3 +358,28 @@ test('the tool folder (global params, lib/) may be given as $CAIRN_ZAPUSK_TOOL_D
     rmSync(env.tmp, { recursive: true, force: true });
   }
 });
+
+test('a run that changes nothing leaves the state files as they are; a changed param or mode rewrites them', () => {
+  const env = caseEnv(join(FIXTURES, 'files'));
+  try {
+    const target = join(env.tmp, 'snippet.conf');
+    const args = (value: string) => [join(FIXTURES, 'files/prog.zdb'), 'apply', `target=${target}`, `note=${value}`, '--state_dir', env.state];
+    assert.equal(runZapusk(args('one'), env).code, 0);
+    const files = ['params.txt', 'zapusk.conf', 'created-file-snippet', 'file-backup-snippet'].map((f) => join(env.state, f));
+    const before = files.map((f) => statSync(f, { bigint: true }));
+    const again = runZapusk(args('one'), env);
+    assert.equal(again.code, 0, again.stderr);
+    // Not written again: the same inode (a write replaces the file by a renamed temporary one).
+    files.forEach((f, i) => assert.equal(statSync(f, { bigint: true }).ino, before[i]?.ino, f));
+    assert.equal(runZapusk(args('two'), env).code, 0);
+    assert.match(readFileSync(files[0] as string, 'utf8'), /^note=two$/m);
+    assert.notEqual(statSync(files[0] as string, { bigint: true }).ino, before[0]?.ino);
+    assert.equal(statSync(files[1] as string, { bigint: true }).ino, before[1]?.ino, 'zapusk.conf holds the same text');
+    // A state file whose mode was changed is written again, owner-only.
+    chmodSync(files[1] as string, 0o644);
+    assert.equal(runZapusk(args('two'), env).code, 0);
+    assert.equal(statSync(files[1] as string).mode & 0o777, 0o600);
+  } finally {
+    rmSync(env.tmp, { recursive: true, force: true });
+  }
+});
