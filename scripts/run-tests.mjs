@@ -26,18 +26,19 @@ const root = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const filters = process.argv.slice(2);
 /** The longest files (CPU and waiting), longest first, as measured; the others follow in path order. */
 const LONGEST = [
-  'test/frontends/converge/sweep.test.ts',
   'test/frontends/salt/differential.test.ts',
+  'test/frontends/converge/sweep.test.ts',
   'test/frontends/inmanta/golden.test.ts',
   'test/fuzz/fuzz.test.ts',
-  'test/frontends/zapusk/golden.test.ts',
-  'test/host/fleet-frontends.test.ts',
-  'test/host/fleet-cli.test.ts',
-  'test/frontends/otter/cli.test.ts',
-  'test/host/ssh.test.ts',
   'test/web/dashboard.browser.test.ts',
+  'test/frontends/zapusk/golden.test.ts',
   'test/host/salt-fleet-cli.test.ts',
+  'test/host/ssh.test.ts',
+  'test/host/ssh-leftovers.test.ts',
   'test/host/fleet-otter-inmanta.test.ts',
+  'test/host/fleet-cli.test.ts',
+  'test/host/fleet-frontends.test.ts',
+  'test/frontends/otter/cli.test.ts',
 ];
 const rank = (f) => (LONGEST.includes(f) ? LONGEST.indexOf(f) : LONGEST.length);
 const files = testFiles(root)
@@ -68,10 +69,10 @@ const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force:
 const build = await buildTests(root, scratch ?? diskTmp);
 const compiled = (f) => join(build.dir, f.replace(/\.ts$/, '.js'));
 
-// The other files run GROUP to a process, one after the other, each file's tests under its own heading
+// The other files run GROUP (16) to a process, one after the other, each file's tests under its own heading
 // (its path): a process, its module loading and its CLI worker are paid once per group instead of once
 // per file. CAIRN_TEST_ISOLATE=1 gives every file its own process again.
-const GROUP = process.env.CAIRN_TEST_ISOLATE === '1' ? 1 : 8;
+const GROUP = process.env.CAIRN_TEST_ISOLATE === '1' ? 1 : 16;
 const alone = files.filter((f) => rank(f) < LONGEST.length);
 const rest = files.filter((f) => rank(f) === LONGEST.length);
 const entries = alone.map(compiled);

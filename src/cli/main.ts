@@ -168,8 +168,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
 /**
  * For a process that runs many command lines (runCli's callers): this machine's facts are read once per
- * working directory and environment instead of once per command line (host/local.ts).
+ * working directory and environment instead of once per command line (host/local.ts). The held lock's
+ * marker, which every run that takes the lock sets to its own token, does not count as a difference.
  */
 export async function rememberLocalFacts(): Promise<void> {
-  (await import('../host/local.js')).rememberLocalFacts();
+  const [{ HELD_LOCK_ENV }, local] = await Promise.all([import('../store/file-store.js'), import('../host/local.js')]);
+  local.rememberLocalFacts([HELD_LOCK_ENV]);
 }

@@ -49,9 +49,12 @@ function unlinkQuietly(path: string): void {
  * command line run on its own reads its facts once anyway.
  */
 let remembered: Map<string, Promise<HostFacts>> | undefined;
+/** Variables a run sets for itself alone (a held lock's token): not part of the key, taken from the run. */
+let perRun: readonly string[] = [];
 
-export function rememberLocalFacts(): void {
+export function rememberLocalFacts(variables: readonly string[] = []): void {
   remembered ??= new Map();
+  perRun = variables;
 }
 
 export class LocalHost implements Host {
@@ -85,14 +88,24 @@ export class LocalHost implements Host {
   private readFacts(): Promise<HostFacts> {
     const read = (): Promise<HostFacts> => gatherFacts((script) => this.exec(script, { readOnly: true }), this.name);
     if (!remembered) return read();
-    const key = JSON.stringify([this.name, process.cwd(), Object.entries(process.env)]);
+    const key = JSON.stringify([this.name, process.cwd(), Object.entries(process.env).filter(([k]) => !perRun.includes(k))]);
     let facts = remembered.get(key);
     if (!facts) {
       facts = read();
       remembered.set(key, facts);
       facts.catch(() => remembered?.delete(key));
     }
-    return facts.then((f) => structuredClone(f));
+    // The environment the script would print now: the per-run variables as this run has them.
+    const own = perRun.map((k) => [k, process.env[k]] as const);
+    return facts.then((f) => {
+      const copy = structuredClone(f);
+      const env = { ...copy.env };
+      for (const [k, v] of own) {
+        if (v === undefined) delete env[k];
+        else env[k] = v;
+      }
+      return { ...copy, env };
+    });
   }
 
   execSync(command: string | readonly string[], options: SyncExecOptions = {}): ExecResult {

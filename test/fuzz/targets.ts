@@ -15,6 +15,7 @@ import { checkScript, parseScript, RaftLoader } from '../../src/frontends/otter/
 import { renderHighstate } from '../../src/frontends/salt/render/index.js';
 import { prepare } from '../../src/frontends/zapusk/index.js';
 import { LocalHost } from '../../src/host/local.js';
+import type { ExecOptions, ExecResult } from '../../src/host/types.js';
 import { kinds } from '../../src/resources/index.js';
 import { readFileSync } from 'node:fs';
 
@@ -41,7 +42,29 @@ async function diagnosticsOf(f: () => unknown): Promise<readonly Diagnostic[]> {
   }
 }
 
-const host = new LocalHost();
+/**
+ * This machine, with the answer of each syntax check (`/bin/sh -n`, the script on stdin) kept by script:
+ * converge checks every task's check script when it loads a program, most inputs are a seed with one
+ * change elsewhere, and the same script gets the same answer, so sh runs once per distinct script
+ * instead of once per input.
+ */
+class SyntaxCheckOnceHost extends LocalHost {
+  private readonly answers = new Map<string, Promise<ExecResult>>();
+
+  override exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const { stdin, readOnly, ...rest } = options;
+    const syntaxCheck = Array.isArray(command) && command.length === 2 && command[0] === '/bin/sh' && command[1] === '-n';
+    if (!syntaxCheck || !readOnly || stdin === undefined || Object.keys(rest).length > 0) return super.exec(command, options);
+    let answer = this.answers.get(stdin);
+    if (!answer) {
+      answer = super.exec(command, options);
+      this.answers.set(stdin, answer);
+    }
+    return answer;
+  }
+}
+
+const host = new SyntaxCheckOnceHost();
 
 export const targets: readonly Target[] = [
   {

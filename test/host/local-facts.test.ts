@@ -1,5 +1,6 @@
 // rememberLocalFacts: once on, LocalHost objects share one reading of this machine's facts per host name,
-// working directory and environment; another environment or directory reads the machine again.
+// working directory and environment; another environment or directory reads the machine again. Per-run
+// variables (a held lock's token) do not count: each caller sees its own value in the facts' env.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ test('remembered facts: one reading per directory and environment, each caller g
   const saved = { path: process.env.PATH, extra: process.env.CAIRN_FACTS_TEST, cwd: process.cwd() };
   t.after(() => {
     process.env.PATH = saved.path;
+    delete process.env.CAIRN_FACTS_PER_RUN;
     if (saved.extra === undefined) delete process.env.CAIRN_FACTS_TEST;
     else process.env.CAIRN_FACTS_TEST = saved.extra;
     process.chdir(saved.cwd);
@@ -25,7 +27,7 @@ test('remembered facts: one reading per directory and environment, each caller g
   process.env.PATH = `${dir}:${saved.path ?? ''}`;
   const readings = (): number => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
 
-  rememberLocalFacts();
+  rememberLocalFacts(['CAIRN_FACTS_PER_RUN']);
   const first = await new LocalHost().facts();
   assert.equal(first.cpuCount, 3);
   assert.equal(readings(), 1);
@@ -47,4 +49,16 @@ test('remembered facts: one reading per directory and environment, each caller g
 
   await new LocalHost('web1').facts();
   assert.equal(readings(), 4, 'another host name reads again');
+
+  process.env.CAIRN_FACTS_PER_RUN = 'token-1';
+  const fifth = await new LocalHost().facts();
+  assert.equal(readings(), 4, 'a per-run variable is no other environment');
+  assert.equal(fifth.env.CAIRN_FACTS_PER_RUN, 'token-1', 'the facts show the run its own value');
+  process.env.CAIRN_FACTS_PER_RUN = 'token-2';
+  assert.equal((await new LocalHost().facts()).env.CAIRN_FACTS_PER_RUN, 'token-2');
+  delete process.env.CAIRN_FACTS_PER_RUN;
+  const sixth = await new LocalHost().facts();
+  assert.equal(readings(), 4);
+  assert.equal('CAIRN_FACTS_PER_RUN' in sixth.env, false, 'unset in the run: absent from its facts');
+  assert.deepEqual(sixth, fourth);
 });

@@ -130,8 +130,11 @@ export async function startSshd(options: { allowForwarding?: boolean; hostKeyTyp
       'MaxStartups 200',
       'MaxSessions 20',
       'LogLevel ERROR',
-      // sshd takes the first SetEnv line only: every variable goes on one.
-      ...(options.setEnv && Object.keys(options.setEnv).length > 0 ? [`SetEnv ${Object.entries(options.setEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`] : []),
+      // sshd takes the first SetEnv line only: every variable goes on one. SHLVL=1: bash, the login
+      // shell sshd runs each command with, reads the login's ~/.bashrc when sshd started it at the first
+      // shell level; one level up it does not, so what this machine's ~/.bashrc does (a version manager's
+      // set-up, dozens of programs per session) stays out of the test machines' sessions.
+      `SetEnv ${Object.entries({ SHLVL: '1', ...options.setEnv }).map(([k, v]) => `${k}=${v}`).join(' ')}`,
       '',
     ].join('\n'),
   );

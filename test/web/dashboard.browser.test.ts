@@ -1,7 +1,8 @@
 /**
  * The dashboard in a real browser (Debian's chromium driven by playwright-core) over a store filled by
  * real `cairn apply` runs: what a person sees on each page, a live run updating, hostile names and diffs
- * shown as text, the token and the 404 page. Screenshots go to $CAIRN_SCREENSHOT_DIR (default: a temp dir).
+ * shown as text, the token and the 404 page. With $CAIRN_SCREENSHOT_DIR set, a screenshot of each page goes
+ * there (none otherwise: a temporary folder nobody looks at would only cost the time to render them).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -30,7 +31,12 @@ if (!HAVE) console.log(`SKIPPED: dashboard browser tests: no chromium at ${CHROM
 const work = tempDir('cairn-web-');
 const state = join(work, 'state');
 const out = join(work, 'out');
-const shots = process.env.CAIRN_SCREENSHOT_DIR ?? join(work, 'screenshots');
+const shots = process.env.CAIRN_SCREENSHOT_DIR;
+
+/** A full-page screenshot into $CAIRN_SCREENSHOT_DIR, when it is set. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (shots) await page.screenshot({ path: join(shots, name), fullPage: true });
+}
 let browser: Browser | undefined;
 const servers: ChildProcess[] = [];
 const sshds: TestSshd[] = [];
@@ -73,7 +79,7 @@ function serve(args: string[]): Promise<{ url: string; child: ChildProcess }> {
 
 before(async () => {
   if (!HAVE) return;
-  mkdirSync(shots, { recursive: true });
+  if (shots) mkdirSync(shots, { recursive: true });
   // Real runs: a first apply, a change with a diff, a plan that finds drift, a failing run.
   assert.equal(cairn(['apply', siteGraph('1'), '--state-dir', state]).code, 0);
   assert.equal(cairn(['apply', siteGraph('2'), '--state-dir', state]).code, 0);
@@ -153,7 +159,7 @@ test('runs list: every run with outcome, counts, hosts and front end, without Ja
   assert.deepEqual(await page.locator('table.runs tbody tr td:nth-child(5)').allTextContents(), ['changed', 'failed', 'changed', 'changed', 'changed']);
   assert.match((await rows.nth(0).textContent()) ?? '', /web1, web2/);
   assert.match((await rows.nth(1).textContent()) ?? '', /1 failed/);
-  await page.screenshot({ path: join(shots, 'runs.png'), fullPage: true });
+  await screenshot(page, 'runs.png');
   await page.selectOption('select[name=outcome]', 'failed');
   await page.click('button[type=submit]');
   assert.equal(await page.locator('table.runs tbody tr').count(), 1);
@@ -174,7 +180,7 @@ test('a run: per resource status, comment, the rendered diff and the output; a h
   assert.equal(await page.locator('main script').count(), 0);
   assert.match((await page.locator('details.output pre').textContent()) ?? '', /Applied: 3 changed, 1 ok/);
   assert.deepEqual(problemsOf(page), []);
-  await page.screenshot({ path: join(shots, 'run.png'), fullPage: true });
+  await screenshot(page, 'run.png');
   await page.context().close();
 });
 
@@ -189,7 +195,7 @@ test('the graph of a run: a node per resource coloured by outcome, edges by requ
   const fill = await page.locator('svg.graph a.node.changed rect').first().evaluate((e) => (globalThis as unknown as Win).getComputedStyle(e).fill);
   const okFill = await page.locator('svg.graph a.node.ok rect').first().evaluate((e) => (globalThis as unknown as Win).getComputedStyle(e).fill);
   assert.notEqual(fill, okFill);
-  await page.screenshot({ path: join(shots, 'graph.png'), fullPage: true });
+  await screenshot(page, 'graph.png');
   await page.locator('svg.graph a.node[data-node=config]').click();
   assert.match(page.url(), /\/runs\/2#r-/);
   await page.context().close();
@@ -209,7 +215,7 @@ test('drift: hosts × resources with the latest state, cells linking to their la
   assert.equal(await cellOf('config', col).locator('a').getAttribute('href'), await cellOf('config', col).locator('a').getAttribute('href'));
   assert.match((await cellOf('config', col).locator('a').getAttribute('href')) ?? '', /^\/runs\/3#r-/);
   assert.equal((await cellOf('site', col).textContent())?.startsWith('ok'), true);
-  await page.screenshot({ path: join(shots, 'drift.png'), fullPage: true });
+  await screenshot(page, 'drift.png');
   await page.fill('input[name=host]', 'web2');
   await page.click('button[type=submit]');
   assert.deepEqual(await page.locator('table.drift thead th.host').allTextContents(), ['web2']);
@@ -223,7 +229,7 @@ test('trends: uPlot charts drawn from the package, under the CSP', { skip: !HAVE
   await page.waitForFunction(() => (globalThis as unknown as Win).document.body.dataset.charts === 'drawn');
   assert.equal(await page.locator('.uplot').count(), 2);
   assert.deepEqual(problemsOf(page), []);
-  await page.screenshot({ path: join(shots, 'trends.png'), fullPage: true });
+  await screenshot(page, 'trends.png');
   await page.context().close();
 });
 
@@ -243,7 +249,7 @@ test('a live run: its page fills in over server-sent events, then shows the fini
   assert.match((await page.locator('h1').textContent()) ?? '', /running/);
   // The live script counts the result batches it received over server-sent events.
   await page.waitForFunction(() => Number((globalThis as unknown as Win).document.getElementById('results')?.dataset.updates ?? 0) >= 1, undefined, { timeout: 15000 });
-  await page.screenshot({ path: join(shots, 'live.png'), fullPage: true });
+  await screenshot(page, 'live.png');
   writeFileSync(flag, '');
   await finished;
   await page.waitForFunction(() => ((globalThis as unknown as Win).document.querySelector('h1')?.textContent ?? '').includes('changed'), undefined, { timeout: 15000 });

@@ -71,9 +71,8 @@ function copyTree(from: string, to: string, dir: string): void {
   }
 }
 
-/** Copies the program into a fresh work dir and runs its setup; returns the dir. */
-export function materialize(name: string): string {
-  const dir = workDir();
+/** Copies the program into `dir` (a fresh work dir by default; an empty one) and runs its setup; returns the dir. */
+export function materialize(name: string, dir = workDir()): string {
   copyTree(join(SWEEP, name), dir, dir);
   const setup = join(dir, 'setup.sh');
   try {

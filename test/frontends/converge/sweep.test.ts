@@ -6,11 +6,17 @@
  * converge, so CAIRN_ACCEPT never rewrites them.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertNoStack, cairn } from '../../cli/cli-helpers.js';
 import { goldenSuite } from '../../harness/golden.js';
-import { materialize, normalize, outName, type Recorded, steps, SWEEP } from './sweep-lib.js';
+import { materialize, normalize, outName, type Recorded, steps, SWEEP, workDir } from './sweep-lib.js';
+
+// Every program runs in the same work dir, emptied after each: runs in one working directory share one
+// reading of this machine's facts (test/cli/cli-helpers.ts), where a fresh dir per program would read
+// them again for each. The dir is gone when the process ends.
+const WORK = workDir();
+process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
 
 goldenSuite({
   title: 'converge sweep',
@@ -19,7 +25,7 @@ goldenSuite({
   expected: (n) => n === 'recorded.json' || /^\d+-[a-z]+(\.cairn)?\.txt$/.test(n),
   run: ({ name }, expect) => {
     const recorded = expect.jsonOf('recorded.json') as Recorded[];
-    const dir = materialize(name);
+    const dir = materialize(name, WORK);
     try {
       steps(name).forEach((step, i) => {
         const want = recorded[i];
@@ -38,7 +44,7 @@ goldenSuite({
         if (want?.fatal !== undefined && expected.text === '') assert.match(r.stderr, /^.+:\d+:\d+: [A-Z]+\d+ /m, `${name} step ${i + 1}: positioned diagnostic`);
       });
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
     }
   },
 });

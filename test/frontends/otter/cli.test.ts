@@ -3,7 +3,7 @@
 // run's root read as {root}, under the fixture as {fixture}); expected.stderr holds a diagnostic instead
 // (exit 1, nothing changed).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { assertNoStack, cairn, ROOT, tempDir } from '../../cli/cli-helpers.js';
@@ -20,6 +20,17 @@ interface Expected {
   output: { status: string; log: string[]; drift: unknown[] };
 }
 
+// Each case's files are copied into one work dir (emptied before each case) and run there: runs in one
+// working directory share one reading of this machine's facts (test/cli/cli-helpers.ts), where running in
+// each case's own folder would read them again for every case.
+const WORK = realpathSync(tempDir('cairn-otter-work-'));
+
+function enter(dir: string): string {
+  for (const entry of readdirSync(WORK)) rmSync(join(WORK, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(dir)) if (!entry.startsWith('expected.')) cpSync(join(dir, entry), join(WORK, entry), { recursive: true });
+  return WORK;
+}
+
 function placeholders(text: string, root: string, fixture: string): string {
   return text.split(root).join('{root}').split(fixture).join('{fixture}');
 }
@@ -28,7 +39,8 @@ goldenSuite({
   title: 'fixture',
   root: FIXTURES,
   expected: (name) => name === 'expected.json' || name === 'expected.stderr',
-  run: ({ dir }, expect) => {
+  run: ({ dir: fixture }, expect) => {
+    const dir = enter(fixture);
     const root = realpathSync(tempDir('cairn-otter-'));
     const state = tempDir('cairn-otter-state-');
     if (expect.has('expected.stderr')) {

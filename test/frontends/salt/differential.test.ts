@@ -36,12 +36,15 @@ const stateDir = mkdtempSync(join(tmpdir(), 'cairn-salt-diff-store-'));
 process.on('exit', () => rmSync(stateDir, { recursive: true, force: true }));
 
 /**
- * A case's copy is made in the system's temporary folder even when the test run keeps its temporary files
- * elsewhere (scripts/run-tests.mjs, CAIRN_TEST_DISK_TMPDIR): setup.sh makes archives with tar, which lists
- * a folder's files in the order its file system gives them, and the corpus was recorded on a disk.
+ * A case whose setup.sh makes an archive with tar has its copy made in the system's temporary folder even
+ * when the test run keeps its temporary files elsewhere (scripts/run-tests.mjs, CAIRN_TEST_DISK_TMPDIR):
+ * tar lists a folder's files in the order its file system gives them, and the corpus was recorded on a
+ * disk. The other cases stay in the run's temporary folder (a RAM file system), where making and
+ * removing a copy costs far less.
  */
 function prepare(dir: string): ReturnType<RecorderLib['prepare']> {
-  const disk = process.env.CAIRN_TEST_DISK_TMPDIR;
+  const setup = join(dir, 'setup.sh');
+  const disk = existsSync(setup) && /\btar\b/.test(readFileSync(setup, 'utf8')) ? process.env.CAIRN_TEST_DISK_TMPDIR : undefined;
   const saved = process.env.TMPDIR;
   if (disk) process.env.TMPDIR = disk;
   try {
