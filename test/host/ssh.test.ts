@@ -112,7 +112,8 @@ if (missing) {
         );
         // lstat, then open; fstat ∥ read; close: five requests each, in three waves.
         assert.equal(host.stats.requests, 200 * 5);
-        assert.ok(host.stats.roundTrips <= 5, `${host.stats.roundTrips} sequential round trips`);
+        // Three waves when nothing else runs; a loaded machine may split one, never into one per file.
+        assert.ok(host.stats.roundTrips <= 10, `${host.stats.roundTrips} sequential round trips`);
       } finally {
         await host.close();
       }
