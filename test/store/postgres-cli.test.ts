@@ -130,6 +130,8 @@ test('the run lock is an advisory lock: a second run waits or gives up; a killed
   assert.match(cairn(['history', '--store', url]).stdout, /^1 .*running/m);
   holder.kill('SIGKILL');
   await exited;
+  // The killed run's command was left running on its own: the flag ends its loop.
+  writeFileSync(flag, '');
   // The session went with the process: the run is interrupted and the lock is free.
   let list = '';
   for (let i = 0; i < 50 && !/interrupted/.test(list); i++) {
