@@ -51,11 +51,14 @@ function liveFeed(store: RunStore, handle: StoreRunHandle, progress: Progress): 
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   let stopped = false;
+  let sent = 0;
   const flush = (): void => {
     timer = undefined;
     if (stopped) return;
-    const snapshot = results.map((r) => recordableResult(r, true));
-    writing = writing.then(() => store.progress(handle, snapshot));
+    // Only what finished since the last write: a long run writes each result once.
+    const added = results.slice(sent).map((r) => recordableResult(r, true));
+    sent = results.length;
+    writing = writing.then(() => store.progress(handle, added));
     timer = setTimeout(flush, LIVE_EVERY_MS);
     timer.unref();
   };

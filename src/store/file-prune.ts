@@ -2,7 +2,7 @@
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeIoError } from './errors.js';
-import { RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
+import { PARTIAL_SUFFIX, RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
 import type { PruneOptions } from './types.js';
 import { uniquePart } from './temp-name.js';
 
@@ -50,7 +50,7 @@ export function pruneFileStore(dir: string, options: PruneOptions): number {
   }
   // The summary lines go first: a record file without its line is harmless (it only keeps its id taken).
   for (const id of gone) {
-    for (const name of [`${id}.json`, `${id}.partial.json`]) {
+    for (const name of [`${id}.json`, `${id}.partial.json`, `${id}${PARTIAL_SUFFIX}`]) {
       try {
         unlinkSync(join(dir, RECORDS_DIR, name));
       } catch {

@@ -1,11 +1,11 @@
 /** The embedded run store: a state directory of JSON files (history.ts), its lock file and drift index. */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { NodeResult } from '../core/model.js';
 import { StoreError, storeIoError } from './errors.js';
 import { readDrift, recordDrift } from './file-drift.js';
 import { pruneFileStore } from './file-prune.js';
-import { beginRun, finishRun, getRun, type RunHandle, type RunSummary, RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
+import { beginRun, finishRun, getRun, PARTIAL_SUFFIX, type RunHandle, type RunSummary, RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
 import { acquireLock, readLock, releaseLockOnExit } from './lock.js';
 import { compareDrift, hostsOf, localHostName, matchesDriftQuery, matchesRunQuery, outcomeOf, pageSize, storedRun, withHosts } from './query.js';
 import { ensureStateDir } from './state-dir.js';
@@ -26,7 +26,6 @@ import type {
   StoredRunSummary,
   StoreRunHandle,
 } from './types.js';
-import { uniquePart } from './temp-name.js';
 
 /**
  * Set while a run holds the lock, and inherited by the commands it runs: a step that runs cairn again on
@@ -110,16 +109,15 @@ export class FileRunStore implements RunStore {
     return { id: handle.id, start: handle.summary.start };
   }
 
-  async progress(handle: StoreRunHandle, results: readonly NodeResult[]): Promise<void> {
-    const target = this.partialPath(handle.id);
-    const temp = `${target}.${uniquePart()}.tmp`;
+  async progress(handle: StoreRunHandle, added: readonly NodeResult[]): Promise<void> {
+    if (added.length === 0) return;
     try {
       mkdirSync(join(this.dir, RECORDS_DIR), { recursive: true, mode: 0o700 });
-      writeFileSync(temp, JSON.stringify(withHosts(results, localHostName())), { mode: 0o600 });
-      renameSync(temp, target);
+      // One line per result, appended in one write; a reader skips a line still being written.
+      const lines = withHosts(added, localHostName()).map((r) => JSON.stringify(r));
+      appendFileSync(this.partialPath(handle.id), `${lines.join('\n')}\n`, { mode: 0o600 });
     } catch {
       // The live view is best effort; the record written at the end is what counts.
-      tryUnlink(temp);
     }
   }
 
@@ -198,16 +196,26 @@ export class FileRunStore implements RunStore {
   async close(): Promise<void> {}
 
   private partialPath(id: number): string {
-    return join(this.dir, RECORDS_DIR, `${id}.partial.json`);
+    return join(this.dir, RECORDS_DIR, `${id}${PARTIAL_SUFFIX}`);
   }
 
   private readPartial(id: number): NodeResult[] | undefined {
+    let text: string;
     try {
-      const v = JSON.parse(readFileSync(this.partialPath(id), 'utf8')) as unknown;
-      return Array.isArray(v) ? (v as NodeResult[]) : undefined;
+      text = readFileSync(this.partialPath(id), 'utf8');
     } catch {
       return undefined;
     }
+    const results: NodeResult[] = [];
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      try {
+        results.push(JSON.parse(line) as NodeResult);
+      } catch {
+        // The last line of a run still writing it.
+      }
+    }
+    return results;
   }
 }
 

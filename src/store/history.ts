@@ -88,6 +88,8 @@ export interface RunHandle {
 
 export const SUMMARY_FILE = 'runs.jsonl';
 export const RECORDS_DIR = 'runs';
+/** A running run's results so far, one JSON line each, next to where its record will be. */
+export const PARTIAL_SUFFIX = '.partial.jsonl';
 const TAIL_CHUNK = 64 * 1024;
 const FORMAT_VERSION = 1;
 

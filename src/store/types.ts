@@ -150,8 +150,11 @@ export interface RunStore {
   readonly location: string;
   lock(options: LockOptions): Promise<RunLock>;
   beginRun(info: BeginInfo): Promise<StoreRunHandle>;
-  /** The results so far of a run in progress, for the live view; replaces the previous snapshot. */
-  progress(handle: StoreRunHandle, results: readonly NodeResult[]): Promise<void>;
+  /**
+   * Results a run in progress finished since the last call, for the live view: each call adds to what
+   * the run has so far (so a long run writes each result once, not all of them again every time).
+   */
+  progress(handle: StoreRunHandle, added: readonly NodeResult[]): Promise<void>;
   finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<void>;
   listRuns(query?: RunQuery): Promise<Page<StoredRunSummary>>;
   /** A run by id (a number, `#42`, `last`), with all its results; undefined when there is none. */

@@ -52,8 +52,11 @@ async function fill(store: RunStore): Promise<void> {
     const h = await store.beginRun({ frontEnd: spec.frontEnd, mode: spec.mode, source: spec.source, command: `cairn run ${i + 1}`, start: T(i + 1) });
     await store.finishRun(h, { results: spec.results, exitCode: spec.exitCode, end: T(i + 2), ...(spec.output ? { output: spec.output } : {}) });
   }
-  // A sixth run still going.
-  await store.beginRun({ frontEnd: 'otter', mode: 'apply', source: ['/srv/x.otter'], command: 'cairn run 6', start: T(7) });
+  // A sixth run still going, its results so far given for the live view in two parts.
+  const live = await store.beginRun({ frontEnd: 'otter', mode: 'apply', source: ['/srv/x.otter'], command: 'cairn run 6', start: T(7) });
+  await store.progress(live, [result('a', 'step1', 'ok')]);
+  await store.progress(live, []);
+  await store.progress(live, [result('a', 'step2', 'changed'), result('b', 'step1', 'failed')]);
 }
 
 const ids = (p: { items: readonly { id: number }[] }): number[] => p.items.map((r) => r.id);
@@ -75,6 +78,7 @@ async function answers(store: RunStore): Promise<Record<string, unknown>> {
     run1: await store.getRun(1),
     last: (await store.getRun('last'))?.id,
     missing: await store.getRun(99),
+    live: (await store.getRun(6))?.results.map((r) => `${r.host}/${r.id} ${r.status}`),
     drift: await store.drift(),
     drifted: await store.drift({ state: 'drifted' }),
     driftB: await store.drift({ host: 'b' }),
@@ -107,6 +111,8 @@ function checkAnswers(a: Record<string, unknown>): void {
   assert.equal(run1.durationMs, 1000);
   assert.equal(a.last, 6);
   assert.equal(a.missing, undefined);
+  // What a running run has so far: every part given, in order, each once.
+  assert.deepEqual(a.live, ['a/step1 ok', 'a/step2 changed', 'b/step1 failed']);
   const drift = a.drift as { host: string; resource: string; state: string; runId: number; sinceRunId: number }[];
   assert.deepEqual(
     drift.map((e) => `${e.host}/${e.resource} ${e.state} run ${e.runId} since ${e.sinceRunId}`),

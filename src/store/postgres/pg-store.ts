@@ -142,9 +142,10 @@ export class PgRunStore implements RunStore {
     return { id: Number(row.rows[0]?.id), start };
   }
 
-  async progress(handle: StoreRunHandle, results: readonly NodeResult[]): Promise<void> {
+  async progress(handle: StoreRunHandle, added: readonly NodeResult[]): Promise<void> {
+    if (added.length === 0) return;
     try {
-      await this.client.query('UPDATE cairn_runs SET partial = $2 WHERE id = $1', [handle.id, JSON.stringify(withHosts(results, localHostName()))]);
+      await this.client.query("UPDATE cairn_runs SET partial = COALESCE(partial, '[]'::jsonb) || $2::jsonb WHERE id = $1", [handle.id, JSON.stringify(withHosts(added, localHostName()))]);
     } catch {
       // The live view is best effort; the record written at the end is what counts.
     }
