@@ -11,7 +11,6 @@
  * guard file created with O_EXCL; under it the waiter renames `lock` aside, checks that what it moved is
  * byte for byte the stale lock it judged (and puts it back otherwise), and only then creates its own.
  */
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   linkSync,
@@ -154,7 +153,7 @@ class Attempt {
     command: string,
   ) {
     this.path = join(dir, 'lock');
-    this.info = { ...currentProcess(), started: new Date().toISOString(), command, token: randomBytes(8).toString('hex') };
+    this.info = { ...currentProcess(), started: new Date().toISOString(), command, token: lockToken() };
     this.content = `${JSON.stringify(this.info)}\n`;
   }
 
@@ -423,4 +422,14 @@ function unlinkQuiet(path: string): void {
 function isErrno(e: unknown, ...codes: string[]): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code !== undefined && codes.includes(code);
+}
+
+/**
+ * The holder's token: 16 hex digits, told apart from every other holder's (with its pid, host and start)
+ * when the lock is released or swept. Not a secret: whoever can write the store can write the lock, so
+ * no cryptographic randomness (and no crypto module to load for every run).
+ */
+function lockToken(): string {
+  const part = (): string => Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0');
+  return `${part()}${part()}`;
 }

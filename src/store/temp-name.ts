@@ -1,8 +1,8 @@
 /**
  * The unique part of a temporary file's name in the store (written, then renamed over its target): this
  * process, a count within it, and a random part for stores shared between machines. Not a secret, so no
- * cryptographic randomness is needed. (The run lock keeps its own random token, which its leftover sweep
- * recognises.)
+ * cryptographic randomness is needed. (The run lock has its own token, 16 hex digits, which its leftover
+ * sweep recognises.)
  */
 let count = 0;
 
