@@ -108,12 +108,25 @@ type DriftRun = { id: number; start: string; mode: RunMode };
  * The drift rule for one result: the resource's new row, or undefined when the result says nothing and
  * a state is already known. `since` stays while the state stays.
  */
-function nextDriftRow(prev: DriftRow | undefined, r: NodeResult, host: string, run: DriftRun): DriftRow | undefined {
+function nextDriftRow(prev: DriftRow | undefined, r: NodeResult, host: string, run: DriftRun, into?: DriftRow): DriftRow | undefined {
   const state = driftStateOf(r.status, run.mode);
   if (state === undefined && prev) return undefined;
   const s = state ?? 'unknown';
   const same = prev !== undefined && prev[4] === s;
-  return [host, r.id, r.type, r.name, s, r.status, r.comment, run.id, run.start, same ? prev[9] : run.start, same ? prev[10] : run.id];
+  const since = same ? prev[9] : run.start;
+  const sinceRunId = same ? prev[10] : run.id;
+  if (into === undefined) return [host, r.id, r.type, r.name, s, r.status, r.comment, run.id, run.start, since, sinceRunId];
+  // The row rewritten where it is (a large index is folded without a new row per resource).
+  into[2] = r.type;
+  into[3] = r.name;
+  into[4] = s;
+  into[5] = r.status;
+  into[6] = r.comment;
+  into[7] = run.id;
+  into[8] = run.start;
+  into[9] = since;
+  into[10] = sinceRunId;
+  return into;
 }
 
 /**
@@ -153,9 +166,8 @@ export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly
     const host = hostOf(r, fallback);
     const here = rows[next];
     const i = here !== undefined && here[1] === r.id && here[0] === host ? next : (indexed().get(`${host}\u0000${r.id}`) ?? -1);
-    const row = nextDriftRow(i >= 0 ? rows[i] : undefined, r, host, run);
+    const row = i >= 0 ? nextDriftRow(rows[i], r, host, run, rows[i]) : nextDriftRow(undefined, r, host, run);
     if (i >= 0) {
-      if (row) rows[i] = row;
       next = i + 1;
     } else if (row) {
       indexed().set(`${host}\u0000${r.id}`, rows.length);
