@@ -113,6 +113,13 @@ interface Verdict {
   internal?: InternalInfo;
 }
 
+/** The verdict on a node its check found in its state. */
+function inSync(check: CheckOutcome): Verdict {
+  const ok: Verdict = { result: true, status: 'ok', changes: {}, comment: check.comment ?? '' };
+  if (check.outputs) ok.outputs = check.outputs;
+  return ok;
+}
+
 class Run<C> {
   private readonly results = new Map<string, NodeResult>();
   private readonly ordered: NodeResult[] = [];
@@ -275,22 +282,7 @@ class Run<C> {
     if (kind?.checkNow === undefined || !this.plainlyMet(node) || hasDeferred(node.params)) return undefined;
     const t0 = monotonicMs();
     const check = checkAtOnce(kind, this.options.ctx, node.params, node);
-    if (check === undefined) return undefined;
-    const r: { -readonly [K in keyof NodeResult]: NodeResult[K] } = {
-      id: node.id,
-      name: node.name,
-      type: node.type,
-      result: true,
-      status: 'ok',
-      changes: {},
-      comment: check.comment ?? '',
-      start: this.isoAt(Math.round(this.wall0 + t0)),
-      duration: Math.round((monotonicMs() - t0) * 1000) / 1000,
-      run_num: runNum,
-    };
-    if (check.outputs) r.outputs = check.outputs;
-    if (node.span) r.span = node.span;
-    return r;
+    return check === undefined ? undefined : this.resultOf(node, runNum, t0, inSync(check));
   }
 
   /** Only plain requires, all met, and no prereq on it: none of the requisite checks can apply. */
@@ -302,8 +294,11 @@ class Run<C> {
 
   private async runNode(node: GraphNode, runNum: number): Promise<NodeResult> {
     const t0 = monotonicMs();
-    const startWall = this.isoAt(Math.round(this.wall0 + t0));
-    const v = await this.decide(node);
+    return this.resultOf(node, runNum, t0, await this.decide(node));
+  }
+
+  /** The result record of a node that started at `t0` (monotonic) and ends now with verdict `v`. */
+  private resultOf(node: GraphNode, runNum: number, t0: number, v: Verdict): NodeResult {
     const r: { -readonly [K in keyof NodeResult]: NodeResult[K] } = {
       id: node.id,
       name: node.name,
@@ -312,7 +307,7 @@ class Run<C> {
       status: v.status,
       changes: v.changes,
       comment: v.comment,
-      start: startWall,
+      start: this.isoAt(Math.round(this.wall0 + t0)),
       duration: Math.round((monotonicMs() - t0) * 1000) / 1000,
       run_num: runNum,
     };
@@ -408,11 +403,7 @@ class Run<C> {
       return thrown(err);
     }
     const checkOutputs = check.outputs;
-    if (check.inSync) {
-      const ok: Verdict = { result: true, status: 'ok', changes: {}, comment: check.comment ?? '' };
-      if (checkOutputs) ok.outputs = checkOutputs;
-      return ok;
-    }
+    if (check.inSync) return inSync(check);
     if (mode === 'collect' && check.collectable === false) {
       return { result: true, status: 'skipped', changes: {}, comment: check.comment ? `Not collected: ${check.comment}` : 'Not collected: this resource cannot tell drift without acting' };
     }
