@@ -31,10 +31,6 @@ export function allowHeapTuning(): void {
   allowed = true;
 }
 
-export function isLargeInput(chars: number): boolean {
-  return chars >= LARGE_INPUT;
-}
-
 /** Tunes the heap for an input of `chars` characters, where allowed; true when this call did. */
 export function tuneHeapForInput(chars: number): boolean {
   const flags = heapFlagsFor(chars);

@@ -37,16 +37,20 @@ function cacheFor(host: Host): { users: Map<string, number>; groups: Map<string,
   return c;
 }
 
-async function resolveId(host: Host, value: string | number, which: 'user' | 'group'): Promise<number> {
+/** An id known without the account files: a number, digits, or a name this run already looked up on the host. */
+function knownId(host: Host, value: string | number, which: 'user' | 'group'): number | undefined {
   if (typeof value === 'number') return value;
   if (/^\d+$/.test(value)) return Number(value);
-  const cache = cacheFor(host)[which === 'user' ? 'users' : 'groups'];
-  const known = cache.get(value);
+  return idCache.get(host)?.[which === 'user' ? 'users' : 'groups'].get(value);
+}
+
+async function resolveId(host: Host, value: string | number, which: 'user' | 'group'): Promise<number> {
+  const known = knownId(host, value, which);
   if (known !== undefined) return known;
   const db = await readAccounts(host);
-  const id = which === 'user' ? findUser(db, value)?.uid : findGroup(db, value)?.gid;
+  const id = which === 'user' ? findUser(db, value as string)?.uid : findGroup(db, value as string)?.gid;
   if (id === undefined) throw new Error(`${which === 'user' ? 'User' : 'Group'} ${value} is not available (not in /etc/${which === 'user' ? 'passwd' : 'group'})`);
-  cache.set(value, id);
+  cacheFor(host)[which === 'user' ? 'users' : 'groups'].set(value as string, id);
   return id;
 }
 
@@ -57,16 +61,8 @@ export function plainAttrs(p: AttrParams): WantedAttrs | undefined {
   return mode === undefined ? {} : { mode };
 }
 
-/**
- * The wanted attributes where they are known without a call to the host: no owner or group, or ids, or
- * names this run already resolved on this host (what resolveAttrs would give). Else undefined.
- */
-export function knownAttrs(host: Host, p: AttrParams): WantedAttrs | undefined {
-  const plain = plainAttrs(p);
-  if (plain) return plain;
-  const uid = p.owner === undefined ? undefined : knownId(host, p.owner, 'users');
-  const gid = p.group === undefined ? undefined : knownId(host, p.group, 'groups');
-  if ((p.owner !== undefined && uid === undefined) || (p.group !== undefined && gid === undefined)) return undefined;
+/** The wanted attributes for the params, with the owner's and group's ids as found. */
+function wanted(p: AttrParams, uid: number | undefined, gid: number | undefined): WantedAttrs {
   const out: { mode?: number; uid?: number; gid?: number; user?: string | number; group?: string | number } = {};
   const mode = parseMode(p.mode);
   if (mode !== undefined) out.mode = mode;
@@ -81,27 +77,25 @@ export function knownAttrs(host: Host, p: AttrParams): WantedAttrs | undefined {
   return out;
 }
 
-function knownId(host: Host, value: string | number, which: 'users' | 'groups'): number | undefined {
-  if (typeof value === 'number') return value;
-  if (/^\d+$/.test(value)) return Number(value);
-  return idCache.get(host)?.[which].get(value);
+/**
+ * The wanted attributes where they are known without a call to the host: no owner or group, or ids, or
+ * names this run already resolved on this host (what resolveAttrs would give). Else undefined.
+ */
+export function knownAttrs(host: Host, p: AttrParams): WantedAttrs | undefined {
+  const plain = plainAttrs(p);
+  if (plain) return plain;
+  const uid = p.owner === undefined ? undefined : knownId(host, p.owner, 'user');
+  const gid = p.group === undefined ? undefined : knownId(host, p.group, 'group');
+  if ((p.owner !== undefined && uid === undefined) || (p.group !== undefined && gid === undefined)) return undefined;
+  return wanted(p, uid, gid);
 }
 
 export async function resolveAttrs(host: Host, p: AttrParams): Promise<WantedAttrs> {
   const plain = plainAttrs(p);
   if (plain) return plain;
-  const out: { mode?: number; uid?: number; gid?: number; user?: string | number; group?: string | number } = {};
-  const mode = parseMode(p.mode);
-  if (mode !== undefined) out.mode = mode;
-  if (p.owner !== undefined) {
-    out.uid = await resolveId(host, p.owner, 'user');
-    out.user = p.owner;
-  }
-  if (p.group !== undefined) {
-    out.gid = await resolveId(host, p.group, 'group');
-    out.group = p.group;
-  }
-  return out;
+  const uid = p.owner === undefined ? undefined : await resolveId(host, p.owner, 'user');
+  const gid = p.group === undefined ? undefined : await resolveId(host, p.group, 'group');
+  return wanted(p, uid, gid);
 }
 
 /** Salt's permission changes: `mode` (as "0644"), `user` and `group` (as given) where they differ. */

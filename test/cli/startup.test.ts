@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { buildProgram } from '../../src/cli/main.js';
-import { HUGE_INPUT, heapFlagsFor, isLargeInput, LARGE_INPUT, tuneHeapForInput } from '../../src/engine/heap.js';
+import { HUGE_INPUT, heapFlagsFor, LARGE_INPUT, tuneHeapForInput } from '../../src/engine/heap.js';
 import { uniquePart } from '../../src/store/temp-name.js';
 import { cairnSpawned, ROOT, tempDir } from './cli-helpers.js';
 
@@ -88,8 +88,6 @@ test('only the command named on the line is declared; help and unknown names get
 });
 
 test('the heap is tuned for a large input, and never in a process that hosts many runs', () => {
-  assert.equal(isLargeInput(LARGE_INPUT - 1), false);
-  assert.equal(isLargeInput(LARGE_INPUT), true);
   assert.equal(heapFlagsFor(LARGE_INPUT - 1), undefined);
   assert.match(heapFlagsFor(LARGE_INPUT) ?? '', /--semi-space-growth-factor=1/);
   assert.match(heapFlagsFor(HUGE_INPUT - 1) ?? '', /--heap-growing-percent=50/);
