@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'nod
 import { join } from 'node:path';
 import type { NodeResult, RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
-import { driftFromRow, type DriftRow, driftToRow, foldDrift, foldDriftRows, localHostName } from './query.js';
+import { driftFromRow, driftKey, type DriftRow, driftToRow, foldDrift, foldDriftRows, localHostName } from './query.js';
 import type { DriftEntry } from './types.js';
 import { uniquePart } from './temp-name.js';
 import { writeJsonList } from './json-list.js';
@@ -36,7 +36,7 @@ function read(dir: string): Map<string, DriftEntry> | undefined {
   const rows = readRows(dir);
   if (!rows) return undefined;
   const latest = new Map<string, DriftEntry>();
-  for (const r of rows) latest.set(`${r[0]}\u0000${r[1]}`, driftFromRow(r));
+  for (const r of rows) latest.set(driftKey(r[0], r[1]), driftFromRow(r));
   return latest;
 }
 

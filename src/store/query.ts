@@ -129,6 +129,11 @@ function nextDriftRow(prev: DriftRow | undefined, r: NodeResult, host: string, r
   return into;
 }
 
+/** The key of a resource's latest state: its host and its id. */
+export function driftKey(host: string, resource: string): string {
+  return `${host}\u0000${resource}`;
+}
+
 /**
  * Folds one run's results into the latest-state map (key `host\0resource`), as both backends do. A result
  * that names no host is the run's `fallback` host's.
@@ -136,7 +141,7 @@ function nextDriftRow(prev: DriftRow | undefined, r: NodeResult, host: string, r
 export function foldDrift(latest: Map<string, DriftEntry>, run: DriftRun, results: readonly NodeResult[], fallback = ''): void {
   for (const r of results) {
     const host = hostOf(r, fallback);
-    const key = `${host}\u0000${r.id}`;
+    const key = driftKey(host, r.id);
     const prev = latest.get(key);
     const row = nextDriftRow(prev && driftToRow(prev), r, host, run);
     if (row) latest.set(key, driftFromRow(row));
@@ -156,7 +161,7 @@ export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly
       byKey = new Map();
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i] as DriftRow;
-        byKey.set(`${row[0]}\u0000${row[1]}`, i);
+        byKey.set(driftKey(row[0], row[1]), i);
       }
     }
     return byKey;
@@ -165,12 +170,12 @@ export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly
   for (const r of results) {
     const host = hostOf(r, fallback);
     const here = rows[next];
-    const i = here !== undefined && here[1] === r.id && here[0] === host ? next : (indexed().get(`${host}\u0000${r.id}`) ?? -1);
+    const i = here !== undefined && here[1] === r.id && here[0] === host ? next : (indexed().get(driftKey(host, r.id)) ?? -1);
     const row = i >= 0 ? nextDriftRow(rows[i], r, host, run, rows[i]) : nextDriftRow(undefined, r, host, run);
     if (i >= 0) {
       next = i + 1;
     } else if (row) {
-      indexed().set(`${host}\u0000${r.id}`, rows.length);
+      indexed().set(driftKey(host, r.id), rows.length);
       rows.push(row);
     }
   }

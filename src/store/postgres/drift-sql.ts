@@ -1,7 +1,7 @@
 /** Keeping `cairn_latest` (the drift table) up to date, with the same rule as the file store's foldDrift. */
 import type pg from 'pg';
 import type { RunMode } from '../../core/model.js';
-import { driftStateOf } from '../query.js';
+import { driftKey, driftStateOf } from '../query.js';
 import type { DriftEntry, StoredResult } from '../types.js';
 
 /** Writes whole entries (a rebuild); an existing row is replaced. */
@@ -30,7 +30,7 @@ export async function recordRunDrift(c: pg.ClientBase, run: { id: number; start:
   const told = new Map<string, object>();
   const silent = new Map<string, object>();
   for (const r of results) {
-    const key = `${r.host}\u0000${r.id}`;
+    const key = driftKey(r.host, r.id);
     const state = driftStateOf(r.status, run.mode);
     const row = { host: r.host, resource: r.id, type: r.type, name: r.name, state: state ?? 'unknown', status: r.status, comment: r.comment };
     if (state === undefined) {
