@@ -1,6 +1,7 @@
 // The worker behind test/harness/in-process.ts: it loads the built CLI once and runs one command line per
 // request with its own argv, environment, exit code and captured stdout/stderr, restoring them after.
-// The caller blocks on `flag` until the result is posted (so the runner stays synchronous, like spawnSync).
+// The caller blocks on `flag` until the result is posted (so the runner stays synchronous, like spawnSync);
+// the reply carries the request's number, which is also what goes into `flag`.
 import { workerData } from 'node:worker_threads';
 
 const { port, flag, main } = workerData;
@@ -28,7 +29,7 @@ function setEnv(env) {
   for (const [k, v] of Object.entries(env)) process.env[k] = v;
 }
 
-port.on('message', async ({ argv, env }) => {
+port.on('message', async ({ seq, argv, env }) => {
   const saved = { argv: process.argv, env: { ...process.env }, out: process.stdout.write, err: process.stderr.write };
   const run = { stdout: '', stderr: stray.splice(0).join('') };
   current = run;
@@ -57,7 +58,7 @@ port.on('message', async ({ argv, env }) => {
     setEnv(saved.env);
     current = undefined;
   }
-  port.postMessage({ code, stdout: run.stdout, stderr: run.stderr });
-  Atomics.store(flag, 0, 1);
+  port.postMessage({ seq, result: { code, stdout: run.stdout, stderr: run.stderr } });
+  Atomics.store(flag, 0, seq);
   Atomics.notify(flag, 0);
 });

@@ -49,3 +49,16 @@ test('a run leaves no state behind: exit code, environment, working directory, c
   // A relative path is taken from the run's working directory.
   assert.equal(cairn(['plan', 'graph.json', '--state-dir', join(dir, 's')], { cwd: dir }).code, 0);
 });
+
+test('every call gets its own reply, however quickly calls follow each other', () => {
+  // Replies are matched to requests by number: one that shows up late, or was left by a call that gave
+  // up, never answers the next call (once seen in CI as every later test getting the previous output).
+  const codes = ['R001', 'F017', 'G010'];
+  const expected = new Map(codes.map((c) => [c, cairn(['explain', c]).stdout]));
+  assert.equal(new Set(expected.values()).size, codes.length, 'the three explanations differ');
+  for (let i = 0; i < 300; i++) {
+    const code = codes[i % codes.length]!;
+    const r = cairn(['explain', code]);
+    assert.equal(r.stdout, expected.get(code), `call ${i} (${code})`);
+  }
+});

@@ -46,20 +46,37 @@ function start(root: string): Runner {
   return { worker, port: port1, flag };
 }
 
-/** Runs `cairn ARGS…` in-process, in `cwd`, with exactly `env` as its environment. */
+let sequence = 0;
+
+/**
+ * Runs `cairn ARGS…` in-process, in `cwd`, with exactly `env` as its environment.
+ * Each request carries a number the worker echoes in its reply and stores in `flag` once the reply is
+ * posted. The reply is taken only by that number: a reply can become visible to receiveMessageOnPort a
+ * moment after the flag changes, and one left behind by a call that threw must never answer the next.
+ */
 export function runInProcess(root: string, cli: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): InProcessResult {
   if (dead) throw new Error(`in-process runner is gone: ${dead}`);
   runner ??= start(root);
   const { port, flag } = runner;
+  const seq = (sequence = (sequence % 0x7ffffffe) + 1);
   const before = process.cwd();
   process.chdir(cwd);
   try {
-    Atomics.store(flag, 0, 0);
-    port.postMessage({ argv: [process.execPath, cli, ...args], env });
-    if (Atomics.wait(flag, 0, 0, HUNG_MS) === 'timed-out') throw new Error(`in-process cairn ${args.join(' ')} did not finish in ${HUNG_MS / 1000} s`);
-    const reply = receiveMessageOnPort(port);
-    if (!reply) throw new Error('in-process runner: no result');
-    return reply.message as InProcessResult;
+    port.postMessage({ seq, argv: [process.execPath, cli, ...args], env });
+    const deadline = Date.now() + HUNG_MS;
+    for (;;) {
+      const reply = receiveMessageOnPort(port);
+      if (reply) {
+        const { seq: answered, result } = reply.message as { seq: number; result: InProcessResult };
+        if (answered === seq) return result;
+        continue; // the reply to an earlier call that gave up: dropped
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || dead) throw new Error(dead ? `in-process runner is gone: ${dead}` : `in-process cairn ${args.join(' ')} did not finish in ${HUNG_MS / 1000} s`);
+      const seen = Atomics.load(flag, 0);
+      // Done but not yet visible: look again in a millisecond. Otherwise sleep until the worker stores.
+      Atomics.wait(flag, 0, seen, seen === seq ? 1 : Math.min(left, 1000));
+    }
   } finally {
     process.chdir(before);
   }
