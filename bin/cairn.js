@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // The CLI runs from the bundle dist/cairn.cjs (scripts/build.mjs). This file is CommonJS (bin/package.json)
-// so it can compile the bundle with V8's code cache, dist/cairn.cjs.cache, written by the build's
-// training run: start-up then skips parsing and compiling what every run needs. A cache V8 rejects (another
+// so it can compile the bundle with V8's code cache (dist/cairn.cjs.cache, or a front end's own), written by
+// the build's training runs: start-up then skips parsing and compiling what every run needs. A cache V8 rejects (another
 // Node version) is ignored and the bundle compiled as usual. `cairn --version` alone is answered from the
 // version module, without loading the CLI. A checkout that was never built says how to build it.
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
@@ -16,6 +16,16 @@ function notBuilt() {
   process.exitCode = 1;
 }
 
+// A front end's command compiles the bundle with that front end's cache, written by a training run of
+// that front end (what it needs and nothing of the other four); any other command with the general one.
+const FRONT_ENDS = ['salt', 'converge', 'otter', 'zapusk', 'inmanta'];
+
+/** The code caches to try for this command line, in order: the first is the one a training run writes. */
+function cachesFor(file) {
+  const general = `${file}.cache`;
+  return FRONT_ENDS.includes(argv[2]) ? [`${file}.${argv[2]}.cache`, general] : [general];
+}
+
 function loadCli() {
   const file = join(dist, 'cairn.cjs');
   let source;
@@ -25,18 +35,22 @@ function loadCli() {
     if (e && e.code === 'ENOENT') return undefined;
     throw e;
   }
+  const caches = cachesFor(file);
   let cachedData;
-  try {
-    cachedData = readFileSync(`${file}.cache`);
-  } catch {}
+  for (const cache of caches) {
+    try {
+      cachedData = readFileSync(cache);
+      break;
+    } catch {}
+  }
   const vm = require('node:vm');
   const Module = require('node:module');
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   if (process.env.CAIRN_CODE_CACHE_WRITE === '1') {
     process.on('exit', () => {
-      const tmp = `${file}.cache.${process.pid}.tmp`;
+      const tmp = `${caches[0]}.${process.pid}.tmp`;
       writeFileSync(tmp, script.createCachedData());
-      renameSync(tmp, `${file}.cache`);
+      renameSync(tmp, caches[0]);
     });
   }
   const module = { exports: {}, filename: file, id: file, loaded: false };
@@ -57,18 +71,11 @@ if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
   const cli = loadCli();
   if (cli === undefined) notBuilt();
   else {
-    // The build's training run may name other command lines (CAIRN_CODE_CACHE_TRAIN, a JSON list of
-    // argument lists) to run in this process before its own, so the code cache written at exit holds theirs.
-    const training = process.env.CAIRN_CODE_CACHE_WRITE === '1' ? process.env.CAIRN_CODE_CACHE_TRAIN : undefined;
-    const run = training ? trainFirst(cli, JSON.parse(training)).then(() => cli.main()) : cli.main();
+    const run = cli.main();
     run.catch((e) => {
       process.nextTick(() => {
         throw e;
       });
     });
   }
-}
-
-async function trainFirst(cli, lines) {
-  for (const args of lines) await cli.runCli([argv[0], argv[1], ...args]);
 }

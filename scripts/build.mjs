@@ -2,11 +2,11 @@
 // (valibot, picocolors, commander) go into one CommonJS file, dist/cairn.cjs; a front end's modules in it
 // are initialised only when its command runs (each `import()` becomes a lazy initialiser), and the other
 // packages stay in node_modules, required on first use. CommonJS rather than ES modules because then
-// bin/cairn.js can hand V8 a code cache (dist/cairn.cjs.cache, written here by one training run of a
-// tiny plan): start-up then skips parsing and compiling what every run needs. The bundle is written
+// bin/cairn.js can hand V8 a code cache (dist/cairn.cjs.cache and one per front end, written here by
+// training runs): start-up then skips parsing and compiling what every run needs. The bundle is written
 // beside dist/ and swapped in, so a CLI started during a rebuild never finds dist/ half-made.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -85,28 +85,58 @@ try {
   rmSync(old, { recursive: true, force: true });
 }
 
-// The training run: a no-op plan of a one-file graph, after which bin/cairn.js writes V8's code cache
-// of everything that run compiled. Before it, in the same process (CAIRN_CODE_CACHE_TRAIN), a no-op
-// Salt state.apply of one file.managed, so that a front end's own code is compiled from the cache too.
-// Without the cache (or when V8 rejects it) the CLI works the same, only slower to start.
+// The training runs: after one of them, bin/cairn.js writes V8's code cache of everything that process
+// compiled. The general cache (dist/cairn.cjs.cache, every command but a front end's) comes from a no-op
+// plan of a one-file graph; each front end gets its own (dist/cairn.cjs.FRONT-END.cache) from a no-op of
+// one file in its language, so that its start-up deserializes its own code and not the other four's.
+// Each training converges its one file first, then runs again as the no-op that writes the cache; the
+// front ends train side by side. Without a cache (or when V8 rejects it) the CLI works the same, only
+// slower to start.
 const work = mkdtempSync(join(tmpdir(), 'cairn-build-'));
 try {
-  const graph = join(work, 'graph.json');
-  mkdirSync(join(work, 'files'));
-  writeFileSync(graph, JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: join(work, 'files/f'), content: 'x\n' } }] }));
-  const env = { ...process.env, NO_COLOR: '1', CAIRN_STATE_DIR: join(work, 'state') };
-  delete env.CAIRN_STORE;
-  const run = (mode, extra = {}) =>
-    spawnSync(process.execPath, [join(root, 'bin/cairn.js'), mode, graph], { env: { ...env, ...extra }, encoding: 'utf8' });
-  run('apply');
+  const files = join(work, 'files');
+  mkdirSync(files);
+  const put = (rel, text) => {
+    mkdirSync(join(work, rel, '..'), { recursive: true });
+    writeFileSync(join(work, rel), text);
+    return join(work, rel);
+  };
+  const graph = put('graph.json', JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: join(files, 'f'), content: 'x\n' } }] }));
   const salt = join(work, 'salt');
-  mkdirSync(salt);
-  writeFileSync(join(salt, 'top.sls'), "base:\n  '*':\n    - files\n");
-  writeFileSync(join(salt, 'files.sls'), `f:\n  file.managed:\n    - name: ${join(work, 'files/s')}\n    - contents: "x"\n    - mode: '0644'\n`);
-  const training = [['salt', 'state.apply', '--file-root', salt]];
-  for (const args of training) spawnSync(process.execPath, [join(root, 'bin/cairn.js'), ...args], { env, encoding: 'utf8' });
-  const r = run('plan', { CAIRN_CODE_CACHE_WRITE: '1', CAIRN_CODE_CACHE_TRAIN: JSON.stringify(training) });
-  if (r.status !== 0) throw new Error(`the training run failed (exit ${r.status}):\n${r.stderr}`);
+  put('salt/top.sls', "base:\n  '*':\n    - files\n");
+  put('salt/files.sls', `f:\n  file.managed:\n    - name: ${join(files, 's')}\n    - contents: "x"\n    - mode: '0644'\n`);
+  const hcl = put('converge/main.hcl', `file.content "f" {\n  destination = "${join(files, 'c')}"\n  content = "x"\n}\n`);
+  const otter = put('otter/plan.otter', 'Ensure-File files/o (Text: x);\n');
+  const zdb = join(work, 'prog.zdb');
+  put('prog.zdb/main.ini', `######## f\n[file]\npath=${join(files, 'z')}\ncontent=x\n`);
+  const inmanta = join(work, 'inmanta');
+  put('inmanta/main.cf', `import fs\nh = std::Host(name="node1", os=std::linux)\nfs::File(host=h, path="${join(files, 'i')}", content="x", mode=644)\n`);
+  const trainings = [
+    { cache: 'cairn.cjs.cache', args: ['plan', graph], first: ['apply', graph] },
+    { cache: 'cairn.cjs.salt.cache', args: ['salt', 'state.apply', '--file-root', salt] },
+    { cache: 'cairn.cjs.converge.cache', args: ['converge', 'apply', hcl] },
+    { cache: 'cairn.cjs.otter.cache', args: ['otter', 'run', otter, '--root', work, '--mode', 'execute'] },
+    { cache: 'cairn.cjs.zapusk.cache', args: ['zapusk', zdb, 'apply'] },
+    { cache: 'cairn.cjs.inmanta.cache', args: ['inmanta', 'deploy', inmanta] },
+  ];
+  const run = (args, i, extra = {}) =>
+    new Promise((done) => {
+      const env = { ...process.env, NO_COLOR: '1', CAIRN_STATE_DIR: join(work, `state-${i}`), ...extra };
+      delete env.CAIRN_STORE;
+      delete env.CAIRN_CODE_CACHE_TRAIN;
+      const child = spawn(process.execPath, [join(root, 'bin/cairn.js'), ...args], { env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (status) => done({ status, stderr }));
+    });
+  await Promise.all(
+    trainings.map(async (t, i) => {
+      await run(t.first ?? t.args, i);
+      const r = await run(t.args, i, { CAIRN_CODE_CACHE_WRITE: '1' });
+      if (r.status !== 0) throw new Error(`the training run \`cairn ${t.args.join(' ')}\` failed (exit ${r.status}):\n${r.stderr}`);
+      if (!existsSync(join(root, 'dist', t.cache))) throw new Error(`the training run \`cairn ${t.args.join(' ')}\` wrote no ${t.cache}`);
+    }),
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

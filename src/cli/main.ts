@@ -135,7 +135,9 @@ function guardProcess(): void {
 
 export async function main(): Promise<void> {
   guardProcess();
-  allowHeapTuning();
+  // A training run of the build (bin/cairn.js) writes V8's code cache when it ends, and V8 refuses a cache
+  // made under other flags than those of the run that reads it: a training run keeps V8's defaults.
+  if (process.env.CAIRN_CODE_CACHE_WRITE !== '1') allowHeapTuning();
   try {
     const args = cairnArgs(process.argv);
     await buildProgram({ args }).parseAsync(args);
