@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { applyPatch, structuredPatch } from 'diff';
-import { MAX_DIFF_BYTES, unifiedDiff } from '../../src/resources/file/diff.js';
+import { hashPrefix, MAX_DIFF_BYTES, nativeHashPrefix, scriptHashPrefix, unifiedDiff } from '../../src/resources/file/diff.js';
 
 /** The whole-text diff, formatted as before the middle was cut out: the reference for small inputs. */
 function reference(a: string, b: string): string {
@@ -66,4 +66,19 @@ test('a change too large to diff is summarised by sizes and sha256 prefixes', as
   big2[10] = 0x79;
   assert.equal(await unifiedDiff(big, big2), `large file changed: ${big.length} bytes → ${big2.length} bytes, sha256 ${h(big)}… → ${h(big2)}…`);
   assert.equal(await unifiedDiff(Buffer.from([0, 1]), Buffer.from('text')), 'Replace binary file');
+});
+
+test('the JavaScript sha256 of a small run gives the digest the crypto module gives', () => {
+  const texts = ['', 'x', 'line 1\n', 'é ü 中文 🙂', 'lone \ud800 surrogate', 'a'.repeat(55), 'a'.repeat(56), 'a'.repeat(64), 'b'.repeat(10_000)];
+  for (const t of texts) {
+    assert.equal(scriptHashPrefix(t), createHash('sha256').update(t).digest('hex').slice(0, 12), JSON.stringify(t.slice(0, 20)));
+    assert.equal(scriptHashPrefix(t), nativeHashPrefix(t));
+    const bytes = new Uint8Array(Buffer.from(t));
+    assert.equal(scriptHashPrefix(bytes), nativeHashPrefix(bytes));
+  }
+  // The known vector: sha256("abc").
+  assert.equal(scriptHashPrefix('abc'), 'ba7816bf8f01');
+  // hashPrefix agrees with both, before and after it hands over to the crypto module.
+  for (let i = 0; i < 200; i++) assert.equal(hashPrefix(`content ${i}\n`), nativeHashPrefix(`content ${i}\n`));
+  assert.equal(hashPrefix('c'.repeat(100_000)), nativeHashPrefix('c'.repeat(100_000)));
 });

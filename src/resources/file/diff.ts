@@ -8,6 +8,8 @@
  * proportional to the input. A change too large to diff within those bounds (or inputs over
  * MAX_DIFF_BYTES together) is summarised by sizes and sha256 hash prefixes instead.
  */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 /** Above this many bytes (old and new together) a change is summarised, never diffed line by line. */
 export const MAX_DIFF_BYTES = 1 << 20;
@@ -23,12 +25,36 @@ export function looksBinary(data: Uint8Array): boolean {
 
 /** The first 12 hex digits of a sha256: enough to tell two contents apart, never the content. */
 export function hashPrefix(data: Uint8Array | string): string {
+  if (cryptoModule === undefined && hashedInScript < SCRIPT_HASHES && data.length <= SCRIPT_HASH_MAX) {
+    hashedInScript++;
+    return scriptHashPrefix(data);
+  }
+  return nativeHashPrefix(data);
+}
+
+/**
+ * Loading Node's crypto module takes a few milliseconds, a noticeable part of a small run, and such a run
+ * hashes a few short contents. Those are hashed by a JavaScript sha256 (the same digest, several times
+ * slower per call); from the first long content, or once a run has hashed this many, the crypto module
+ * is loaded and does the rest.
+ */
+const SCRIPT_HASHES = 64;
+const SCRIPT_HASH_MAX = 16 * 1024;
+let hashedInScript = 0;
+
+/** hashPrefix by the JavaScript sha256 (strings as UTF-8, as Node encodes them). */
+export function scriptHashPrefix(data: Uint8Array | string): string {
+  return bytesToHex(sha256(typeof data === 'string' ? utf8ToBytes(data) : data).subarray(0, 6));
+}
+
+/** hashPrefix by Node's crypto module. */
+export function nativeHashPrefix(data: Uint8Array | string): string {
   const crypto = (cryptoModule ??= process.getBuiltinModule('node:crypto'));
   // The one-shot hash (Node 20.12 and later) is several times faster for the short texts most files hold.
   return (crypto.hash ? crypto.hash('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex')).slice(0, 12);
 }
 
-/** Loaded on the first hash (a run that hashes nothing never loads it), then kept: a run may hash 100,000 contents. */
+/** Loaded when first needed (a small run never loads it), then kept: a run may hash 100,000 contents. */
 let cryptoModule: typeof import('node:crypto') | undefined;
 
 /** `large file changed: 10 bytes → 12 bytes, sha256 0a1b… → 2c3d…`. */
