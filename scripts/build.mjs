@@ -103,7 +103,18 @@ try {
   mkdirSync(salt);
   writeFileSync(join(salt, 'top.sls'), "base:\n  '*':\n    - files\n");
   writeFileSync(join(salt, 'files.sls'), `f:\n  file.managed:\n    - name: ${join(work, 'files/s')}\n    - contents: "x"\n    - mode: '0644'\n`);
-  const training = [['salt', 'state.apply', '--file-root', salt]];
+  const otter = join(work, 'otter');
+  mkdirSync(otter);
+  writeFileSync(join(otter, 'plan.otter'), `Ensure-File ${join(work, 'files/o')} (Text: x);\n`);
+  mkdirSync(join(work, 'prog.zdb'));
+  writeFileSync(join(work, 'prog.zdb/main.ini'), `######## z\n[file]\npath=${join(work, 'files/z')}\ncontent=x\n`);
+  writeFileSync(join(work, 'main.hcl'), `file.content "c" {\n  destination = "${join(work, 'files/c')}"\n  content = "x"\n}\n`);
+  const training = [
+    ['salt', 'state.apply', '--file-root', salt],
+    ['otter', 'run', join(otter, 'plan.otter'), '--root', otter, '--mode', 'execute'],
+    ['zapusk', join(work, 'prog.zdb'), 'apply'],
+    ['converge', 'apply', join(work, 'main.hcl')],
+  ];
   for (const args of training) spawnSync(process.execPath, [join(root, 'bin/cairn.js'), ...args], { env, encoding: 'utf8' });
   const r = run('plan', { CAIRN_CODE_CACHE_WRITE: '1', CAIRN_CODE_CACHE_TRAIN: JSON.stringify(training) });
   if (r.status !== 0) throw new Error(`the training run failed (exit ${r.status}):\n${r.stderr}`);
