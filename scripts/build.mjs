@@ -87,7 +87,8 @@ try {
 
 // The training run: a no-op plan of a one-file graph, after which bin/cairn.js writes V8's code cache
 // of everything that run compiled. Before it, in the same process (CAIRN_CODE_CACHE_TRAIN), a no-op
-// Salt state.apply of one file.managed, so that a front end's own code is compiled from the cache too.
+// of one file in Salt (file.managed), OtterScript (Ensure-File), Zapusk ([file]) and Converge
+// (file.content), so that a front end's own code is compiled from the cache too.
 // Without the cache (or when V8 rejects it) the CLI works the same, only slower to start.
 const work = mkdtempSync(join(tmpdir(), 'cairn-build-'));
 try {
