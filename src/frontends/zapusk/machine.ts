@@ -6,11 +6,15 @@
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
 import type { Host, ResourceContext } from '../../host/types.js';
-import { applyStep, checkStep, StepFailure, stepNode } from '../../resources/drive.js';
+import { applyStep, checkStep, checkStepNow, StepFailure, stepNode } from '../../resources/drive.js';
 
 export interface ActOutcome extends ApplyOutcome {
   /** True when the resource was already as wanted. */
   readonly inSync: boolean;
+}
+
+function inSync(check: CheckOutcome): ActOutcome {
+  return check.outputs ? { ok: true, inSync: true, comment: check.comment ?? '', outputs: check.outputs } : { ok: true, inSync: true, comment: check.comment ?? '' };
 }
 
 export class Machine {
@@ -31,12 +35,23 @@ export class Machine {
     const node = this.node(type, params);
     try {
       const check = await checkStep(this.ctx, node);
-      if (check.inSync) return check.outputs ? { ok: true, inSync: true, comment: check.comment ?? '', outputs: check.outputs } : { ok: true, inSync: true, comment: check.comment ?? '' };
+      if (check.inSync) return inSync(check);
       return { ...(await applyStep(this.ctx, node, check)), inSync: false };
     } catch (e) {
       if (!StepFailure.is(e)) throw e;
       return { ok: false, inSync: false, comment: e.message };
     }
+  }
+
+  /**
+   * What `act` would give for a resource found in its state at once (no promise; the step uses up its
+   * node's number as `act` would), or undefined when that cannot be told at once: `act` then decides.
+   */
+  actNow(type: string, params: Record<string, unknown>): ActOutcome | undefined {
+    const check = checkStepNow(this.ctx, stepNode(type, `zapusk-${type}-${this.counter + 1}`, params));
+    if (check === undefined) return undefined;
+    this.counter += 1;
+    return inSync(check);
   }
 
   /** What a resource would change, reading only (a dry run). */
