@@ -60,7 +60,8 @@ export class Machine {
   }
 
   async exists(path: string): Promise<boolean> {
-    return (await this.host.lstat(path)) !== null;
+    const now = this.host.immediate;
+    return (now ? now.lstat(path) : await this.host.lstat(path)) !== null;
   }
 
   async isDirectory(path: string): Promise<boolean> {
@@ -74,7 +75,9 @@ export class Machine {
   /** The text of a file, or undefined when there is none: one read where exists-then-read takes two calls. */
   async readTextIfExists(path: string): Promise<string | undefined> {
     try {
-      return await this.readText(path);
+      // Where the host answers at once (this machine), the text is decoded as it is read.
+      const now = this.host.immediate;
+      return now ? now.readText(path) : await this.readText(path);
     } catch (e) {
       if (e instanceof HostError && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return undefined;
       throw e;
