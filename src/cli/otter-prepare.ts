@@ -8,6 +8,9 @@ import type { Host } from '../host/types.js';
 import { UserError } from '../engine/errors.js';
 import type { OtterOptions } from './otter-command.js';
 
+/** The lowest level each `--log-level` shows. */
+const SHOWN_FROM = { debug: 'DEBUG', information: 'INFO', warning: 'WARN', error: 'ERROR' } as const;
+
 function readScript(file: string): string {
   try {
     return readFileSync(file, 'utf8');
@@ -115,6 +118,9 @@ export function otterRunOptions(p: PreparedScript, opts: OtterOptions, stateDir:
     variables: p.vars,
     jobs: opts.jobs,
     environmentName: '',
+    // Messages below what the output shows are not kept (text shows from information up unless told);
+    // warnings and errors always are: the summary counts them.
+    keepLogFrom: SHOWN_FROM[opts.logLevel === 'error' ? 'warning' : (opts.logLevel ?? (opts.out === 'json' ? 'debug' : 'information'))],
   };
 }
 

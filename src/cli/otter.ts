@@ -1,4 +1,5 @@
 /** `cairn otter run`: parse, check, lock, run in the chosen mode, record, print the execution log. */
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { runOtter } from '../frontends/otter/index.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
@@ -20,10 +21,6 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
   }
   const local: Host = new LocalHost();
   const host: Host = opts.simulation ? new SimulatedHost(local) : local;
-  // The target's facts are read by a program run on it: started first, it runs while the script is
-  // parsed and checked. A failure is reported where they are awaited.
-  const facts = host.facts();
-  facts.catch(() => undefined);
   const prepared = await prepareScript(file, opts, host);
   const stateDir = ensureStateDir(opts.stateDir ?? defaultStateDir());
   // The recorded command line never holds a sensitive value.
@@ -31,8 +28,9 @@ export async function runOtterCommand(file: string, opts: OtterOptions): Promise
   return withRunStore(opts, { mode: prepared.runMode, frontEnd: 'otter', source: [resolve(file)], command }, async () => {
     const result = await runOtter(
       prepared.script,
-      // $ServerName is the target's, read through the host like every fact.
-      otterRunOptions(prepared, opts, stateDir, { host, root: resolve(opts.root ?? process.cwd()), serverName: (await facts).hostname, roles: [] }),
+      // $ServerName is the target's: here this machine's name, the `uname -n` its facts would give, read
+      // without running the facts program (only a script that reads the environment needs that).
+      otterRunOptions(prepared, opts, stateDir, { host, root: resolve(opts.root ?? process.cwd()), serverName: hostname(), roles: [] }),
     );
     const failed = result.status === 'error';
     const exitCode = exitCodeFor({ failed, changed: result.drift.length > 0 || result.changed }, opts.detailedExitcode);

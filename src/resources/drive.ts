@@ -57,6 +57,19 @@ export async function checkStep(ctx: ResourceContext, node: GraphNode): Promise<
   }
 }
 
+/**
+ * The step's check answered at once, without a promise: the in-sync outcome when the params are valid and
+ * the kind can tell at once that the resource is in its state, else undefined (then `checkStep` decides,
+ * and reports bad params or errors as it does).
+ */
+export function checkStepNow(ctx: ResourceContext, node: GraphNode): CheckOutcome | undefined {
+  const kind = kindOf(node.type);
+  if (kind.checkNow === undefined) return undefined;
+  const params = node.params as Record<string, unknown>;
+  if (kind.validate(params, node).length > 0) return undefined;
+  return checkAtOnce(kind, ctx, params, node);
+}
+
 /** Applies after a check; a failed apply is returned as the kind reported it (`ok: false`). */
 export async function applyStep(ctx: ResourceContext, node: GraphNode, check: CheckOutcome): Promise<ApplyOutcome> {
   try {

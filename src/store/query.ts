@@ -152,7 +152,8 @@ export function foldDrift(latest: Map<string, DriftEntry>, run: DriftRun, result
  * foldDrift over the index's rows as they are stored, in their order (a large index is folded without an
  * object per entry). A run over the same resources as the one before meets their rows in the same order:
  * each result is matched against the row after the last one matched, and the rows are indexed by key only
- * when that misses. A new resource's row is added at the end.
+ * when that misses again after one pass over the rows (or finds a new resource). A new resource's row is
+ * added at the end.
  */
 export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly NodeResult[], fallback = ''): void {
   let byKey: Map<string, number> | undefined;
@@ -166,11 +167,24 @@ export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly
     }
     return byKey;
   };
+  // The first miss is looked for by one pass over the rows, without building the index: a run whose rows
+  // follow other runs' (another front end's, another host's in the same store) misses only at its start.
+  let scanned = false;
+  const find = (host: string, id: string): number => {
+    if (byKey === undefined && !scanned) {
+      scanned = true;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as DriftRow;
+        if (row[1] === id && row[0] === host) return i;
+      }
+    }
+    return indexed().get(driftKey(host, id)) ?? -1;
+  };
   let next = 0;
   for (const r of results) {
     const host = hostOf(r, fallback);
     const here = rows[next];
-    const i = here !== undefined && here[1] === r.id && here[0] === host ? next : (indexed().get(driftKey(host, r.id)) ?? -1);
+    const i = here !== undefined && here[1] === r.id && here[0] === host ? next : find(host, r.id);
     const row = i >= 0 ? nextDriftRow(rows[i], r, host, run, rows[i]) : nextDriftRow(undefined, r, host, run);
     if (i >= 0) {
       next = i + 1;

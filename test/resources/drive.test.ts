@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stepResult } from '../../src/core/model.js';
 import { FakeHost } from '../../src/host/fake.js';
-import { checkStep, StepFailure, stepNode } from '../../src/resources/drive.js';
+import { checkStep, checkStepNow, StepFailure, stepNode } from '../../src/resources/drive.js';
 
 const ctx = { host: new FakeHost(), baseDir: '/' };
 
@@ -46,4 +46,16 @@ test('a step already in its state is settled at once, without the kind\'s check'
   assert.deepEqual(done, { inSync: true, comment: 'File /etc/motd is in the correct state', outputs: { path: '/etc/motd', content: 'hi\n', mode: '0644' } });
   // A drifted one goes on to the check.
   await assert.rejects(checkStep({ host, baseDir: '/' }, stepNode('file', 'f', { path: '/etc/motd', content: 'other\n' })), /check ran/);
+});
+
+test('checkStepNow gives the at-once outcome of a valid step in its state, and leaves anything else to the check', async () => {
+  const host = new FakeHost();
+  await host.mkdir('/etc', { recursive: true });
+  await host.writeFileAtomic('/etc/motd', 'hi\n', { mode: 0o644 });
+  const c = { host, baseDir: '/' };
+  assert.deepEqual(checkStepNow(c, stepNode('file', 'f', { path: '/etc/motd', content: 'hi\n', mode: '0644' })), { inSync: true, comment: 'File /etc/motd is in the correct state', outputs: { path: '/etc/motd', content: 'hi\n', mode: '0644' } });
+  // Drifted, absent, bad params (which the check reports): no answer at once.
+  assert.equal(checkStepNow(c, stepNode('file', 'f', { path: '/etc/motd', content: 'other\n' })), undefined);
+  assert.equal(checkStepNow(c, stepNode('file', 'f', { path: '/etc/none', content: 'hi\n' })), undefined);
+  assert.equal(checkStepNow(c, stepNode('file', 'f', { path: 'etc/motd', content: 'hi\n' })), undefined);
 });

@@ -21,6 +21,10 @@ const EXTRA: Record<string, unknown>[] = [
   { content: undefined },
   { owner: 'root' },
   { bogus: 1 },
+  { new_mode: '0600' },
+  { new_mode: 0o700, makedirs: true },
+  { new_mode: '0999' },
+  { new_mode: null },
 ];
 
 test('plain file params: accepted exactly where the schema would give the same output, never otherwise', () => {
@@ -46,6 +50,7 @@ test('plain file params: accepted exactly where the schema would give the same o
   // The common shapes are read without the schema.
   assert.ok(accepted > 50, `${accepted} of ${total} accepted`);
   assert.deepEqual(plainFileParams({ path: '/etc/motd', content: 'hi\n', mode: '0644' }), { path: '/etc/motd', content: 'hi\n', mode: '0644', makedirs: false, create: true, replace: true });
+  assert.deepEqual(plainFileParams({ path: '/etc/motd', content: '', new_mode: '0600' }), { path: '/etc/motd', content: '', new_mode: '0600', makedirs: false, create: true, replace: true });
   assert.deepEqual(plainFileParams({ path: '/etc/motd', makedirs: true, content: 'hi\n', mode: 420 }), { path: '/etc/motd', content: 'hi\n', mode: 420, makedirs: true, create: true, replace: true });
 });
 

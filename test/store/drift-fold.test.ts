@@ -45,3 +45,19 @@ test('folding runs into rows in place gives what the reference fold gives, in an
     }
   }
 });
+
+test('a run whose rows follow another run\'s is folded as the reference fold folds it, the second time too', () => {
+  const rows: DriftRow[] = [];
+  const reference = new Map<string, DriftEntry>();
+  const first = Array.from({ length: 50 }, (_, i) => result(`graph${i}`, 'ok', undefined));
+  const second = Array.from({ length: 50 }, (_, i) => result(`otter${i}`, i % 7 === 0 ? 'changed' : 'ok', undefined));
+  for (let runId = 1; runId <= 4; runId++) {
+    const run = { id: runId, start: `2026-01-0${runId}T00:00:00.000Z`, mode: 'apply' as RunMode };
+    const results = runId % 2 === 1 ? first : runId === 4 ? [...second.slice(10), result('otter-new', 'changed', undefined), ...second.slice(0, 10)] : second;
+    foldDriftRows(rows, run, results, 'here');
+    foldDrift(reference, run, results, 'here');
+  }
+  const folded = new Map(rows.map((r) => [`${r[0]}\u0000${r[1]}`, driftFromRow(r)]));
+  assert.equal(rows.length, 101);
+  assert.deepEqual([...folded.entries()], [...reference.entries()]);
+});

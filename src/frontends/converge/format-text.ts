@@ -106,7 +106,17 @@ function fileContent(node: GraphNode, r: NodeResult, mode: ConvergeMode, hasChan
   return r.result === false ? { id: r.id, error: r.comment, messages, hasChanges, changes } : { id: r.id, messages, hasChanges, changes };
 }
 
+/** No tab (which would make a cell) and no newline (which indent would follow with a tab). */
+const PLAIN_LINE = /^[^\t\n]*$/;
+
 function drawNode(p: Printable): string {
+  // A block without changes, error or warning has no cell before a tab: the tabwriter turns each tab
+  // into one space, which is written here at once.
+  if (!p.error && !p.warning && p.changes.length === 0 && PLAIN_LINE.test(p.id) && p.messages.every((m) => PLAIN_LINE.test(m))) {
+    let plain = `${p.id}:\n Messages:`;
+    for (const m of p.messages) plain += `\n  ${m}`;
+    return `${plain}\n Has Changes: ${p.hasChanges ? 'yes' : 'no'}\n Changes: No changes\n\n`;
+  }
   let s = `${p.id}:`;
   if (p.error) s += `\n\tError: ${p.error}`;
   if (p.warning) s += `\n\tWarning: ${p.warning}`;

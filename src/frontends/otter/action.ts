@@ -16,7 +16,7 @@ import type { Engine } from './executer.js';
 import { findArg, lookupOperation } from './operations/index.js';
 import type { ArgSpec, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
 import { Scope } from './scope.js';
-import { evaluate } from './evaluate.js';
+import { constantText, evaluate } from './evaluate.js';
 import { parseRuntimeTemplate } from './parse-expr.js';
 import { isMap, isVector, sigilOf, toText, type Value } from './values.js';
 
@@ -65,16 +65,19 @@ function checkType(spec: ArgSpec, value: Value, op: Operation, span: ActionState
 async function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): Promise<OpArgs> {
   const values = new Map<string, Value>();
   // Seed: unless the property disables variable expansion, the values are evaluated.
-  const value = (spec: ArgSpec | undefined, expr: Expr): Promise<Value> =>
-    spec?.noExpand && expr.kind === 'text' && expr.raw !== undefined ? Promise.resolve(expr.raw) : engine.eval(expr, frame);
+  // A plain text (no reference) is its own value: read without a promise.
+  const value = (spec: ArgSpec | undefined, expr: Expr): Value | Promise<Value> =>
+    spec?.noExpand && expr.kind === 'text' && expr.raw !== undefined ? expr.raw : (constantText(expr) ?? engine.eval(expr, frame));
   if (stmt.positional) {
     if (!op.positional) throw new OtterError(`${op.name} takes no positional argument`, stmt.positional.span);
-    values.set(op.positional.toLowerCase(), await value(findArg(op, op.positional), stmt.positional));
+    const v = value(findArg(op, op.positional), stmt.positional);
+    values.set(op.positional.toLowerCase(), v instanceof Promise ? await v : v);
   }
   for (const a of stmt.args) {
     const spec = findArg(op, a.name);
     if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
-    const v = await value(spec, a.value);
+    const given = value(spec, a.value);
+    const v = given instanceof Promise ? await given : given;
     checkType(spec, v, op, a.span);
     values.set(spec.name.toLowerCase(), v);
   }

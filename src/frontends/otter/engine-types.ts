@@ -6,6 +6,7 @@ import type { Scope } from './scope.js';
 import type { Value } from './values.js';
 import type { RaftLoader } from './raft.js';
 import type { Secrets } from './secrets.js';
+import type { LogLevel } from './ast.js';
 
 /** collect: ensure operations collect and compare; execute: everything runs; remediate: the pass after a collection. */
 export type Pass = 'collect' | 'execute' | 'remediate';
@@ -49,6 +50,11 @@ export interface EngineOptions {
   readonly credentials?: ReadonlyMap<string, { readonly userName: string; readonly password: string }>;
   /** Most `with async` blocks running at once (`--jobs`); the others start as those finish. */
   readonly jobs?: number;
+  /**
+   * The lowest level of message the caller shows: lower ones are not kept in the log (they still count
+   * for the status as every message does). Absent, every message is kept.
+   */
+  readonly keepLogFrom?: LogLevel;
 }
 
 /** What differs in one drifted property: the wanted and the found value, and a unified diff for text content. */

@@ -38,6 +38,17 @@ export async function evaluate(expr: Expr, env: EvalEnv): Promise<Value> {
   }
 }
 
+/** The value of a text without references or subexpressions (what `evaluate` gives it), read at once; else undefined. */
+export function constantText(expr: Expr): string | undefined {
+  if (expr.kind !== 'text') return undefined;
+  let out = '';
+  for (const part of expr.parts) {
+    if (typeof part !== 'string') return undefined;
+    out += part;
+  }
+  return out;
+}
+
 export async function evaluateScalar(expr: Expr, env: EvalEnv, what: string): Promise<string> {
   const v = await evaluate(expr, env);
   if (typeof v !== 'string') throw new OtterError(`${what} must be a scalar, but got a ${typeName(sigilOf(v))}`, expr.span);

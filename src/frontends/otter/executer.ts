@@ -15,6 +15,8 @@ import { parseRuntimeTemplate } from './parse-expr.js';
 import { Scope } from './scope.js';
 import { isMap, isVector, mapGet, mapWith, sigilOf, toText, typeName, type Value } from './values.js';
 
+const LEVEL_RANK: Readonly<Record<LogLevel, number>> = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3 };
+
 export interface Child {
   readonly token: string | undefined;
   readonly engine: Engine;
@@ -46,9 +48,11 @@ export class Engine {
   constructor(readonly shared: Shared) {}
 
   write(level: LogLevel, text: string): void {
-    this.log.write(level, this.shared.secrets.mask(text));
     if (level === 'ERROR') this.status = 'error';
     else if (level === 'WARN' && this.status === 'normal') this.status = 'warning';
+    const from = this.shared.options.keepLogFrom;
+    if (from !== undefined && LEVEL_RANK[level] < LEVEL_RANK[from]) return;
+    this.log.write(level, this.shared.secrets.mask(text));
   }
 
   /** Opens a log scope when there is a description. */

@@ -10,6 +10,9 @@ export const SYNTAX = 'OTTER001';
 /** Blocks, values and conditions nested deeper than this are refused (a positioned error, not a stack overflow). */
 export const MAX_NESTING = 200;
 
+/** An operation or keyword name at a position (sticky: matched where the scanner stands). */
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_-]*/y;
+
 export class Scanner {
   pos = 0;
   readonly lines: LineMap;
@@ -101,10 +104,13 @@ export class Scanner {
 
   /** An operation or keyword name: letters, digits, `-`, `_`, starting with a letter. */
   identifier(): string | undefined {
-    const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(this.text.slice(this.pos, this.pos + 200));
+    IDENTIFIER.lastIndex = this.pos;
+    const m = IDENTIFIER.exec(this.text);
     if (!m) return undefined;
-    this.pos += m[0].length;
-    return m[0];
+    // At most 200 characters are read as one name.
+    const name = m[0].length > 200 ? m[0].slice(0, 200) : m[0];
+    this.pos += name.length;
+    return name;
   }
 
   /** A keyword here, as a whole word? Consumes it when it is. */

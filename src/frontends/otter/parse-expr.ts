@@ -190,11 +190,29 @@ function parseDollar(s: Scanner): TextPart | undefined {
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r' };
 
-/** Reads text until `isEnd`, expanding `$` references when `expand` and keeping grave escapes. */
-function scanTemplate(s: Scanner, isEnd: (depth: number) => boolean, expand: boolean, parts: TextPart[]): void {
+/**
+ * A run of characters that neither end a text in any context (line, argument, list, predicate, index,
+ * quote) nor mean anything inside one (escapes, references, parentheses): taken whole.
+ */
+const PLAIN_RUN = /[^`$()\n\r;,\]{}=!&|<>"']+/y;
+
+/**
+ * Reads text until `isEnd`, expanding `$` references when `expand` and keeping grave escapes. With
+ * `runs`, an end can only be at one of the characters PLAIN_RUN leaves out (not at a position), so
+ * plain runs are taken whole.
+ */
+function scanTemplate(s: Scanner, isEnd: (depth: number) => boolean, expand: boolean, parts: TextPart[], runs = false): void {
   let buf = '';
   let depth = 0;
   while (!s.done && !isEnd(depth)) {
+    if (runs) {
+      PLAIN_RUN.lastIndex = s.pos;
+      if (PLAIN_RUN.test(s.text)) {
+        buf += s.text.slice(s.pos, PLAIN_RUN.lastIndex);
+        s.pos = PLAIN_RUN.lastIndex;
+        continue;
+      }
+    }
     const c = s.peek();
     if (c === '`') {
       const n = s.peek(1);
@@ -223,7 +241,7 @@ function parseImplicit(s: Scanner, ctx: ValueContext): TextExpr {
   const span = s.span();
   const from = s.pos;
   const parts: TextPart[] = [];
-  scanTemplate(s, (depth) => s.peek() === '\n' || (depth <= 0 && stopsHere(s, ctx)), true, parts);
+  scanTemplate(s, (depth) => s.peek() === '\n' || (depth <= 0 && stopsHere(s, ctx)), true, parts, true);
   const last = parts[parts.length - 1];
   if (typeof last === 'string') {
     const trimmed = last.trimEnd();
@@ -238,7 +256,7 @@ function parseQuoted(s: Scanner, quote: string): TextExpr {
   const span = s.span();
   s.pos++;
   const parts: TextPart[] = [];
-  scanTemplate(s, () => s.peek() === quote || s.peek() === '\n', quote === '"', parts);
+  scanTemplate(s, () => s.peek() === quote || s.peek() === '\n', quote === '"', parts, true);
   if (s.peek() !== quote) s.fail('unterminated string (quoted strings end on their line; use a swim string >>...>> for several lines)', open);
   s.pos++;
   return { kind: 'text', parts, span, raw: s.text.slice(open + 1, s.pos - 1) };
@@ -279,7 +297,7 @@ export function parseRuntimeTemplate(text: string, span: Span, what: string): Te
 export function parseTemplateText(file: string, text: string): TextExpr {
   const s = new Scanner(file, text);
   const parts: TextPart[] = [];
-  scanTemplate(s, () => false, true, parts);
+  scanTemplate(s, () => false, true, parts, true);
   return { kind: 'text', parts, span: s.span(0) };
 }
 

@@ -116,20 +116,25 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
       it.record(call, 'changed', `File ${path} removed`, started);
     } else it.record(call, 'ok', `File ${path} was not written by this step`, started);
   } else {
-    const current = await it.o.host.stat(path);
-    if (current && !(await it.machine.exists(backup))) {
+    const params: Record<string, unknown> = { path, content: content === undefined ? '' : String(content) };
+    const modeSpec = vars.get('mode');
+    const withMode = typeof modeSpec === 'string' && modeSpec !== '';
+    // A file found at once already holding the content is there (a regular file): no stat is needed to
+    // know it, and that finding is the write's outcome (a backup made first copies it, not changes it).
+    const now = withMode ? undefined : it.machine.actNow('file', params);
+    const current = now === undefined ? await it.o.host.stat(path) : undefined;
+    const present = now !== undefined || current !== null;
+    if (present && !(await it.machine.exists(backup))) {
       it.o.printer.info(inst.padding, `making backup of [${path}] to [${backup}]`);
       const r = await it.machine.act('file', { path: backup, source: path, mode: 0o600 });
       if (!r.ok) return it.fail(call, 'Z041', `file: cannot back up ${path}: ${r.comment ?? ''}`);
-    } else if (!current) await it.machine.writeMark(backup, `${EMPTY_MARK}\n`);
-    const params: Record<string, unknown> = { path, content: content === undefined ? '' : String(content) };
-    const modeSpec = vars.get('mode');
-    if (typeof modeSpec === 'string' && modeSpec !== '') {
+    } else if (!present) await it.machine.writeMark(backup, `${EMPTY_MARK}\n`);
+    if (withMode) {
       const mode = parseFileMode(modeSpec, current?.mode ?? 0o644);
       if (mode === undefined) return it.fail(call, 'Z042', `file: cannot read mode ${JSON.stringify(modeSpec)} (use 640, 0640, +x or u=rwx,go=rx)`);
       params.mode = mode;
     }
-    const r = await it.machine.act('file', params);
+    const r = now ?? (await it.machine.act('file', params));
     if (!r.ok) return it.fail(call, 'Z041', `file: cannot write ${path}: ${r.comment ?? ''}`);
     if (!r.inSync) it.note(call, 'wrote', path);
     if (!flagged) await it.machine.writeMark(flag, `${path}\n`);

@@ -6,11 +6,15 @@
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
 import type { Host, ResourceContext } from '../../host/types.js';
-import { applyStep, checkStep, StepFailure, stepNode } from '../../resources/drive.js';
+import { applyStep, checkStep, checkStepNow, StepFailure, stepNode } from '../../resources/drive.js';
 
 export interface ActOutcome extends ApplyOutcome {
   /** True when the resource was already as wanted. */
   readonly inSync: boolean;
+}
+
+function inSync(check: CheckOutcome): ActOutcome {
+  return check.outputs ? { ok: true, inSync: true, comment: check.comment ?? '', outputs: check.outputs } : { ok: true, inSync: true, comment: check.comment ?? '' };
 }
 
 export class Machine {
@@ -31,12 +35,23 @@ export class Machine {
     const node = this.node(type, params);
     try {
       const check = await checkStep(this.ctx, node);
-      if (check.inSync) return check.outputs ? { ok: true, inSync: true, comment: check.comment ?? '', outputs: check.outputs } : { ok: true, inSync: true, comment: check.comment ?? '' };
+      if (check.inSync) return inSync(check);
       return { ...(await applyStep(this.ctx, node, check)), inSync: false };
     } catch (e) {
       if (!StepFailure.is(e)) throw e;
       return { ok: false, inSync: false, comment: e.message };
     }
+  }
+
+  /**
+   * What `act` would give for a resource found in its state at once (no promise; the step uses up its
+   * node's number as `act` would), or undefined when that cannot be told at once: `act` then decides.
+   */
+  actNow(type: string, params: Record<string, unknown>): ActOutcome | undefined {
+    const check = checkStepNow(this.ctx, stepNode(type, `zapusk-${type}-${this.counter + 1}`, params));
+    if (check === undefined) return undefined;
+    this.counter += 1;
+    return inSync(check);
   }
 
   /** What a resource would change, reading only (a dry run). */
@@ -45,7 +60,8 @@ export class Machine {
   }
 
   async exists(path: string): Promise<boolean> {
-    return (await this.host.lstat(path)) !== null;
+    const now = this.host.immediate;
+    return (now ? now.lstat(path) : await this.host.lstat(path)) !== null;
   }
 
   async isDirectory(path: string): Promise<boolean> {
@@ -59,7 +75,9 @@ export class Machine {
   /** The text of a file, or undefined when there is none: one read where exists-then-read takes two calls. */
   async readTextIfExists(path: string): Promise<string | undefined> {
     try {
-      return await this.readText(path);
+      // Where the host answers at once (this machine), the text is decoded as it is read.
+      const now = this.host.immediate;
+      return now ? now.readText(path) : await this.readText(path);
     } catch (e) {
       if (e instanceof HostError && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return undefined;
       throw e;

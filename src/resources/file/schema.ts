@@ -30,24 +30,25 @@ export const fileSchema = v.pipe(
 export type FileParams = v.InferOutput<typeof fileSchema>;
 
 /** The keys plainFileParams reads; any other key is left to the schema. */
-const PLAIN_KEYS = new Set(['path', 'content', 'mode', 'makedirs', 'create', 'replace']);
+const PLAIN_KEYS = new Set(['path', 'content', 'mode', 'new_mode', 'makedirs', 'create', 'replace']);
 
 /**
  * What fileSchema gives for the params most graphs and steps hold (a normal absolute path, text content,
- * an octal mode, the three flags; nothing else), read without the schema's walk; undefined for anything
+ * an octal mode and mode for a new file, the three flags; nothing else), read without the schema's walk; undefined for anything
  * else, which the schema decides. Checked against the schema over a grid of params in the tests.
  */
 export function plainFileParams(params: Readonly<Record<string, unknown>>): FileParams | undefined {
   for (const k in params) if (!PLAIN_KEYS.has(k) || params[k] === undefined) return undefined;
-  const { path, content, mode, makedirs, create, replace } = params;
+  const { path, content, mode, new_mode: newMode, makedirs, create, replace } = params;
   if (typeof path !== 'string' || path[0] !== '/' || NOT_NORMAL.test(path)) return undefined;
   if (content !== undefined && typeof content !== 'string') return undefined;
-  if (mode !== undefined && !(typeof mode === 'string' ? OCTAL_MODE.test(mode) : Number.isInteger(mode) && (mode as number) >= 0 && (mode as number) <= 0o7777)) return undefined;
+  if (!plainMode(mode) || !plainMode(newMode)) return undefined;
   if (!flag(makedirs) || !flag(create) || !flag(replace)) return undefined;
   // Keys in the schema's order, as its output has them.
   const out: Record<string, unknown> = { path };
   if (content !== undefined) out.content = content;
   if (mode !== undefined) out.mode = mode;
+  if (newMode !== undefined) out.new_mode = newMode;
   out.makedirs = makedirs ?? false;
   out.create = create ?? true;
   out.replace = replace ?? true;
@@ -55,3 +56,5 @@ export function plainFileParams(params: Readonly<Record<string, unknown>>): File
 }
 
 const flag = (v: unknown): boolean => v === undefined || typeof v === 'boolean';
+/** Absent, or what modeSchema accepts as it is: an octal string or a whole number of permission bits. */
+const plainMode = (m: unknown): boolean => m === undefined || (typeof m === 'string' ? OCTAL_MODE.test(m) : Number.isInteger(m) && (m as number) >= 0 && (m as number) <= 0o7777);

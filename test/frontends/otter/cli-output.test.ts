@@ -51,6 +51,9 @@ test('text: an operation with a description opens a scope; --log-level shows DEB
   assert.match(debug.stdout, /^Write the configuration\n {2}DEBUG: Looking for app\.conf\.\.\.\n {2}DEBUG: File exists, loading from disk\.\.\.\n {2}DEBUG: File configuration loaded\.\nWARN: careful\n/);
   const quiet = cairn([...base, '--log-level', 'error', '--out', 'json']);
   assert.deepEqual(JSON.parse(quiet.stdout).log, []);
+  // A warning not shown still counts in the status and the summary.
+  assert.equal(JSON.parse(quiet.stdout).status, 'Warning');
+  assert.equal(JSON.parse(quiet.stdout).summary.warnings, 1);
 });
 
 test('collect: what the run raises only when reached is warned about on stderr before anything runs', () => {

@@ -4,7 +4,7 @@
  */
 import { posix } from 'node:path';
 import { matchEntries } from './masks.js';
-import { applyResource, checkResource, ensureResource } from './resource.js';
+import { applyResource, checkResource, checkResourceNow, ensureResource } from './resource.js';
 import type { DriftDetail } from '../engine-types.js';
 import type { Collected, EnsureOperation, ExecuteOperation, OpArgs, OpContext } from './types.js';
 
@@ -14,15 +14,22 @@ interface Planned {
 }
 
 async function filePlan(ctx: OpContext, args: OpArgs): Promise<Planned> {
+  const plan = plainFilePlan(ctx, args);
+  if (plan) return plan;
   const path = ctx.path(args.text('Name'));
-  if (!args.bool('Exists', true)) return { type: 'absent', params: { path } };
   const params: Record<string, unknown> = { path, makedirs: true };
   if (args.has('Text')) params.content = args.text('Text');
-  if (args.has('ReadOnly')) {
-    const base = (await ctx.resources.host.stat(path))?.mode ?? 0o644;
-    params.mode = args.bool('ReadOnly', false) ? base & ~0o222 : base | 0o200;
-  }
+  const base = (await ctx.resources.host.stat(path))?.mode ?? 0o644;
+  params.mode = args.bool('ReadOnly', false) ? base & ~0o222 : base | 0o200;
   return { type: 'file', params };
+}
+
+/** The plan when it needs nothing read from the machine (no ReadOnly, whose mode builds on the file's). */
+function plainFilePlan(ctx: OpContext, args: OpArgs): Planned | undefined {
+  const path = ctx.path(args.text('Name'));
+  if (!args.bool('Exists', true)) return { type: 'absent', params: { path } };
+  if (args.has('ReadOnly')) return undefined;
+  return { type: 'file', params: args.has('Text') ? { path, makedirs: true, content: args.text('Text') } : { path, makedirs: true } };
 }
 
 /** Drift in the script's property names: a missing (or unwanted) item drifts on Exists only. */
@@ -72,6 +79,12 @@ export const ensureFile: EnsureOperation = {
   async collect(ctx, args) {
     const name = args.text('Name');
     ctx.log('DEBUG', `Looking for ${name}...`);
+    const plain = plainFilePlan(ctx, args);
+    if (plain?.type === 'file' && checkResourceNow(ctx, plain.type, plain.params) !== undefined) {
+      ctx.log('DEBUG', 'File exists, loading from disk...');
+      ctx.log('DEBUG', 'File configuration loaded.');
+      return { key: name, drift: [] };
+    }
     const present = (await ctx.resources.host.stat(ctx.path(name)))?.type === 'file';
     if (!present) ctx.log('DEBUG', 'File does not exist.');
     else {
@@ -85,8 +98,17 @@ export const ensureFile: EnsureOperation = {
     const path = ctx.path(name);
     const host = ctx.resources.host;
     ctx.log('DEBUG', `Looking for ${name}...`);
+    // A file the kind finds in its state at once (a regular file, so one that exists) logs what a present
+    // file logs, without reading the machine twice.
+    const plain = plainFilePlan(ctx, args);
+    if (plain?.type === 'file' && checkResourceNow(ctx, plain.type, plain.params) !== undefined) {
+      ctx.log('DEBUG', 'Setting properties...');
+      if (args.has('Text')) ctx.log('DEBUG', 'Writing out TextContents...');
+      ctx.log('INFO', `File ${name} configured.`);
+      return { changed: false };
+    }
     const present = (await host.stat(path))?.type === 'file';
-    const plan = await filePlan(ctx, args);
+    const plan = plain ?? (await filePlan(ctx, args));
     if (plan.type === 'absent') {
       if (!present) {
         ctx.log('DEBUG', 'File does not exist.');

@@ -1,6 +1,6 @@
 /** Drives one shared resource kind directly, as an imperative step: validate, check, apply. */
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../../core/model.js';
-import { applyStep, checkStep, StepFailure, stepNode } from '../../../resources/drive.js';
+import { applyStep, checkStep, checkStepNow, StepFailure, stepNode } from '../../../resources/drive.js';
 import { OtterError } from '../errors.js';
 import type { OpContext } from './types.js';
 
@@ -20,6 +20,11 @@ export async function checkResource(ctx: OpContext, type: string, params: Record
   } catch (e) {
     return raised(e, ctx);
   }
+}
+
+/** The in-sync outcome when it can be told at once (no promise), else undefined: `checkResource` then decides. */
+export function checkResourceNow(ctx: OpContext, type: string, params: Record<string, unknown>): CheckOutcome | undefined {
+  return checkStepNow(ctx.resources, node(type, params, ctx));
 }
 
 /** Applies after a check, returning a failed outcome as it is (the caller judges it). */
