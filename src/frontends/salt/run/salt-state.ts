@@ -33,6 +33,12 @@ export class RequisiteNestingError extends Error {
   }
 }
 
+/** Whether a chunk names any requisite check_requisite looks at (watch included: it may become a require). */
+function hasRequisites(low: Low): boolean {
+  for (const r of CHECKED) if (r in low) return true;
+  return 'prerequired' in low;
+}
+
 export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: unknown }): string {
   return `${pyStr(c.state)}_|-${pyStr(c.__id__)}_|-${pyStr(c.name)}_|-${pyStr(c.fun)}`;
 }
@@ -117,7 +123,15 @@ export class SaltState {
       }
       const tag = tagOf(low);
       if (!(tag in running)) {
-        running = await this.callChunk(low, running, chunks);
+        if (this.procs.size === 0 && !hasRequisites(low)) {
+          // call_chunk of a state with no requisite: its requisites are met, so it is called, at once when
+          // its function settles at once.
+          if (!low.prerequired) this.active.add(tag);
+          const called = this.call(low, chunks, running);
+          const ret = called instanceof Promise ? await called : called;
+          if (low.__prereq__) this.pre[tag] = ret;
+          else this.record(running, tag, ret);
+        } else running = await this.callChunk(low, running, chunks);
         if (this.checkFailhard(low, running)) return running;
       }
       this.active = new Set();
@@ -168,8 +182,7 @@ export class SaltState {
 
   private checkRequisite(low: Low, running: Running, chunks: Low[], pre: boolean): { status: string; reqs: Record<string, Low[]> } {
     this.watchToRequire(low);
-    const present = CHECKED.some((r) => r in low) || 'prerequired' in low;
-    if (!present) return { status: 'met', reqs: {} };
+    if (!hasRequisites(low)) return { status: 'met', reqs: {} };
     const reqs: Record<string, Low[]> = {};
     for (const r of CHECKED) reqs[r] = [];
     if (pre) reqs.prerequired = [];
@@ -441,8 +454,11 @@ export class SaltState {
     return errors;
   }
 
-  /** Salt's State.call: verify, the unless/onlyif/creates checks, the function, check_cmd, the run keys. */
-  private async call(low: Low, _chunks: Low[], running: Running): Promise<Ret> {
+  /**
+   * Salt's State.call: verify, the unless/onlyif/creates checks, the function, check_cmd, the run keys. A
+   * state with no checks whose function settles at once returns without a promise.
+   */
+  private call(low: Low, _chunks: Low[], running: Running): Ret | Promise<Ret> {
     const startWall = new Date();
     const t0 = monoMs();
     const errors = this.verifyData(low);
@@ -450,6 +466,16 @@ export class SaltState {
       return { result: false, name: low.name, changes: {}, comment: errors.map((e) => `${e}\n`).join(''), __run_num__: this.runNum++ };
     }
     const test = this.o.test || low.__prereq__ === true;
+    if ('unless' in low || 'onlyif' in low || 'creates' in low || low.fun === 'mod_watch' || (!low.__prereq__ && low.parallel) || ('check_cmd' in low && low.state !== 'file')) {
+      return this.callChecked(low, running, test, startWall, t0);
+    }
+    const ret = this.o.caller.invoke(low, test);
+    if (ret instanceof Promise) return ret.then((r) => this.runKeys(low, r, startWall, t0));
+    return this.runKeys(low, ret, startWall, t0);
+  }
+
+  /** State.call for a state with unless/onlyif/creates, check_cmd, a mod_watch or parallel. */
+  private async callChecked(low: Low, running: Running, test: boolean, startWall: Date, t0: number): Promise<Ret> {
     // No comment yet: the key comes after the checks' keys, as in Salt's dict.
     let ret = { result: false, name: low.name, changes: {} } as unknown as Ret;
     if ('unless' in low || 'onlyif' in low || 'creates' in low) {
@@ -466,10 +492,16 @@ export class SaltState {
         // Salt's call_parallel: the function runs on its own while the run goes on; the result is filled in
         // when a requisite needs it or the run ends (reconcile).
         ret = { name: low.name, result: null, changes: {}, comment: 'Started in a separate process' };
-        this.procs.set(ret, this.o.caller.invoke(low, test).catch((e: unknown) => ({ result: false, name: low.name, changes: {}, comment: `An exception occurred in this state: ${String(e)}` })));
+        const caller = this.o.caller;
+        this.procs.set(ret, (async () => caller.invoke(low, test))().catch((e: unknown) => ({ result: false, name: low.name, changes: {}, comment: `An exception occurred in this state: ${String(e)}` })));
       } else ret = await this.o.caller.invoke(low, test);
       if ('check_cmd' in low && low.state !== 'file') Object.assign(ret, await this.o.caller.runCheckCmd(low));
     }
+    return this.runKeys(low, ret, startWall, t0);
+  }
+
+  /** The keys State.call adds to a return (none to a prereq's trial run). */
+  private runKeys(low: Low, ret: Ret, startWall: Date, t0: number): Ret {
     if (low.__prereq__) {
       low.__prereq__ = false;
       return ret;
