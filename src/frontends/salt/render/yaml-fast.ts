@@ -121,7 +121,10 @@ class Reader {
   /** Splits the text into its content lines (not blank, not a comment). */
   scan(text: string): void {
     if (text.includes('\t') || text.includes('\r')) throw new GiveUp();
-    let hash = text.indexOf('#');
+    // Where each '#' is, found once (comment lines hold them; any other line with one is given up on).
+    const hashes: number[] = [];
+    for (let h = text.indexOf('#'); h >= 0; h = text.indexOf('#', h + 1)) hashes.push(h);
+    let nextHash = 0;
     let start = 0;
     const n = text.length;
     while (start <= n) {
@@ -133,8 +136,8 @@ class Reader {
         const c = text.charCodeAt(i);
         if (otherSpace(c)) throw new GiveUp();
         if (c !== 0x23 /* # */) {
-          if (hash >= 0 && hash < i) hash = text.indexOf('#', i);
-          if (hash >= 0 && hash < end) throw new GiveUp();
+          while (nextHash < hashes.length && (hashes[nextHash] as number) < i) nextHash++;
+          if (nextHash < hashes.length && (hashes[nextHash] as number) < end) throw new GiveUp();
           if (c === 0x25 /* % */ || text.startsWith('---', i) || text.startsWith('...', i)) throw new GiveUp();
           let j = end;
           while (text.charCodeAt(j - 1) === 0x20) j--;
