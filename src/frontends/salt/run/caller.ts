@@ -182,7 +182,7 @@ export class StateCaller {
     if (!impl) return { name: low.name, result: false, changes: {}, comment: `State '${low.state}.${low.fun}' was not found` };
     const chunk = { ...low };
     for (const g of GUARD_KEYS) if (g in chunk) delete chunk[g];
-    if (impl.call) return this.invokeCalled(low, chunk, impl, test);
+    if (impl.call && (impl.calls === undefined || impl.calls(chunk))) return this.invokeCalled(low, chunk, impl, test);
     return this.invokeTranslated(low, chunk, impl, test, undefined);
   }
 

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
 import { moreFileStates } from './file-more.js';
 import { recurseState } from './recurse.js';
-import { managedWithHash } from './source-hash.js';
+import { managedNeedsCall, managedWithHash } from './source-hash.js';
 import { normalizeMode, pySplitLines, pyText, strList, truthy } from './args.js';
 import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Translation } from './types.js';
 
@@ -345,6 +345,7 @@ const fileStatesBase: Record<string, StateImpl> = {
     // managed's dict starts as changes, comment, name, result.
     retOrder: ['changes', 'comment', 'name', 'result'],
     call: managedWithHash,
+    calls: managedNeedsCall,
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
       let shown = hideDiff('<show_changes=False>')(chunk, ret);
