@@ -224,7 +224,7 @@ export function requisiteIn(high: High): string[] {
   const errors: string[] = [];
   const meta = new Map<string, { env: unknown; sls: unknown }>();
   for (const [id, body] of high) {
-    for (const state of Object.keys(body)) {
+    for (const state in body) {
       if (!isModuleKey(state)) continue;
       for (const arg of argsOf(body, state)) {
         if (typeof arg !== 'object') continue;

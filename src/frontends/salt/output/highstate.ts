@@ -81,8 +81,19 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   }
   const out: string[] = [];
   let hcolor = c.GREEN;
-  const states = Object.entries(data).filter(([, v]) => typeof v === 'object' && v !== null && 'result' in (v as Ret)) as Array<[string, Ret]>;
-  states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
+  const states: Array<[string, Ret]> = [];
+  let sorted = true;
+  let lastNum = -Infinity;
+  for (const tag in data) {
+    const v = data[tag];
+    if (typeof v !== 'object' || v === null || !('result' in v)) continue;
+    states.push([tag, v as Ret]);
+    const num = Number((v as Ret).__run_num__ ?? 0);
+    if (!(num >= lastNum)) sorted = false;
+    lastNum = num;
+  }
+  // A run's dict is mostly in run order already: sorted only when it is not.
+  if (!sorted) states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
   let ok = 0;
   let failed = 0;
   let none = 0;

@@ -196,7 +196,7 @@ export class StateCaller {
   /** The state through its shared kind (check, then apply unless testing), or the return it already has. */
   private invokeTranslated(low: Chunk, chunk: Chunk, impl: StateImpl, test: boolean, called: SaltRet | undefined): Ret | Promise<Ret> {
     let ret: SaltRet | undefined = called;
-    const t: Translation = ret || !impl.translate ? { fail: '' } : impl.translate(chunk, { ...this.o.translate });
+    const t: Translation = ret || !impl.translate ? { fail: '' } : impl.translate(chunk, this.o.translate);
     const kind = 'fail' in t ? undefined : this.o.kinds.get(t.type);
     if (ret) {
       // The state function returned by itself.
