@@ -94,6 +94,10 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   }
   // A run's dict is mostly in run order already: sorted only when it is not.
   if (!sorted) states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
+  const idMode = mode.endsWith('_id');
+  const terse = mode.startsWith('terse');
+  const mixed = mode.startsWith('mixed');
+  const changesMode = mode.startsWith('changes');
   let ok = 0;
   let failed = 0;
   let none = 0;
@@ -110,8 +114,8 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     let tcolor = schanged ? c.CYAN : c.GREEN;
     if (ret.result === false) hcolor = tcolor = c.RED;
     if (ret.result === null) hcolor = tcolor = c.LIGHT_YELLOW;
-    const shownTag = mode.endsWith('_id') ? idTag(tag) : tag;
-    if (mode.startsWith('terse') || (mode.startsWith('mixed') && ret.result !== false) || (mode.startsWith('changes') && ret.result && !schanged)) {
+    const shownTag = idMode ? idTag(tag) : tag;
+    if (terse || (mixed && ret.result !== false) || (changesMode && ret.result && !schanged)) {
       out.push(terseLine(shownTag, ret, schanged, tcolor, c));
       continue;
     }

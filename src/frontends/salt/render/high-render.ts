@@ -114,7 +114,8 @@ export class HighRenderer {
       if (!pairs) this.errors.push(`Error when rendering state with contents: ${pyStr(data)}`);
       return state;
     }
-    const keyPos = new Map(out.value.keys.map((k) => [k.key, at(k.line, k.col)]));
+    const keyPos = new Map<string, Span>();
+    for (const k of out.value.keys) keyPos.set(k.key, at(k.line, k.col));
     for (const k of out.value.keys) if (k.nonString) this.idTypes[k.key] = k.nonString;
     const order = out.value.keys.length === Object.keys(data).length ? out.value.keys.map((k) => k.key) : Object.keys(data);
     for (const k of order) state.set(k, data[k]);
