@@ -58,8 +58,7 @@ function monoMs(): number {
 let wallAtMono: number | undefined;
 
 /** Python's datetime.time().isoformat() of now, local time. */
-export function saltTime(d = new Date()): string {
-  const mono = monoMs();
+export function saltTime(d = new Date(), mono = monoMs()): string {
   wallAtMono ??= Date.now() - mono;
   const us = Math.floor((wallAtMono + mono) * 1000) % 1000;
   return `${clockOf(d)}${us < 10 ? '00' : us < 100 ? '0' : ''}${us}`;
@@ -524,8 +523,9 @@ export class SaltState {
     }
     ret.__sls__ = low.__sls__ ?? null;
     ret.__run_num__ = this.runNum++;
-    ret.start_time = saltTime(startWall);
-    ret.duration = Math.round((monoMs() - t0) * 1000) / 1000;
+    const now = monoMs();
+    ret.start_time = saltTime(startWall, now);
+    ret.duration = Math.round((now - t0) * 1000) / 1000;
     ret.__id__ = low.__id__;
     return ret;
   }
