@@ -180,8 +180,12 @@ export class StateCaller {
     if (low.state === 'cmd' && (low.fun === 'wait' || low.fun === 'wait_script' || low.fun === 'wait_call')) return { name: low.name, changes: {}, result: true, comment: '' };
     const impl = stateImpl(low.state, low.fun);
     if (!impl) return { name: low.name, result: false, changes: {}, comment: `State '${low.state}.${low.fun}' was not found` };
-    const chunk = { ...low };
-    for (const g of GUARD_KEYS) if (g in chunk) delete chunk[g];
+    // The state function sees the chunk without Salt's guard keys (state functions never change a chunk).
+    let chunk = low;
+    if ('unless' in low || 'onlyif' in low || 'creates' in low) {
+      chunk = { ...low };
+      for (const g of GUARD_KEYS) delete chunk[g];
+    }
     if (impl.call && (impl.calls === undefined || impl.calls(chunk))) return this.invokeCalled(low, chunk, impl, test);
     return this.invokeTranslated(low, chunk, impl, test, undefined);
   }
