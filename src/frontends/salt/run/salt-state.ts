@@ -147,7 +147,7 @@ export class SaltState {
         } else running = await this.callChunk(low, running, chunks);
         if (this.checkFailhard(low, running)) return running;
       }
-      this.active = new Set();
+      if (this.active.size > 0) this.active.clear();
     }
     return running;
   }
