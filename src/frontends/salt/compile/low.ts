@@ -42,7 +42,8 @@ export function verifyHigh(high: High, idTypes: Record<string, string> = {}): st
         continue;
       }
       let fun = state.includes('.') ? 1 : 0;
-      for (const arg of run as Arg[]) {
+      for (let a = 0; a < run.length; a++) {
+        const arg = run[a] as Arg;
         if (typeof arg === 'string') {
           fun++;
           if (arg.trim().includes(' ')) {
@@ -119,7 +120,9 @@ function chunksOf(id: string, body: Body, out: RawChunk[]): void {
     if ('__sls__' in body) chunk.__sls__ = body.__sls__;
     if ('__env__' in body) chunk.__env__ = body.__env__;
     chunk.__id__ = id;
-    for (const arg of argsOf(body, state)) {
+    const args = argsOf(body, state);
+    for (let a = 0; a < args.length; a++) {
+      const arg = args[a] as Arg;
       if (typeof arg === 'string') {
         if (!funcs.includes(arg)) funcs.push(arg);
         continue;
@@ -211,10 +214,9 @@ export function orderChunks(chunks: RawChunk[]): Chunk[] {
 
 export function compileHighData(high: High): Chunk[] {
   const chunks: RawChunk[] = [];
-  for (const [id, body] of high) {
-    if (id.startsWith('__')) continue;
-    chunksOf(id, body, chunks);
-  }
+  high.forEach((body, id) => {
+    if (!id.startsWith('__')) chunksOf(id, body, chunks);
+  });
   return orderChunks(chunks);
 }
 

@@ -292,7 +292,8 @@ export class HighRenderer {
         const decl = body[key];
         if (key.startsWith('_') || !Array.isArray(decl)) continue;
         let hasOrder = false;
-        for (const a of decl) {
+        for (let i = 0; i < decl.length; i++) {
+          const a: unknown = decl[i];
           if (isPlainObject(a) && firstKey(a) === 'order') {
             hasOrder = true;
             break;

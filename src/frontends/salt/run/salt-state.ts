@@ -37,7 +37,7 @@ export class RequisiteNestingError extends Error {
 
 /** Whether a chunk names any requisite check_requisite looks at (watch included: it may become a require). */
 function hasRequisites(low: Low): boolean {
-  for (const r of CHECKED) if (r in low) return true;
+  for (let i = 0; i < CHECKED.length; i++) if ((CHECKED[i] as string) in low) return true;
   return 'prerequired' in low;
 }
 
@@ -129,7 +129,8 @@ export class SaltState {
   async callChunks(chunks: Low[] = this.chunks): Promise<Running> {
     let running: Running = {};
     this.running = running;
-    for (const low of chunks) {
+    for (let c = 0; c < chunks.length; c++) {
+      const low = chunks[c] as Low;
       if ('__FAILHARD__' in running) {
         delete running.__FAILHARD__;
         return running;
