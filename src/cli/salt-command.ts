@@ -1,5 +1,6 @@
 /** `cairn salt FUNCTION [ARGS...] [key=value...]`: the options; the work is in salt.ts, loaded on use. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { tuneJitForOneRun } from '../engine/heap.js';
 import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
 import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
 
@@ -68,6 +69,8 @@ export function register(program: Command): void {
       process.exitCode = await runSaltOnHosts(fun, args, opts);
       return;
     }
+    // Render, compile and run go over every state once: V8 optimizes only what stays hot (engine/heap.ts).
+    tuneJitForOneRun();
     const { runSaltCommand } = await import('./salt.js');
     process.exitCode = await runSaltCommand(fun, args, opts);
   });

@@ -72,10 +72,27 @@ function copyBody(body: Record<string, unknown>): Body {
   return out;
 }
 
+/** The bodies that are reconciliation's own copies (it may write into them). */
+const OWN = new WeakSet<Body>();
+
+/**
+ * The render's declarations by ID; a body is copied (copyBody) only when reconciliation first writes into
+ * it (an extend or a requisite_in names it), so most states are never copied.
+ */
 export function toHigh(data: HighData): High {
   const high: High = new Map();
-  for (const id in data.states) high.set(id, copyBody(data.states[id] as unknown as Record<string, unknown>));
+  for (const id in data.states) high.set(id, data.states[id] as unknown as Body);
   return high;
+}
+
+/** The body of `id` that reconciliation may write into: its own copy, made on first use. */
+function writable(high: High, id: string): Body {
+  const body = high.get(id) as Body;
+  if (OWN.has(body)) return body;
+  const copy = copyBody(body);
+  OWN.add(copy);
+  high.set(id, copy);
+  return copy;
 }
 
 /** Salt's find_name: the IDs whose declaration of `state` is the ID `name` or has `name: <name>`. */
@@ -126,7 +143,7 @@ export function reconcileExtend(high: High, extend: readonly ExtendBlock[]): str
         }
         name = (ids[0] as [string, string])[0];
       }
-      const target = high.get(name) as Body;
+      const target = writable(high, name);
       for (const [state, run] of Object.entries(body)) {
         if (!isModuleKey(state) || !Array.isArray(run)) continue;
         if (!(state in target)) {
@@ -224,7 +241,7 @@ export function requisiteIn(high: High): string[] {
   const errors: string[] = [];
   const meta = new Map<string, { env: unknown; sls: unknown }>();
   for (const [id, body] of high) {
-    for (const state of Object.keys(body)) {
+    for (const state in body) {
       if (!isModuleKey(state)) continue;
       for (const arg of argsOf(body, state)) {
         if (typeof arg !== 'object') continue;

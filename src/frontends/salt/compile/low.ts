@@ -17,6 +17,8 @@ export type Chunk = Record<string, unknown> & {
   order: number;
 };
 
+const VERIFIED_REQUISITES: ReadonlySet<string> = new Set(['require', 'watch', 'prereq', 'onchanges']);
+
 /** Salt's verify_high: structure errors, requisite shapes and the two-state requisite cycles it can see. */
 export function verifyHigh(high: High, idTypes: Record<string, string> = {}): string[] {
   const errors: string[] = [];
@@ -26,7 +28,7 @@ export function verifyHigh(high: High, idTypes: Record<string, string> = {}): st
     const sls = pyStr(body.__sls__);
     const idType = Object.hasOwn(idTypes, id) ? idTypes[id] : undefined;
     if (idType) errors.push(`ID '${id}' in SLS '${sls}' is not formed as a string, but is a ${idType}. It may need to be quoted.`);
-    for (const state of Object.keys(body)) {
+    for (const state in body) {
       if (!isModuleKey(state)) continue;
       const run = body[state];
       if (run === null || run === undefined) {
@@ -40,7 +42,8 @@ export function verifyHigh(high: High, idTypes: Record<string, string> = {}): st
         continue;
       }
       let fun = state.includes('.') ? 1 : 0;
-      for (const arg of run as Arg[]) {
+      for (let a = 0; a < run.length; a++) {
+        const arg = run[a] as Arg;
         if (typeof arg === 'string') {
           fun++;
           if (arg.trim().includes(' ')) {
@@ -51,11 +54,15 @@ export function verifyHigh(high: High, idTypes: Record<string, string> = {}): st
           continue;
         }
         if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) continue;
-        const keys = Object.keys(arg);
-        const key = keys[0];
+        let key: string | undefined;
+        for (const k in arg) {
+          key = k;
+          break;
+        }
         if (key === undefined) continue;
         if (key === 'names' && !Array.isArray(arg[key])) errors.push(`The 'names' argument in state '${id}' in SLS '${sls}' needs to be formed as a list`);
-        if (['require', 'watch', 'prereq', 'onchanges'].includes(key)) {
+        if (VERIFIED_REQUISITES.has(key)) {
+          const keys = Object.keys(arg);
           if (!Array.isArray(arg[key])) {
             errors.push(`The ${key} statement in state '${id}' in SLS '${sls}' needs to be formed as a list`);
           } else {
@@ -102,26 +109,31 @@ interface RawChunk extends Record<string, unknown> {
   name_order?: number;
 }
 
-function chunksOf(id: string, body: Body): RawChunk[] {
-  const out: RawChunk[] = [];
-  for (const state of Object.keys(body)) {
+function chunksOf(id: string, body: Body, out: RawChunk[]): void {
+  for (const state in body) {
     if (!isModuleKey(state)) continue;
     const funcs: string[] = [];
-    const names: unknown[] = [];
+    let names: unknown[] | undefined;
     // Salt keeps the first of equal `names` entries; a set of their JSON texts finds one in constant time.
-    const seen = new Set<string>();
+    let seen: Set<string> | undefined;
     const chunk: RawChunk = { state, name: id };
     if ('__sls__' in body) chunk.__sls__ = body.__sls__;
     if ('__env__' in body) chunk.__env__ = body.__env__;
     chunk.__id__ = id;
-    for (const arg of argsOf(body, state)) {
+    const args = argsOf(body, state);
+    for (let a = 0; a < args.length; a++) {
+      const arg = args[a] as Arg;
       if (typeof arg === 'string') {
         if (!funcs.includes(arg)) funcs.push(arg);
         continue;
       }
       if (typeof arg !== 'object' || arg === null) continue;
-      for (const [key, val] of Object.entries(arg)) {
+      for (const key in arg) {
+        if (!Object.hasOwn(arg, key)) continue;
+        const val = arg[key];
         if (key === 'names' && Array.isArray(val)) {
+          names ??= [];
+          seen ??= new Set<string>();
           for (const n of val) {
             const key = JSON.stringify(n);
             if (seen.has(key)) continue;
@@ -134,7 +146,7 @@ function chunksOf(id: string, body: Body): RawChunk[] {
         else chunk[key] = val;
       }
     }
-    if (names.length > 0) {
+    if (names !== undefined && names.length > 0) {
       names.forEach((entry, i) => {
         const live: RawChunk = { ...chunk };
         if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
@@ -145,12 +157,15 @@ function chunksOf(id: string, body: Body): RawChunk[] {
         live.name_order = i + 1;
         for (const fun of funcs) out.push({ ...live, fun });
       });
+    } else if (funcs.length === 1) {
+      // The one chunk is the chunk itself, its function set last (as a copy with `fun` added would have it).
+      chunk.fun = funcs[0];
+      out.push(chunk);
     } else {
       // Chunks share the argument values: nothing after compile changes them, only chunk keys are set.
       for (const fun of funcs) out.push({ ...chunk, fun });
     }
   }
-  return out;
 }
 
 
@@ -174,17 +189,34 @@ export function orderChunks(chunks: RawChunk[]): Chunk[] {
     }
     if ((c.order as number) < 0) c.order = cap + 1000000 + (c.order as number);
   }
-  const keyed = chunks.map((c) => ({ c, k: `${pyStr(c.state)}${pyStr(c.name)}${pyStr(c.fun)}` }));
-  keyed.sort((a, b) => (a.c.order as number) - (b.c.order as number) || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
-  return keyed.map((x) => x.c as Chunk);
+  // Sorted by position, with the orders and keys in lists of their own (no pair object per chunk).
+  const n = chunks.length;
+  const orders = new Float64Array(n);
+  const keys: string[] = new Array<string>(n);
+  const at: number[] = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const c = chunks[i] as RawChunk;
+    orders[i] = c.order as number;
+    keys[i] = `${pyStr(c.state)}${pyStr(c.name)}${pyStr(c.fun)}`;
+    at[i] = i;
+  }
+  at.sort((a, b) => {
+    const d = (orders[a] as number) - (orders[b] as number);
+    if (d !== 0) return d;
+    const ka = keys[a] as string;
+    const kb = keys[b] as string;
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+  const out: Chunk[] = new Array<Chunk>(n);
+  for (let i = 0; i < n; i++) out[i] = chunks[at[i] as number] as Chunk;
+  return out;
 }
 
 export function compileHighData(high: High): Chunk[] {
   const chunks: RawChunk[] = [];
-  for (const [id, body] of high) {
-    if (id.startsWith('__')) continue;
-    for (const c of chunksOf(id, body)) chunks.push(c);
-  }
+  high.forEach((body, id) => {
+    if (!id.startsWith('__')) chunksOf(id, body, chunks);
+  });
   return orderChunks(chunks);
 }
 

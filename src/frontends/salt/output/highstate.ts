@@ -79,10 +79,28 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     for (const err of data) out.push(fmt(c.LIGHT_RED, `----------\n    ${err}`));
     return out.join('\n');
   }
+  // The states' blocks, one string built as it goes (flattened once when printed), then the summary lines.
+  let blocks = '';
+  let shown = 0;
   const out: string[] = [];
   let hcolor = c.GREEN;
-  const states = Object.entries(data).filter(([, v]) => typeof v === 'object' && v !== null && 'result' in (v as Ret)) as Array<[string, Ret]>;
-  states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
+  const states: Array<[string, Ret]> = [];
+  let sorted = true;
+  let lastNum = -Infinity;
+  for (const tag in data) {
+    const v = data[tag];
+    if (typeof v !== 'object' || v === null || !('result' in v)) continue;
+    states.push([tag, v as Ret]);
+    const num = Number((v as Ret).__run_num__ ?? 0);
+    if (!(num >= lastNum)) sorted = false;
+    lastNum = num;
+  }
+  // A run's dict is mostly in run order already: sorted only when it is not.
+  if (!sorted) states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
+  const idMode = mode.endsWith('_id');
+  const terse = mode.startsWith('terse');
+  const mixed = mode.startsWith('mixed');
+  const changesMode = mode.startsWith('changes');
   let ok = 0;
   let failed = 0;
   let none = 0;
@@ -99,12 +117,12 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     let tcolor = schanged ? c.CYAN : c.GREEN;
     if (ret.result === false) hcolor = tcolor = c.RED;
     if (ret.result === null) hcolor = tcolor = c.LIGHT_YELLOW;
-    const shownTag = mode.endsWith('_id') ? idTag(tag) : tag;
-    if (mode.startsWith('terse') || (mode.startsWith('mixed') && ret.result !== false) || (mode.startsWith('changes') && ret.result && !schanged)) {
-      out.push(terseLine(shownTag, ret, schanged, tcolor, c));
+    const shownTag = idMode ? idTag(tag) : tag;
+    if (terse || (mixed && ret.result !== false) || (changesMode && ret.result && !schanged)) {
+      blocks += `${shown++ > 0 ? '\n' : ''}${terseLine(shownTag, ret, schanged, tcolor, c)}`;
       continue;
     }
-    out.push(stateBlock(shownTag, ret, tcolor, c));
+    blocks += `${shown++ > 0 ? '\n' : ''}${stateBlock(shownTag, ret, tcolor, c)}`;
   }
   // Salt counts only the results it saw (True, False, None), so an empty run has no digits to fit.
   const counts = [ok, failed, none].filter((n) => n > 0);
@@ -123,5 +141,5 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     unit = 's';
   }
   out.push(fmt(c.CYAN, `Total run time: ${sum.toFixed(3).padStart(width - 5)} ${unit}`));
-  return `${fmt(hcolor, `${host}:`)}\n${out.join('\n')}`;
+  return `${fmt(hcolor, `${host}:`)}\n${shown > 0 ? `${blocks}\n` : ''}${out.join('\n')}`;
 }

@@ -114,7 +114,8 @@ export class HighRenderer {
       if (!pairs) this.errors.push(`Error when rendering state with contents: ${pyStr(data)}`);
       return state;
     }
-    const keyPos = new Map(out.value.keys.map((k) => [k.key, at(k.line, k.col)]));
+    const keyPos = new Map<string, Span>();
+    for (const k of out.value.keys) keyPos.set(k.key, at(k.line, k.col));
     for (const k of out.value.keys) if (k.nonString) this.idTypes[k.key] = k.nonString;
     const order = out.value.keys.length === Object.keys(data).length ? out.value.keys.map((k) => k.key) : Object.keys(data);
     for (const k of order) state.set(k, data[k]);
@@ -247,38 +248,39 @@ export class HighRenderer {
         this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf(name) }));
         continue;
       }
-      const kept: [string, unknown][] = [];
-      const moved: [string, unknown][] = [];
-      const seen = new Set<string>();
-      for (const [key, value] of Object.entries(body)) {
-        if (key.startsWith('_') || !Array.isArray(value)) {
-          kept.push([key, value]);
-          continue;
-        }
-        const dot = key.indexOf('.');
-        if (dot < 0) {
-          seen.add(key);
-          kept.push([key, value]);
-          continue;
-        }
-        const mod = key.slice(0, dot);
-        if (seen.has(mod)) {
-          const msg = `ID '${name}' in SLS '${sls}' contains multiple state declarations of the same type`;
-          this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf(name) }));
-          kept.push([key, value]);
-          continue;
-        }
-        seen.add(mod);
-        const args = value.slice();
-        args.push(key.slice(dot + 1));
-        moved.push([mod, args]);
-      }
+      // The declaration: __env__ and __sls__, the body's other keys in order, then each `mod.fun` key moved
+      // to `mod` with the function appended to a copy of its list.
       const decl: Record<string, unknown> = {
         __env__: typeof body.__env__ === 'string' ? body.__env__ : env,
         __sls__: typeof body.__sls__ === 'string' ? body.__sls__ : sls,
       };
-      for (const [k, v] of kept) if (k !== '__env__' && k !== '__sls__') decl[k] = v;
-      for (const [k, v] of moved) if (k !== '__env__' && k !== '__sls__') decl[k] = v;
+      let moved: Array<string | unknown[]> | undefined;
+      let seen: string[] | undefined;
+      for (const key in body) {
+        const value = body[key];
+        if (key.startsWith('_') || !Array.isArray(value)) {
+          if (key !== '__env__' && key !== '__sls__') decl[key] = value;
+          continue;
+        }
+        const dot = key.indexOf('.');
+        if (dot < 0) {
+          (seen ??= []).push(key);
+          decl[key] = value;
+          continue;
+        }
+        const mod = key.slice(0, dot);
+        if (seen !== undefined && seen.includes(mod)) {
+          const msg = `ID '${name}' in SLS '${sls}' contains multiple state declarations of the same type`;
+          this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf(name) }));
+          decl[key] = value;
+          continue;
+        }
+        (seen ??= []).push(mod);
+        const args = value.slice();
+        args.push(key.slice(dot + 1));
+        (moved ??= []).push(mod, args);
+      }
+      if (moved !== undefined) for (let i = 0; i < moved.length; i += 2) decl[moved[i] as string] = moved[i + 1];
       state.set(name, decl);
     }
   }
@@ -286,9 +288,17 @@ export class HighRenderer {
   private handleIorder(state: SlsState): void {
     for (const body of state.values()) {
       if (!isPlainObject(body)) continue;
-      for (const [key, decl] of Object.entries(body)) {
+      for (const key in body) {
+        const decl = body[key];
         if (key.startsWith('_') || !Array.isArray(decl)) continue;
-        const hasOrder = decl.some((a) => isPlainObject(a) && firstKey(a) === 'order');
+        let hasOrder = false;
+        for (let i = 0; i < decl.length; i++) {
+          const a: unknown = decl[i];
+          if (isPlainObject(a) && firstKey(a) === 'order') {
+            hasOrder = true;
+            break;
+          }
+        }
         if (!hasOrder) decl.push({ order: this.iorder++ });
       }
     }

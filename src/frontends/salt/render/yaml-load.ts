@@ -214,14 +214,20 @@ function findDuplicate(node: Node | null, text: string): YamlFailure | undefined
   return undefined;
 }
 
-const NULL_RE = /^(?:~|null|Null|NULL)$/;
-const MAYBE_TAGGED = new Set('~nNyYtToOfF+-.0123456789');
+/** The plain scalars the null and bool tags take (each an exact word in their patterns). */
+const WORDS = new Map<string, boolean | null>([
+  ...['~', 'null', 'Null', 'NULL'].map((w) => [w, null] as const),
+  ...['yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'].map((w) => [w, true] as const),
+  ...['no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((w) => [w, false] as const),
+]);
 
 /** A plain scalar as the Salt loader resolves it (the same rules as SALT_TAGS). */
 export function resolvePlain(s: string): unknown {
-  // Every tag above starts with one of these characters: any other first character is a plain string.
-  if (s === '' || !MAYBE_TAGGED.has(s[0] as string)) return s;
-  if (NULL_RE.test(s)) return null;
+  const word = WORDS.get(s);
+  if (word !== undefined) return word;
+  // Every number tag above starts with a digit, a sign or a dot: any other first character is a plain string.
+  const c = s.charCodeAt(0);
+  if (!((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e)) return s;
   for (const t of SALT_TAGS) if (t.test?.test(s)) return (t.resolve as (v: string) => unknown)(s);
   return s;
 }

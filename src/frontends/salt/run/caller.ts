@@ -9,7 +9,7 @@ import type { Kind } from '../../../resources/index.js';
 import { serviceWatch } from '../../../resources/service/index.js';
 import type { Chunk } from '../compile/index.js';
 import { truthy } from '../states/args.js';
-import { type SaltRet, stateImpl, type TranslateContext, type Translation } from '../states/index.js';
+import { type SaltRet, stateImpl, type StateImpl, type TranslateContext, type Translation } from '../states/index.js';
 import { NCRC } from '../states/types.js';
 import { callFunction } from './guards.js';
 import { pyStr } from '../pytext.js';
@@ -171,23 +171,36 @@ export class StateCaller {
     return ret;
   }
 
-  /** The state function itself (no checks, no requisites). */
-  async invoke(low: Chunk, test: boolean): Promise<Ret> {
+  /**
+   * The state function itself (no checks, no requisites). A state the shared kind can settle at once (a file
+   * already in its state, a translation that fails) returns without a promise; the rest return one.
+   */
+  invoke(low: Chunk, test: boolean): Ret | Promise<Ret> {
     // cmd.wait, wait_script and wait_call do nothing by themselves; only their mod_watch runs.
-    if (low.state === 'cmd' && ['wait', 'wait_script', 'wait_call'].includes(low.fun)) return { name: low.name, changes: {}, result: true, comment: '' };
+    if (low.state === 'cmd' && (low.fun === 'wait' || low.fun === 'wait_script' || low.fun === 'wait_call')) return { name: low.name, changes: {}, result: true, comment: '' };
     const impl = stateImpl(low.state, low.fun);
     if (!impl) return { name: low.name, result: false, changes: {}, comment: `State '${low.state}.${low.fun}' was not found` };
-    const chunk = { ...low };
-    for (const g of GUARD_KEYS) delete chunk[g];
-    let ret: { result: boolean | null; comment: string; changes: Record<string, unknown> } | undefined;
-    let skipWatch = false;
-    let called = false;
-    if (impl.call) {
-      const callCtx = { host: this.o.ctx.host, translate: this.o.translate, test, invoke: (sub: Chunk) => this.invoke(sub, test) as Promise<SaltRet> };
-      ret = await impl.call(chunk, callCtx).catch((e: unknown) => ({ result: false, comment: messageOf(e), changes: {} }));
-      called = ret !== undefined;
+    // The state function sees the chunk without Salt's guard keys (state functions never change a chunk).
+    let chunk = low;
+    if ('unless' in low || 'onlyif' in low || 'creates' in low) {
+      chunk = { ...low };
+      for (const g of GUARD_KEYS) delete chunk[g];
     }
-    const t: Translation = ret || !impl.translate ? { fail: '' } : impl.translate(chunk, { ...this.o.translate });
+    if (impl.call && (impl.calls === undefined || impl.calls(chunk))) return this.invokeCalled(low, chunk, impl, test);
+    return this.invokeTranslated(low, chunk, impl, test, undefined);
+  }
+
+  /** A state function that may act by itself (impl.call); when it returns nothing, its translation applies. */
+  private async invokeCalled(low: Chunk, chunk: Chunk, impl: StateImpl, test: boolean): Promise<Ret> {
+    const callCtx = { host: this.o.ctx.host, translate: this.o.translate, test, invoke: async (sub: Chunk) => (await this.invoke(sub, test)) as unknown as SaltRet };
+    const ret = await (impl.call as NonNullable<StateImpl['call']>)(chunk, callCtx).catch((e: unknown) => ({ result: false, comment: messageOf(e), changes: {} }));
+    return this.invokeTranslated(low, chunk, impl, test, ret);
+  }
+
+  /** The state through its shared kind (check, then apply unless testing), or the return it already has. */
+  private invokeTranslated(low: Chunk, chunk: Chunk, impl: StateImpl, test: boolean, called: SaltRet | undefined): Ret | Promise<Ret> {
+    let ret: SaltRet | undefined = called;
+    const t: Translation = ret || !impl.translate ? { fail: '' } : impl.translate(chunk, this.o.translate);
     const kind = 'fail' in t ? undefined : this.o.kinds.get(t.type);
     if (ret) {
       // The state function returned by itself.
@@ -203,22 +216,44 @@ export class StateCaller {
         if (problems.length > 0) ret = { result: false, comment: problems.map((d) => d.message).join('\n'), changes: {} };
         else {
           // A state already in its state is settled at once where the kind can tell (no check's promises).
-          const check: CheckOutcome = checkAtOnce(kind, this.o.ctx, t.params, node) ?? (await kind.check(this.o.ctx, t.params, node));
-          if (check.inSync) ret = { result: true, comment: check.comment ?? '', changes: {} };
-          else if (test) ret = { result: null, comment: check.comment ?? '', changes: check.changes ?? {} };
-          else {
-            const applied: ApplyOutcome = await kind.apply(this.o.ctx, t.params, check, node);
-            skipWatch = applied.outputs?.skip_watch === true;
-            const changes = applied.changes ?? check.changes ?? {};
-            ret = applied.ok ? { result: true, comment: applied.comment ?? check.comment ?? '', changes } : { result: false, comment: applied.comment ?? 'apply failed', changes };
-          }
+          const now = checkAtOnce(kind, this.o.ctx, t.params, node);
+          if (now === undefined) return this.checkThenApply(low, chunk, impl, test, kind, t.params, node);
+          ret = this.fromCheck(now);
         }
       } catch (e) {
         ret = { result: false, comment: messageOf(e), changes: {} };
       }
     }
+    return this.finishInvoke(chunk, impl, ret, called !== undefined, false, low, test);
+  }
+
+  /** A check's outcome in sync, or under test=True (nothing is applied). */
+  private fromCheck(check: CheckOutcome): SaltRet {
+    if (check.inSync) return { result: true, comment: check.comment ?? '', changes: {} };
+    return { result: null, comment: check.comment ?? '', changes: (check.changes ?? {}) as Record<string, unknown> };
+  }
+
+  private async checkThenApply(low: Chunk, chunk: Chunk, impl: StateImpl, test: boolean, kind: Kind, params: Record<string, unknown>, node: GraphNode): Promise<Ret> {
+    let ret: SaltRet;
+    let skipWatch = false;
+    try {
+      const check: CheckOutcome = await kind.check(this.o.ctx, params, node);
+      if (check.inSync || test) ret = this.fromCheck(check);
+      else {
+        const applied: ApplyOutcome = await kind.apply(this.o.ctx, params, check, node);
+        skipWatch = applied.outputs?.skip_watch === true;
+        const changes = (applied.changes ?? check.changes ?? {}) as Record<string, unknown>;
+        ret = applied.ok ? { result: true, comment: applied.comment ?? check.comment ?? '', changes } : { result: false, comment: applied.comment ?? 'apply failed', changes };
+      }
+    } catch (e) {
+      ret = { result: false, comment: messageOf(e), changes: {} };
+    }
+    return this.finishInvoke(chunk, impl, ret, false, skipWatch, low, test);
+  }
+
+  private finishInvoke(chunk: Chunk, impl: StateImpl, given: SaltRet, called: boolean, skipWatch: boolean, low: Chunk, test: boolean): Ret {
     // A state function that returned by itself has its final wording (its inner calls had theirs).
-    if (impl.finish && !called) ret = impl.finish(chunk, ret, { test });
+    const ret = impl.finish && !called ? impl.finish(chunk, given, { test }) : given;
     // Each function builds its return dict in its own key order (Salt's JSON keeps it).
     const core: Ret = { name: low.name, changes: ret.changes, result: ret.result, comment: ret.comment };
     const out: Record<string, unknown> = {};

@@ -71,16 +71,45 @@ export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
   };
 }
 
+/** A record built while the run went on, with the fields of the return it read, to tell whether it still holds. */
+interface Built {
+  readonly ret: Ret;
+  readonly result: NodeResult;
+  readonly name: unknown;
+  readonly res: unknown;
+  readonly changes: unknown;
+  readonly changed: number;
+  readonly comment: unknown;
+  readonly duration: unknown;
+  readonly runNum: unknown;
+  readonly ran: unknown;
+  readonly parallel: unknown;
+}
+
+function changeCount(r: Ret): number {
+  return r.changes && typeof r.changes === 'object' ? Object.keys(r.changes).length : 0;
+}
+
+function builtOf(r: Ret, result: NodeResult): Built {
+  return { ret: r, result, name: r.name, res: r.result, changes: r.changes, changed: changeCount(r), comment: r.comment, duration: r.duration, runNum: r.__run_num__, ran: r.__state_ran__, parallel: r.__parallel__ };
+}
+
+function unchanged(b: Built, r: Ret): boolean {
+  return (
+    b.name === r.name && b.res === r.result && b.changes === r.changes && b.changed === changeCount(r) && b.comment === r.comment && b.duration === r.duration && b.runNum === r.__run_num__ &&
+    b.ran === r.__state_ran__ && b.parallel === r.__parallel__
+  );
+}
+
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
   const caller = new StateCaller({ ctx: opts.ctx, translate: { ...opts.translate, lowstate: chunks }, kinds: opts.kinds ?? sharedKinds });
   // The record built for a state's progress is kept for the end of the run when the running dict still
   // holds that very return with every field the record reads unchanged (a parallel state's return, for
   // one, is filled in later).
-  const built = new Map<string, { ret: Ret; seen: readonly unknown[]; result: NodeResult }>();
-  const fields = (r: Ret): unknown[] => [r.name, r.result, r.changes, r.changes && typeof r.changes === 'object' ? Object.keys(r.changes).length : 0, r.comment, r.duration, r.__run_num__, r.__state_ran__, r.__parallel__];
+  const built = new Map<string, Built>();
   const recordOf = (tag: string, r: Ret): NodeResult => {
     const b = built.get(tag);
-    if (b && b.ret === r && fields(r).every((v, i) => v === b.seen[i])) return b.result;
+    if (b && b.ret === r && unchanged(b, r)) return b.result;
     return nodeResult(tag, r, opts.test);
   };
   const onResult = opts.onResult;
@@ -92,7 +121,7 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
       ? {
           onResult: (tag: string, r: Ret) => {
             const result = nodeResult(tag, r, opts.test);
-            built.set(tag, { ret: r, seen: fields(r), result });
+            built.set(tag, builtOf(r, result));
             onResult(result);
           },
         }

@@ -11,6 +11,8 @@ import { MOD_WATCH_STATES, type Ret, type StateCaller } from './caller.js';
 import { pyRepr, pyStr } from '../pytext.js';
 
 type Low = Chunk & Record<string, unknown>;
+
+const NO_ERRORS: string[] = [];
 type Running = Record<string, Ret>;
 
 const CHECKED = ['require', 'require_any', 'watch', 'watch_any', 'prereq', 'onfail', 'onfail_any', 'onfail_all', 'onchanges', 'onchanges_any'] as const;
@@ -33,6 +35,12 @@ export class RequisiteNestingError extends Error {
   }
 }
 
+/** Whether a chunk names any requisite check_requisite looks at (watch included: it may become a require). */
+function hasRequisites(low: Low): boolean {
+  for (let i = 0; i < CHECKED.length; i++) if ((CHECKED[i] as string) in low) return true;
+  return 'prerequired' in low;
+}
+
 export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: unknown }): string {
   return `${pyStr(c.state)}_|-${pyStr(c.__id__)}_|-${pyStr(c.name)}_|-${pyStr(c.fun)}`;
 }
@@ -50,12 +58,23 @@ function monoMs(): number {
 let wallAtMono: number | undefined;
 
 /** Python's datetime.time().isoformat() of now, local time. */
-export function saltTime(d = new Date()): string {
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const mono = monoMs();
+export function saltTime(d = new Date(), mono = monoMs()): string {
   wallAtMono ??= Date.now() - mono;
   const us = Math.floor((wallAtMono + mono) * 1000) % 1000;
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}${p(us, 3)}`;
+  return `${clockOf(d)}${us < 10 ? '00' : us < 100 ? '0' : ''}${us}`;
+}
+
+let clockMs = Number.NaN;
+let clockText = '';
+/** HH:MM:SS.mmm of a local time, made once per millisecond (many states start in the same one). */
+function clockOf(d: Date): string {
+  const ms = d.getTime();
+  if (ms !== clockMs) {
+    const p = (n: number, w = 2) => String(n).padStart(w, '0');
+    clockMs = ms;
+    clockText = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+  }
+  return clockText;
 }
 
 function trimReq(req: unknown): Record<string, unknown> {
@@ -110,17 +129,26 @@ export class SaltState {
   async callChunks(chunks: Low[] = this.chunks): Promise<Running> {
     let running: Running = {};
     this.running = running;
-    for (const low of chunks) {
+    for (let c = 0; c < chunks.length; c++) {
+      const low = chunks[c] as Low;
       if ('__FAILHARD__' in running) {
         delete running.__FAILHARD__;
         return running;
       }
       const tag = tagOf(low);
       if (!(tag in running)) {
-        running = await this.callChunk(low, running, chunks);
+        if (this.procs.size === 0 && !hasRequisites(low)) {
+          // call_chunk of a state with no requisite: its requisites are met, so it is called, at once when
+          // its function settles at once.
+          if (!low.prerequired) this.active.add(tag);
+          const called = this.call(low, chunks, running);
+          const ret = called instanceof Promise ? await called : called;
+          if (low.__prereq__) this.pre[tag] = ret;
+          else this.record(running, tag, ret);
+        } else running = await this.callChunk(low, running, chunks);
         if (this.checkFailhard(low, running)) return running;
       }
-      this.active = new Set();
+      if (this.active.size > 0) this.active.clear();
     }
     return running;
   }
@@ -168,8 +196,7 @@ export class SaltState {
 
   private checkRequisite(low: Low, running: Running, chunks: Low[], pre: boolean): { status: string; reqs: Record<string, Low[]> } {
     this.watchToRequire(low);
-    const present = CHECKED.some((r) => r in low) || 'prerequired' in low;
-    if (!present) return { status: 'met', reqs: {} };
+    if (!hasRequisites(low)) return { status: 'met', reqs: {} };
     const reqs: Record<string, Low[]> = {};
     for (const r of CHECKED) reqs[r] = [];
     if (pre) reqs.prerequired = [];
@@ -411,6 +438,8 @@ export class SaltState {
 
   /** Salt's verify_data for one chunk: the errors that make State.call fail it without running. */
   private verifyData(low: Low): string[] {
+    // Most chunks pass with no key this looks at: no list made for them.
+    if (typeof low.name === 'string' && !('require' in low) && !('watch' in low) && this.o.caller.exists(low.state, low.fun)) return NO_ERRORS;
     const errors: string[] = [];
     if (low.name && typeof low.name !== 'string') {
       errors.push(`ID '${pyStr(low.name)}' ${'__sls__' in low ? `in SLS '${pyStr(low.__sls__)}' ` : ''}is not formed as a string, but is a ${pyType(low.name)}`);
@@ -441,8 +470,11 @@ export class SaltState {
     return errors;
   }
 
-  /** Salt's State.call: verify, the unless/onlyif/creates checks, the function, check_cmd, the run keys. */
-  private async call(low: Low, _chunks: Low[], running: Running): Promise<Ret> {
+  /**
+   * Salt's State.call: verify, the unless/onlyif/creates checks, the function, check_cmd, the run keys. A
+   * state with no checks whose function settles at once returns without a promise.
+   */
+  private call(low: Low, _chunks: Low[], running: Running): Ret | Promise<Ret> {
     const startWall = new Date();
     const t0 = monoMs();
     const errors = this.verifyData(low);
@@ -450,6 +482,16 @@ export class SaltState {
       return { result: false, name: low.name, changes: {}, comment: errors.map((e) => `${e}\n`).join(''), __run_num__: this.runNum++ };
     }
     const test = this.o.test || low.__prereq__ === true;
+    if ('unless' in low || 'onlyif' in low || 'creates' in low || low.fun === 'mod_watch' || (!low.__prereq__ && low.parallel) || ('check_cmd' in low && low.state !== 'file')) {
+      return this.callChecked(low, running, test, startWall, t0);
+    }
+    const ret = this.o.caller.invoke(low, test);
+    if (ret instanceof Promise) return ret.then((r) => this.runKeys(low, r, startWall, t0));
+    return this.runKeys(low, ret, startWall, t0);
+  }
+
+  /** State.call for a state with unless/onlyif/creates, check_cmd, a mod_watch or parallel. */
+  private async callChecked(low: Low, running: Running, test: boolean, startWall: Date, t0: number): Promise<Ret> {
     // No comment yet: the key comes after the checks' keys, as in Salt's dict.
     let ret = { result: false, name: low.name, changes: {} } as unknown as Ret;
     if ('unless' in low || 'onlyif' in low || 'creates' in low) {
@@ -466,18 +508,25 @@ export class SaltState {
         // Salt's call_parallel: the function runs on its own while the run goes on; the result is filled in
         // when a requisite needs it or the run ends (reconcile).
         ret = { name: low.name, result: null, changes: {}, comment: 'Started in a separate process' };
-        this.procs.set(ret, this.o.caller.invoke(low, test).catch((e: unknown) => ({ result: false, name: low.name, changes: {}, comment: `An exception occurred in this state: ${String(e)}` })));
+        const caller = this.o.caller;
+        this.procs.set(ret, (async () => caller.invoke(low, test))().catch((e: unknown) => ({ result: false, name: low.name, changes: {}, comment: `An exception occurred in this state: ${String(e)}` })));
       } else ret = await this.o.caller.invoke(low, test);
       if ('check_cmd' in low && low.state !== 'file') Object.assign(ret, await this.o.caller.runCheckCmd(low));
     }
+    return this.runKeys(low, ret, startWall, t0);
+  }
+
+  /** The keys State.call adds to a return (none to a prereq's trial run). */
+  private runKeys(low: Low, ret: Ret, startWall: Date, t0: number): Ret {
     if (low.__prereq__) {
       low.__prereq__ = false;
       return ret;
     }
     ret.__sls__ = low.__sls__ ?? null;
     ret.__run_num__ = this.runNum++;
-    ret.start_time = saltTime(startWall);
-    ret.duration = Math.round((monoMs() - t0) * 1000) / 1000;
+    const now = monoMs();
+    ret.start_time = saltTime(startWall, now);
+    ret.duration = Math.round((now - t0) * 1000) / 1000;
     ret.__id__ = low.__id__;
     return ret;
   }

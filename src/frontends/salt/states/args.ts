@@ -38,9 +38,17 @@ export function truthy(v: unknown): boolean {
 /** Salt's normalize_mode: any value as a string with the leading zeros stripped, padded to four digits (644 → "0644"). */
 export function normalizeMode(v: unknown): string | undefined {
   if (v === null || v === undefined) return undefined;
-  const s = pyText(v).replace('0o', '0').replace(/^["']+|["']+$/g, '').replace(/^0+/, '');
-  return s.padStart(4, '0');
+  // The same few modes come back state after state: each text worked out once.
+  const text = pyText(v);
+  let mode = MODES.get(text);
+  if (mode === undefined) {
+    mode = text.replace('0o', '0').replace(/^["']+|["']+$/g, '').replace(/^0+/, '').padStart(4, '0');
+    if (MODES.size < 1000) MODES.set(text, mode);
+  }
+  return mode;
 }
+
+const MODES = new Map<string, string>();
 
 /** Salt's _validate_str_list: a string, or every item of a list as a string, as a list. */
 export function strList(v: unknown): string[] | undefined {
@@ -51,7 +59,11 @@ export function strList(v: unknown): string[] | undefined {
 }
 
 /** Python's str.splitlines (without the line ends). */
+const LINE_BREAK = /[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
 export function pySplitLines(s: string): string[] {
+  // Text without a line break is one line (none when empty).
+  if (!LINE_BREAK.test(s)) return s === '' ? [] : [s];
   const out = s.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
   if (out.length > 0 && out[out.length - 1] === '') out.pop();
   return out;

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import type { Chunk } from '../compile/index.js';
 import { moreFileStates } from './file-more.js';
 import { recurseState } from './recurse.js';
-import { managedWithHash } from './source-hash.js';
+import { managedNeedsCall, managedWithHash } from './source-hash.js';
 import { normalizeMode, pySplitLines, pyText, strList, truthy } from './args.js';
 import { NCRC, type SaltRet, type StateImpl, type TranslateContext, type Translation } from './types.js';
 
@@ -13,8 +13,7 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }
 
-function attrs(chunk: Chunk, modeKey = 'mode'): Record<string, unknown> {
-  const p: Record<string, unknown> = {};
+function attrs(chunk: Chunk, modeKey = 'mode', p: Record<string, unknown> = {}): Record<string, unknown> {
   const mode = normalizeMode(chunk[modeKey] ?? chunk.mode);
   if (mode !== undefined) p.mode = mode;
   if (typeof chunk.user === 'string' || typeof chunk.user === 'number') p.owner = chunk.user;
@@ -33,9 +32,11 @@ function dataPath(data: Record<string, unknown>, key: string, delimiter: string)
   return cur;
 }
 
+const CONTENTS_KEYS = ['contents', 'contents_pillar', 'contents_grains'];
+
 /** The text file.managed writes for contents / contents_pillar / contents_grains, as Salt builds it. */
 function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } | { fail: string; arg?: string } | undefined {
-  const given = ['contents', 'contents_pillar', 'contents_grains'].filter((k) => chunk[k] !== undefined && chunk[k] !== null);
+  const given = CONTENTS_KEYS.filter((k) => chunk[k] !== undefined && chunk[k] !== null);
   if (given.length === 0) return undefined;
   if (chunk.source !== undefined && chunk.source !== null && truthy(chunk.source)) {
     return { fail: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'", arg: 'source' };
@@ -92,12 +93,14 @@ function templateExtra(chunk: Chunk): Record<string, unknown> {
   if (ctxArg !== undefined && ctxArg !== null && (typeof ctxArg !== 'object' || Array.isArray(ctxArg))) return { fail: 'Context must be formed as a dict', arg: 'context' };
   const defaults = chunk.defaults;
   if (truthy(defaults) && (typeof defaults !== 'object' || Array.isArray(defaults))) return { fail: 'Defaults must be formed as a dict', arg: 'defaults' };
+  // Most states give neither: nothing to merge.
+  if ((defaults === undefined || defaults === null) && (ctxArg === undefined || ctxArg === null)) return {};
   return { ...((defaults as Record<string, unknown>) ?? {}), ...((ctxArg as Record<string, unknown>) ?? {}) };
 }
 
 function managed(chunk: Chunk, ctx: TranslateContext): Translation {
   if (!isAbsolute(chunk.name)) return { fail: `Specified file ${chunk.name} is not an absolute path`, arg: 'name' };
-  const params: Record<string, unknown> = { path: chunk.name, ...attrs(chunk) };
+  const params: Record<string, unknown> = attrs(chunk, 'mode', { path: chunk.name });
   const contents = managedContents(chunk, ctx);
   if (contents && 'fail' in contents) return contents;
   const extra = templateExtra(chunk);
@@ -345,6 +348,7 @@ const fileStatesBase: Record<string, StateImpl> = {
     // managed's dict starts as changes, comment, name, result.
     retOrder: ['changes', 'comment', 'name', 'result'],
     call: managedWithHash,
+    calls: managedNeedsCall,
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
       let shown = hideDiff('<show_changes=False>')(chunk, ret);

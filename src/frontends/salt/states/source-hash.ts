@@ -108,9 +108,22 @@ function localSource(src: string): string | undefined {
  * file.managed with `source_hash` and a local source: checks the hash, then calls file.managed on without
  * it (with the target as its own source when the target already has the hash). Undefined: not this case.
  */
+function keepsMode(chunk: Chunk): boolean {
+  return typeof chunk.mode === 'string' && chunk.mode.toLowerCase() === 'keep';
+}
+
+function checksSourceHash(chunk: Chunk): boolean {
+  return truthy(chunk.source_hash) && truthy(chunk.source) && !truthy(chunk.template) && chunk.skip_verify !== true;
+}
+
+/** Whether managedWithHash has anything to do for the chunk (`mode: keep`, or a source_hash to verify). */
+export function managedNeedsCall(chunk: Chunk): boolean {
+  return keepsMode(chunk) || checksSourceHash(chunk);
+}
+
 export async function managedWithHash(chunk: Chunk, ctx: CallContext): Promise<SaltRet | undefined> {
-  if (typeof chunk.mode === 'string' && chunk.mode.toLowerCase() === 'keep') return keepMode(chunk, ctx);
-  if (!truthy(chunk.source_hash) || !truthy(chunk.source) || truthy(chunk.template) || chunk.skip_verify === true) return undefined;
+  if (keepsMode(chunk)) return keepMode(chunk, ctx);
+  if (!checksSourceHash(chunk)) return undefined;
   const sources = strList(chunk.source) ?? [];
   const given = sources[0] as string;
   const path = sources.length === 1 ? localSource(given) : undefined;

@@ -49,6 +49,8 @@ export interface StateImpl {
   translate?(chunk: Chunk, ctx: TranslateContext): Translation;
   /** A state function that composes others or acts through the host itself (file.recurse, archive.extracted, git.latest); undefined: the translation applies. */
   call?(chunk: Chunk, ctx: CallContext): Promise<SaltRet | undefined>;
+  /** Whether `call` has anything to do for the chunk (when false it would return undefined); default: always. */
+  calls?(chunk: Chunk): boolean;
   /** Salt's wording of a finished node's result, where it differs from the shared kind's. */
   finish?(chunk: Chunk, ret: SaltRet, ctx: FinishContext): SaltRet;
   /** The state has a mod_watch (cmd, test); otherwise Salt treats watch as require. */
