@@ -159,6 +159,30 @@ export class Tokens {
     return k === 2 && KEYWORD_LIST[this.subs[i] as number] === text;
   }
 
+  /** Whether `text(i)` is `text`, without making the text of a name. */
+  textIs(i: number, text: string): boolean {
+    switch (this.kinds[i]) {
+      case 2:
+        return KEYWORD_LIST[this.subs[i] as number] === text;
+      case 7:
+        return OP_LIST[this.subs[i] as number] === text;
+      case 5:
+      case 6:
+        return this.strings.get(i) === text;
+      case 8:
+        return text === '';
+      default: {
+        const start = this.offsets[i] as number;
+        return (this.ends[i] as number) - start === text.length && this.src.startsWith(text, start);
+      }
+    }
+  }
+
+  /** The token's kind as its number (id 0, cid 1, kw 2, int 3, float 4, str 5, regex 6, op 7, eof 8). */
+  kindCode(i: number): number {
+    return this.kinds[i] as number;
+  }
+
   text(i: number): string {
     switch (this.kinds[i]) {
       case 2:

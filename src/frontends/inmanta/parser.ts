@@ -76,21 +76,33 @@ class Parser {
   private peekText(n = 1): string {
     return this.toks.text(this.ahead(n));
   }
+  /** Whether the text of the token `n` ahead is `text` (`peekText(n) === text`, without making the text). */
+  private peekIs(text: string, n = 1): boolean {
+    return this.toks.textIs(this.ahead(n), text);
+  }
   private peekKind(n = 1): Token['kind'] {
     return this.toks.kind(this.ahead(n));
   }
+  /** The kind of the token the parser is at. */
+  private kind(): Token['kind'] {
+    return this.toks.kind(this.pos);
+  }
   private next(): Token {
     const t = this.tok;
-    if (t.kind !== 'eof') this.pos++;
+    this.skip();
     return t;
   }
-  private is(text: string, kind?: Token['kind']): boolean {
-    const t = this.tok;
-    return t.text === text && (kind ? t.kind === kind : t.kind === 'op' || t.kind === 'kw');
+  /** Moves past the token the parser is at (never past the end of the file). */
+  private skip(): void {
+    if (this.toks.kindCode(this.pos) !== 8) this.pos++;
+  }
+  /** The token is the keyword or operator `text`. */
+  private is(text: string): boolean {
+    return this.toks.isWord(this.pos, text);
   }
   private accept(text: string): boolean {
     if (!this.is(text)) return false;
-    this.next();
+    this.pos++;
     return true;
   }
   private fail(t: Token = this.tok): never {
@@ -113,14 +125,14 @@ class Parser {
   }
   file(): Stmt[] {
     const out: Stmt[] = [];
-    while (this.tok.kind !== 'eof') out.push(this.statement(true));
+    while (this.kind() !== 'eof') out.push(this.statement(true));
     return out;
   }
 
   private block(): Stmt[] {
     const out: Stmt[] = [];
-    while (!(this.tok.kind === 'kw' && BLOCK_END.has(this.tok.text))) {
-      if (this.tok.kind === 'eof') this.fail();
+    while (!(this.kind() === 'kw' && BLOCK_END.has(this.tok.text))) {
+      if (this.kind() === 'eof') this.fail();
       out.push(this.statement(false));
     }
     return out;
@@ -128,7 +140,7 @@ class Parser {
 
   private statement(top: boolean): Stmt {
     const t = this.tok;
-    if (t.kind === 'kw' && (this.peekText() === '=' || this.peekText() === '+=') && !['true', 'false', 'null'].includes(t.text)) {
+    if (t.kind === 'kw' && (this.peekIs('=') || this.peekIs('+=')) && !['true', 'false', 'null'].includes(t.text)) {
       throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
     }
     if (t.kind === 'kw') {
@@ -160,8 +172,8 @@ class Parser {
       }
       this.fail();
     }
-    if ((t.kind === 'cid' || (t.kind === 'id' && this.peekText() === '::')) && top && this.looksLikeRelation()) return this.relation();
-    if (t.kind === 'id' && (this.peekText() === '=' || this.peekText() === '+=' || this.peekText() === '.')) {
+    if ((t.kind === 'cid' || (t.kind === 'id' && this.peekIs('::'))) && top && this.looksLikeRelation()) return this.relation();
+    if (t.kind === 'id' && (this.peekIs('=') || this.peekIs('+=') || this.peekIs('.'))) {
       const save = this.pos;
       const path = [this.ident().text];
       while (this.accept('.')) path.push(this.ident().text);
@@ -178,13 +190,13 @@ class Parser {
 
   private looksLikeRelation(): boolean {
     const n = this.classNameLength(0);
-    return this.peekText(n) === '.' && this.peekKind(n + 1) === 'id' && this.peekText(n + 2) === '[';
+    return this.peekIs('.', n) && this.peekKind(n + 1) === 'id' && this.peekIs('[', n + 2);
   }
 
   /** Tokens a (possibly qualified) class name starting `from` tokens ahead spans: `a::b::C` is 5, `C` is 1. */
   private classNameLength(from: number): number {
     let n = from + 1;
-    while (this.peekText(n) === '::' && (this.peekKind(n + 1) === 'id' || this.peekKind(n + 1) === 'cid')) n += 2;
+    while (this.peekIs('::', n) && (this.peekKind(n + 1) === 'id' || this.peekKind(n + 1) === 'cid')) n += 2;
     return n;
   }
 
@@ -194,7 +206,7 @@ class Parser {
     let name = last.text;
     if (last.kind === 'id') this.checkHyphen(last);
     while (this.is('::') && (this.peekKind() === 'id' || this.peekKind() === 'cid')) {
-      this.next();
+      this.skip();
       last = this.next();
       if (last.kind === 'id') this.checkHyphen(last);
       name += `::${last.text}`;
@@ -203,7 +215,7 @@ class Parser {
   }
 
   private className(): string {
-    if (this.tok.kind !== 'id' && this.tok.kind !== 'cid') this.fail();
+    if (this.kind() !== 'id' && this.kind() !== 'cid') this.fail();
     const { name, last } = this.qualified();
     if (last.kind !== 'cid') this.fail(last);
     return name;
@@ -211,7 +223,7 @@ class Parser {
 
   private importStmt(): Stmt {
     const span = this.next().span;
-    if (this.tok.kind !== 'id') this.fail();
+    if (this.kind() !== 'id') this.fail();
     const { name } = this.qualified();
     if (this.accept('as')) return { kind: 'import', name, alias: this.ident().text, span };
     return { kind: 'import', name, span };
@@ -221,7 +233,7 @@ class Parser {
     const t = this.tok;
     let name: string;
     if (t.kind === 'kw' && t.text === 'dict') {
-      this.next();
+      this.skip();
       name = 'dict';
     } else if (t.kind === 'id' || t.kind === 'cid') {
       const q = this.qualified();
@@ -230,9 +242,9 @@ class Parser {
       name = q.name;
     } else this.fail();
     let list = false;
-    if (this.is('[') && this.peekText() === ']') {
-      this.next();
-      this.next();
+    if (this.is('[') && this.peekIs(']')) {
+      this.skip();
+      this.skip();
       list = true;
     }
     const nullable = this.accept('?');
@@ -244,7 +256,7 @@ class Parser {
     const nameTok = this.tok;
     if (nameTok.kind !== 'cid' && nameTok.kind !== 'id') this.fail();
     this.checkHyphen(nameTok);
-    this.next();
+    this.skip();
     const parents: string[] = [];
     if (this.accept('extends')) {
       do {
@@ -257,15 +269,15 @@ class Parser {
       } while (this.accept(','));
     }
     this.expect(':');
-    if (this.tok.kind === 'str') this.next(); // docstring
+    if (this.kind() === 'str') this.next(); // docstring
     const attrs: Attribute[] = [];
     while (!this.is('end')) {
-      if (this.tok.kind === 'eof') this.fail();
+      if (this.kind() === 'eof') this.fail();
       const type = this.typeRef(true);
       const name = this.tok;
       if (name.kind !== 'id') this.fail();
       this.checkHyphen(name);
-      this.next();
+      this.skip();
       if (this.accept('=')) attrs.push({ type, name: name.text, default: this.expr(), span: name.span });
       else attrs.push({ type, name: name.text, span: name.span });
     }
@@ -280,7 +292,7 @@ class Parser {
     const num = (): number => {
       const t = this.tok;
       if (t.kind !== 'int') this.fail();
-      this.next();
+      this.skip();
       return Number(t.text);
     };
     let lower = 0;
@@ -288,7 +300,7 @@ class Parser {
     if (this.accept(':')) upper = num();
     else {
       lower = num();
-      if (this.accept(':')) upper = this.tok.kind === 'int' ? num() : undefined;
+      if (this.accept(':')) upper = this.kind() === 'int' ? num() : undefined;
       else upper = lower;
     }
     this.expect(']');
@@ -315,7 +327,7 @@ class Parser {
     }
     // The right end is named when a `.name [..]` follows the class.
     const n = this.classNameLength(0);
-    const named = this.peekText(n) === '.' && this.peekText(n + 2) === '[';
+    const named = this.peekIs('.', n) && this.peekIs('[', n + 2);
     const right = this.relationEnd(named);
     return { kind: 'relation', left, right, annotations, span };
   }
@@ -326,7 +338,7 @@ class Parser {
     this.expect('for');
     const entity = this.className();
     this.expect(':');
-    if (this.tok.kind === 'str') this.next();
+    if (this.kind() === 'str') this.next();
     const body = this.block();
     this.expect('end');
     return { kind: 'implementation', name, entity, body, span };
@@ -340,7 +352,7 @@ class Parser {
     let parents = false;
     do {
       if (this.accept('parents')) parents = true;
-      else if (this.tok.kind === 'id') impls.push(this.qualified().name);
+      else if (this.kind() === 'id') impls.push(this.qualified().name);
       else this.fail();
     } while (this.accept(','));
     if (this.accept('when')) return { kind: 'implement', entity, impls, parents, when: this.expr(), span };
@@ -353,7 +365,7 @@ class Parser {
     this.expect('as');
     const base = this.typeRef();
     this.expect('matching');
-    if (this.tok.kind === 'regex') return { kind: 'typedef', name, base, regex: this.next().text, span };
+    if (this.kind() === 'regex') return { kind: 'typedef', name, base, regex: this.next().text, span };
     return { kind: 'typedef', name, base, cond: this.expr(), span };
   }
 
@@ -402,16 +414,15 @@ class Parser {
 
   expr(): Expr {
     // A lone literal or name before `,`, `)` or `]` (most arguments) is its own expression: no operator can follow.
-    const t = this.tok;
-    if (t.kind === 'str' || t.kind === 'int' || t.kind === 'float' || t.kind === 'id') {
-      if (this.peekKind() === 'op') {
-        const after = this.peekText();
-        if (after === ',' || after === ')' || after === ']') return this.primary();
-      }
+    const k = this.toks.kindCode(this.pos);
+    // A string, an int, a float or a name, followed by an operator token.
+    if ((k === 5 || k === 3 || k === 4 || k === 0) && this.toks.kindCode(this.ahead(1)) === 7) {
+      const after = this.peekText();
+      if (after === ',' || after === ')' || after === ']') return this.primary();
     }
     const test = this.orExpr();
     if (!this.is('?')) return test;
-    this.next();
+    this.skip();
     const then = this.expr();
     this.expect(':');
     return { kind: 'cond', test, then, else: this.expr(), span: test.span };
@@ -420,7 +431,7 @@ class Parser {
   private orExpr(): Expr {
     let left = this.andExpr();
     while (this.is('or')) {
-      this.next();
+      this.skip();
       left = { kind: 'bin', op: 'or', left, right: this.andExpr(), span: left.span };
     }
     return left;
@@ -429,7 +440,7 @@ class Parser {
   private andExpr(): Expr {
     let left = this.cmpExpr();
     while (this.is('and')) {
-      this.next();
+      this.skip();
       left = { kind: 'bin', op: 'and', left, right: this.cmpExpr(), span: left.span };
     }
     return left;
@@ -438,7 +449,7 @@ class Parser {
   /** Comparisons associate to the left as in the real grammar: `1 < 2 < 3` is `(1 < 2) < 3`. */
   private cmpExpr(): Expr {
     let left = this.addExpr();
-    while (this.tok.kind === 'op' && CMP.has(this.tok.text)) {
+    while (this.kind() === 'op' && CMP.has(this.tok.text)) {
       const op = this.next().text;
       left = { kind: 'bin', op, left, right: this.addExpr(), span: left.span };
     }
@@ -466,18 +477,18 @@ class Parser {
   private powExpr(): Expr {
     const left = this.unary();
     if (!this.is('**')) return left;
-    this.next();
+    this.skip();
     return { kind: 'bin', op: '**', left, right: this.powExpr(), span: left.span };
   }
 
   private unary(): Expr {
     const t = this.tok;
     if (this.is('not')) {
-      this.next();
+      this.skip();
       return { kind: 'not', operand: this.unary(), span: t.span };
     }
     if (this.is('-')) {
-      this.next();
+      this.skip();
       return { kind: 'neg', operand: this.unary(), span: t.span };
     }
     return this.inExpr();
@@ -486,16 +497,16 @@ class Parser {
   private inExpr(): Expr {
     const left = this.postfix();
     if (this.is('in')) {
-      this.next();
+      this.skip();
       return { kind: 'bin', op: 'in', left, right: this.postfix(), span: left.span };
     }
-    if (this.is('not') && this.peekText() === 'in' && this.peekKind() === 'kw') {
-      this.next();
-      this.next();
+    if (this.is('not') && this.peekIs('in') && this.peekKind() === 'kw') {
+      this.skip();
+      this.skip();
       return { kind: 'bin', op: 'not in', left, right: this.postfix(), span: left.span };
     }
     if (this.is('is')) {
-      this.next();
+      this.skip();
       this.expect('defined');
       if (left.kind === 'ref' && !left.name.includes('::')) return { kind: 'defined', obj: undefined, name: left.name, span: left.span };
       if (left.kind === 'attr') return { kind: 'defined', obj: left.obj, name: left.name, span: left.span };
@@ -524,12 +535,12 @@ class Parser {
     let shape: 'var' | 'lookup' | 'other' = (first.kind === 'id' || first.kind === 'cid') && e.kind === 'ref' ? 'var' : 'other';
     for (;;) {
       if (shape === 'var' && this.is('.')) {
-        this.next();
+        this.skip();
         const name = this.ident();
         e = { kind: 'attr', obj: e, name: name.text, span: e.span };
       } else if (shape !== 'other' && this.is('[')) {
-        this.next();
-        if (shape === 'var' && e.kind === 'attr' && this.tok.kind === 'id' && this.peekText() === '=') {
+        this.skip();
+        if (shape === 'var' && e.kind === 'attr' && this.kind() === 'id' && this.peekIs('=')) {
           const args = this.kwargsUntil(']', true).kwargs;
           e = { kind: 'selector', obj: e.obj, rel: e.name, args, span: e.span };
           shape = 'other';
@@ -553,16 +564,16 @@ class Parser {
     const starstar: Expr[] = [];
     while (!this.is(close)) {
       const t = this.tok;
-      const named = t.kind === 'id' && this.peekText() === '=';
+      const named = t.kind === 'id' && this.peekIs('=');
       const star = !named && this.is('**');
       if (keywordsOnly && !star && !named) this.fail(t.kind === 'id' ? this.peek() : t);
       if (star) {
-        this.next();
+        this.skip();
         starstar.push(this.expr());
       } else if (named) {
         this.checkHyphen(t);
-        this.next();
-        this.next();
+        this.skip();
+        this.skip();
         kwargs.push({ name: t.text, value: this.expr(), span: t.span });
       } else args.push(this.expr());
       if (!this.accept(',')) break;
@@ -575,13 +586,13 @@ class Parser {
     const t = this.tok;
     switch (t.kind) {
       case 'int':
-        this.next();
+        this.skip();
         return { kind: 'lit', value: Number(t.text), span: t.span };
       case 'float':
-        this.next();
+        this.skip();
         return { kind: 'lit', value: { float: Number(t.text) }, span: t.span };
       case 'str':
-        this.next();
+        this.skip();
         if (t.flavour === 'raw') return { kind: 'lit', value: t.text, span: t.span };
         if (t.flavour === 'f') return formatted(t.text, t.span);
         return interpolated(t.text, t.span);
@@ -592,7 +603,7 @@ class Parser {
         return this.namePrimary(t.span);
       case 'op':
         if (t.text === '(') {
-          this.next();
+          this.skip();
           const e = this.expr();
           this.expect(')');
           return e;
@@ -607,7 +618,7 @@ class Parser {
   }
 
   private keywordPrimary(t: Token): Expr {
-    this.next();
+    this.skip();
     if (t.text === 'true' || t.text === 'false') return { kind: 'lit', value: t.text === 'true', span: t.span };
     if (t.text === 'null') return { kind: 'lit', value: null, span: t.span };
     if (t.text === 'undef') return { kind: 'undef', span: t.span };
@@ -619,12 +630,12 @@ class Parser {
     const { name, last } = this.qualified();
     if (last.kind === 'cid') {
       if (this.is('(')) {
-        this.next();
+        this.skip();
         const { kwargs, starstar } = this.kwargsUntil(')', true);
         return { kind: 'new', type: name, kwargs, starstar, span };
       }
       if (this.is('[')) {
-        this.next();
+        this.skip();
         return { kind: 'query', type: name, args: this.kwargsUntil(']', true).kwargs, span };
       }
       // A type used as a value (e.g. in a relation annotation) is kept as a reference.
@@ -671,7 +682,7 @@ class Parser {
     while (!this.is('}')) {
       const k = this.tok;
       if (k.kind !== 'str') this.fail();
-      this.next();
+      this.skip();
       this.expect(':');
       entries.push([k.text, this.expr()]);
       if (!this.accept(',')) break;
