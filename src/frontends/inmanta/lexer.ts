@@ -178,6 +178,16 @@ export class Tokens {
     }
   }
 
+  /** Where the token starts (a new object each time; `token(i).span` keeps one). */
+  spanAt(i: number): Span {
+    return { file: this.lines.file, line: this.lineNos[i] as number, col: this.cols[i] as number };
+  }
+
+  /** A string token's flavour. */
+  flavourAt(i: number): StrFlavour {
+    return FLAVOURS[this.subs[i] as number] as StrFlavour;
+  }
+
   /** The token's kind as its number (id 0, cid 1, kw 2, int 3, float 4, str 5, regex 6, op 7, eof 8). */
   kindCode(i: number): number {
     return this.kinds[i] as number;

@@ -123,6 +123,10 @@ class Parser {
   private checkHyphen(t: Token): void {
     if (t.text.includes('-')) throw new InmantaError('HyphenException', `The use of '-' in identifiers is not allowed. please rename ${t.text}.`, t.span);
   }
+  /** `checkHyphen` of the token at `i`, whose text is `text`. */
+  private checkHyphenAt(i: number, text: string): void {
+    if (text.includes('-')) this.checkHyphen(this.toks.token(i));
+  }
   file(): Stmt[] {
     const out: Stmt[] = [];
     while (this.kind() !== 'eof') out.push(this.statement(true));
@@ -201,17 +205,30 @@ class Parser {
   }
 
   private qualified(): { name: string; last: Token } {
-    const first = this.next();
+    const name = this.qualifiedName();
+    return { name, last: this.toks.token(this.lastPart) };
+  }
+
+  /** Where the last name of the latest `qualifiedName` is. */
+  private lastPart = 0;
+
+  /** A (possibly qualified) name starting at a name token; `lastPart` is then the position of its last part. */
+  private qualifiedName(): string {
+    const toks = this.toks;
+    const first = this.pos;
+    this.pos++;
+    let name = toks.text(first);
+    if (toks.kindCode(first) === 0) this.checkHyphenAt(first, name);
     let last = first;
-    let name = last.text;
-    if (last.kind === 'id') this.checkHyphen(last);
     while (this.is('::') && (this.peekKind() === 'id' || this.peekKind() === 'cid')) {
-      this.skip();
-      last = this.next();
-      if (last.kind === 'id') this.checkHyphen(last);
-      name += `::${last.text}`;
+      last = this.pos + 1;
+      this.pos += 2;
+      const part = toks.text(last);
+      if (toks.kindCode(last) === 0) this.checkHyphenAt(last, part);
+      name += `::${part}`;
     }
-    return { name: last === first ? name : this.toks.name(name), last };
+    this.lastPart = last;
+    return last === first ? name : toks.name(name);
   }
 
   private className(): string {
@@ -562,19 +579,21 @@ class Parser {
     const args: Expr[] = [];
     const kwargs: KwArg[] = [];
     const starstar: Expr[] = [];
+    const toks = this.toks;
     while (!this.is(close)) {
-      const t = this.tok;
-      const named = t.kind === 'id' && this.peekIs('=');
+      const i = this.pos;
+      const k = toks.kindCode(i);
+      const named = k === 0 && this.peekIs('=');
       const star = !named && this.is('**');
-      if (keywordsOnly && !star && !named) this.fail(t.kind === 'id' ? this.peek() : t);
+      if (keywordsOnly && !star && !named) this.fail(k === 0 ? this.peek() : this.tok);
       if (star) {
         this.skip();
         starstar.push(this.expr());
       } else if (named) {
-        this.checkHyphen(t);
-        this.skip();
-        this.skip();
-        kwargs.push({ name: t.text, value: this.expr(), span: t.span });
+        const name = toks.text(i);
+        this.checkHyphenAt(i, name);
+        this.pos += 2;
+        kwargs.push({ name, value: this.expr(), span: toks.spanAt(i) });
       } else args.push(this.expr());
       if (!this.accept(',')) break;
     }
@@ -583,24 +602,33 @@ class Parser {
   }
 
   private primary(): Expr {
+    const toks = this.toks;
+    const i = this.pos;
+    // Literals are read from the tokens without a token object.
+    switch (toks.kindCode(i)) {
+      case 3:
+        this.pos++;
+        return { kind: 'lit', value: Number(toks.text(i)), span: toks.spanAt(i) };
+      case 4:
+        this.pos++;
+        return { kind: 'lit', value: { float: Number(toks.text(i)) }, span: toks.spanAt(i) };
+      case 5: {
+        this.pos++;
+        const flavour = toks.flavourAt(i);
+        if (flavour === 'raw') return { kind: 'lit', value: toks.text(i), span: toks.spanAt(i) };
+        if (flavour === 'f') return formatted(toks.text(i), toks.spanAt(i));
+        return interpolated(toks.text(i), toks.spanAt(i));
+      }
+      case 0:
+      case 1:
+        return this.namePrimary(toks.spanAt(i));
+      default:
+        break;
+    }
     const t = this.tok;
     switch (t.kind) {
-      case 'int':
-        this.skip();
-        return { kind: 'lit', value: Number(t.text), span: t.span };
-      case 'float':
-        this.skip();
-        return { kind: 'lit', value: { float: Number(t.text) }, span: t.span };
-      case 'str':
-        this.skip();
-        if (t.flavour === 'raw') return { kind: 'lit', value: t.text, span: t.span };
-        if (t.flavour === 'f') return formatted(t.text, t.span);
-        return interpolated(t.text, t.span);
       case 'kw':
         return this.keywordPrimary(t);
-      case 'id':
-      case 'cid':
-        return this.namePrimary(t.span);
       case 'op':
         if (t.text === '(') {
           this.skip();
@@ -627,8 +655,8 @@ class Parser {
   }
 
   private namePrimary(span: Span): Expr {
-    const { name, last } = this.qualified();
-    if (last.kind === 'cid') {
+    const name = this.qualifiedName();
+    if (this.toks.kindCode(this.lastPart) === 1) {
       if (this.is('(')) {
         this.skip();
         const { kwargs, starstar } = this.kwargsUntil(')', true);
