@@ -8,6 +8,8 @@ import { formatted, interpolated } from './strings.js';
 
 const CMP = new Set(['==', '!=', '<', '>', '<=', '>=']);
 const BLOCK_END = new Set(['end', 'elif', 'else']);
+/** What may follow an operand inside an expression: binary operators, `in`, `not in`, `is defined`, `?`. */
+const CONTINUES = new Set([...CMP, '+', '-', '*', '/', '%', '**', '?', 'in', 'not', 'is', 'and', 'or']);
 
 /** A token as the real parser names it in a syntax error: its value (a string without quotes, a number as Python prints it). */
 function tokenValue(t: Token): string {
@@ -437,7 +439,15 @@ class Parser {
       const after = this.peekText();
       if (after === ',' || after === ')' || after === ']') return this.primary();
     }
-    const test = this.orExpr();
+    let first: Expr | undefined;
+    if (k === 0 || k === 1 || k === 3 || k === 4 || k === 5) {
+      // An operand that no operator follows (a name, a constructor, a call, a literal) is what the operator
+      // levels below would return: read it directly, and only when an operator follows go through them
+      // (handing them the operand, the leftmost one they would have read).
+      first = this.postfix();
+      if (!this.continuesExpression()) return first;
+    }
+    const test = this.orExpr(first);
     if (!this.is('?')) return test;
     this.skip();
     const then = this.expr();
@@ -445,8 +455,15 @@ class Parser {
     return { kind: 'cond', test, then, else: this.expr(), span: test.span };
   }
 
-  private orExpr(): Expr {
-    let left = this.andExpr();
+  /** Whether the token is an operator that one of the levels of `expr` takes after an operand. */
+  private continuesExpression(): boolean {
+    const k = this.toks.kindCode(this.pos);
+    return (k === 7 || k === 2) && CONTINUES.has(this.toks.text(this.pos));
+  }
+
+  /** `first`: the leftmost operand, already read (see `expr`). */
+  private orExpr(first?: Expr): Expr {
+    let left = this.andExpr(first);
     while (this.is('or')) {
       this.skip();
       left = { kind: 'bin', op: 'or', left, right: this.andExpr(), span: left.span };
@@ -454,8 +471,8 @@ class Parser {
     return left;
   }
 
-  private andExpr(): Expr {
-    let left = this.cmpExpr();
+  private andExpr(first?: Expr): Expr {
+    let left = this.cmpExpr(first);
     while (this.is('and')) {
       this.skip();
       left = { kind: 'bin', op: 'and', left, right: this.cmpExpr(), span: left.span };
@@ -464,8 +481,8 @@ class Parser {
   }
 
   /** Comparisons associate to the left as in the real grammar: `1 < 2 < 3` is `(1 < 2) < 3`. */
-  private cmpExpr(): Expr {
-    let left = this.addExpr();
+  private cmpExpr(first?: Expr): Expr {
+    let left = this.addExpr(first);
     while (this.kind() === 'op' && CMP.has(this.tok.text)) {
       const op = this.next().text;
       left = { kind: 'bin', op, left, right: this.addExpr(), span: left.span };
@@ -473,8 +490,8 @@ class Parser {
     return left;
   }
 
-  private addExpr(): Expr {
-    let left = this.mulExpr();
+  private addExpr(first?: Expr): Expr {
+    let left = this.mulExpr(first);
     while (this.is('+') || this.is('-')) {
       const op = this.next().text;
       left = { kind: 'bin', op, left, right: this.mulExpr(), span: left.span };
@@ -482,8 +499,8 @@ class Parser {
     return left;
   }
 
-  private mulExpr(): Expr {
-    let left = this.powExpr();
+  private mulExpr(first?: Expr): Expr {
+    let left = this.powExpr(first);
     while (this.is('*') || this.is('/') || this.is('%')) {
       const op = this.next().text;
       left = { kind: 'bin', op, left, right: this.powExpr(), span: left.span };
@@ -491,8 +508,8 @@ class Parser {
     return left;
   }
 
-  private powExpr(): Expr {
-    const left = this.unary();
+  private powExpr(first?: Expr): Expr {
+    const left = first ? this.inExpr(first) : this.unary();
     if (!this.is('**')) return left;
     this.skip();
     return { kind: 'bin', op: '**', left, right: this.powExpr(), span: left.span };
@@ -511,8 +528,8 @@ class Parser {
     return this.inExpr();
   }
 
-  private inExpr(): Expr {
-    const left = this.postfix();
+  private inExpr(first?: Expr): Expr {
+    const left = first ?? this.postfix();
     if (this.is('in')) {
       this.skip();
       return { kind: 'bin', op: 'in', left, right: this.postfix(), span: left.span };
