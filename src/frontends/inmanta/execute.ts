@@ -6,7 +6,7 @@ import { InmantaError } from './errors.js';
 import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
-import { Instance } from './instance.js';
+import { Instance, slotOf } from './instance.js';
 import { declaredNames, type Namespace, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
@@ -145,6 +145,8 @@ interface DefaultOf {
   readonly expr: Expr;
   readonly ns: Namespace;
   readonly literal: boolean;
+  /** Where its slot is in the type's layout. */
+  readonly slot: number;
 }
 
 /** The attributes of a type that have a default, in declaration order; worked out once per type. */
@@ -156,7 +158,7 @@ function defaultsOf(type: EntityType): readonly DefaultOf[] {
     if (a.default === undefined || a.default === 'undef') continue;
     const { expr, ns } = a.default;
     // A default is a constant: a plain literal is its own value; only lists, dicts and floats are built anew.
-    out.push({ name, expr, ns, literal: expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object') });
+    out.push({ name, expr, ns, literal: expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object'), slot: slotOf(type, name) as number });
   }
   defaultsCache.set(type, out);
   return out;
@@ -216,7 +218,7 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     const inst = new Instance(c.sched, type, e.span, ctx.creator);
     for (const slot of inst.growing()) c.sched.track(slot);
     // A default counts as set where it is declared, as the real compiler reports it.
-    for (let i = 0; i < used.length; i++) inst.set((used[i] as DefaultOf).name, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
+    for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
     for (const [k, v] of values) inst.set(k, v, e.span);
     for (const t of type.lineage()) t.instances.push(inst);
     c.instances.push(inst);
