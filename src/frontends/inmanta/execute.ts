@@ -173,9 +173,9 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     const values = kwValues(ctx, e.kwargs, e.starstar, type);
     const attrs = type.attributes();
     const rels = type.relations();
-    for (const k of values.keys()) {
+    values.forEach((_, k) => {
       if (!attrs.has(k) && !rels.has(k)) throw new InmantaError('TypingException', `no attribute ${k} on type ${type.fullName}`, e.span);
-    }
+    });
     // The defaults the call did not override, and their values (in declaration order).
     const used: DefaultOf[] = [];
     const defaults: Value[] = [];
@@ -219,7 +219,7 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     for (const slot of inst.growing()) c.sched.track(slot);
     // A default counts as set where it is declared, as the real compiler reports it.
     for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
-    for (const [k, v] of values) inst.set(k, v, e.span);
+    values.forEach((v, k) => inst.set(k, v, e.span));
     for (const t of type.lineage()) t.instances.push(inst);
     c.instances.push(inst);
     c.register(inst, type, keys);

@@ -150,10 +150,13 @@ export class Instance {
       const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
       return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
     };
+    const specs = this.layout.specs;
     for (let i = 0; i < this.slots.size; i++) {
       const slot = this.slots.at(i);
-      // Most slots are set: their names are looked up only for a message.
-      if (slot instanceof ResultVar && !(slot instanceof OptionVar) && slot.isSet) continue;
+      // Most slots are set: their names are looked up only for a message. An attribute and a [1] relation
+      // end are a plain ResultVar (see the constructor).
+      const spec = specs[i] as SlotSpec;
+      if ((spec.kind === 'attribute' || (spec.rel.upper === 1 && spec.rel.lower === 1)) && (slot as ResultVar).isSet) continue;
       const name = this.slots.nameAt(i);
       if (slot instanceof ListVar) {
         const lower = this.entity.relations().get(name)?.lower ?? 0;

@@ -21,6 +21,9 @@ function tokenValue(t: Token): string {
   return t.text;
 }
 
+/** The empty argument list the syntax tree shares (never added to: the tree is not changed once parsed). */
+const NONE: Expr[] = [];
+
 const CAPITAL = 'Syntax error: Invalid identifier: Entity names must start with a capital';
 
 export function parseFile(file: string, src: string): Stmt[] {
@@ -615,7 +618,8 @@ class Parser {
       if (!this.accept(',')) break;
     }
     this.expect(close);
-    return { args, kwargs, starstar };
+    // Most calls have no positional or ** arguments: the syntax tree shares one empty list for them.
+    return { args: args.length > 0 ? args : NONE, kwargs, starstar: starstar.length > 0 ? starstar : NONE };
   }
 
   private primary(): Expr {
