@@ -27,6 +27,10 @@ const KEYWORD_LIST = [
 export const KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_LIST);
 const KEYWORD_INDEX = new Map(KEYWORD_LIST.map((k, i) => [k, i]));
 const MATCHING = KEYWORD_INDEX.get('matching') as number;
+/** The length and first character of every keyword (length * 128 + character code), so most names are told apart without their text. */
+const KEYWORD_LONGEST = Math.max(...KEYWORD_LIST.map((k) => k.length));
+const KEYWORD_SHAPES = new Uint8Array((KEYWORD_LONGEST + 1) * 128);
+for (const k of KEYWORD_LIST) KEYWORD_SHAPES[k.length * 128 + k.charCodeAt(0)] = 1;
 
 /** Operators: a two-character one wins over its first character alone. */
 const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
@@ -311,7 +315,8 @@ export function lex(file: string, src: string): Tokens {
       let j = Math.min(NAME_REST.lastIndex, i + 256);
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (src.charCodeAt(j - 1) === 45) j--;
-      const kw = KEYWORD_INDEX.get(src.slice(i, j));
+      const len = j - i;
+      const kw = len <= KEYWORD_LONGEST && KEYWORD_SHAPES[len * 128 + code] === 1 ? KEYWORD_INDEX.get(src.slice(i, j)) : undefined;
       if (kw !== undefined) {
         kind = KIND_CODE.kw;
         sub = kw;
