@@ -21,7 +21,9 @@ export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, 
       const requires: Var[] = [];
       const pre: Ctx = { c, unit: c.sched.placeholder, scope, key: '', creator, staged };
       prepareStatement(pre, s, requires);
-      c.sched.add(s.span, (unit) => runStatement({ ...pre, unit }, s), requires);
+      // The statement's results are remembered in `staged` (a context's unit is read only without one), so
+      // the statement runs in the context its steps were prepared in.
+      c.sched.add(s.span, () => runStatement(pre, s), requires);
     }
   }
 }
