@@ -251,8 +251,24 @@ function checkImplementable(type: EntityType, span: Span): void {
   }
 }
 
+/**
+ * Whether every implement statement of a type chooses, unconditionally, only empty implementations (such as
+ * `implement File using std::none`): then an instance has nothing to schedule. Worked out once per type.
+ */
+function nothingToImplement(type: EntityType): boolean {
+  let known = nothingCache.get(type);
+  if (known === undefined) {
+    const imps = implementsOf(type);
+    known = imps.length > 0 && imps.every((imp) => !imp.when && imp.impls.every((impl) => impl.body.length === 0));
+    nothingCache.set(type, known);
+  }
+  return known;
+}
+const nothingCache = new WeakMap<EntityType, boolean>();
+
 /** Each implement statement that applies is a step of its own, run once its condition's inputs are known. */
 function scheduleImplementations(c: Compilation, inst: Instance): void {
+  if (nothingToImplement(inst.entity)) return;
   const imps = implementsOf(inst.entity);
   if (imps.length === 0) {
     c.sched.add(inst.span, () => checkImplementable(inst.entity, inst.span));
