@@ -38,6 +38,8 @@ const OPS2_FIRST = new Set([...OPS2].map((o) => o[0] as string));
 const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 const OP_LIST = [...OPS2, ...OPS1];
 const OP_INDEX = new Map(OP_LIST.map((o, i) => [o, i]));
+/** For each operator: 1 when it opens a bracket, -1 when it closes one, else 0. */
+const BRACKET = Int8Array.from(OP_LIST, (o) => ('([{'.includes(o) ? 1 : ')]}'.includes(o) ? -1 : 0));
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
 
@@ -191,6 +193,11 @@ export class Tokens {
   /** A string token's flavour. */
   flavourAt(i: number): StrFlavour {
     return FLAVOURS[this.subs[i] as number] as StrFlavour;
+  }
+
+  /** 1 for an opening bracket `(`, `[` or `{`, -1 for a closing one, else 0. */
+  bracket(i: number): number {
+    return this.kinds[i] === 7 ? (BRACKET[this.subs[i] as number] as number) : 0;
   }
 
   /** The token's kind as its number (id 0, cid 1, kw 2, int 3, float 4, str 5, regex 6, op 7, eof 8). */

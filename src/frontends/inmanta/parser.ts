@@ -44,11 +44,10 @@ export function parseFile(file: string, src: string): Stmt[] {
 function tooDeep(toks: Tokens): void {
   let depth = 0;
   for (let i = 0; i < toks.count; i++) {
-    if (toks.kind(i) !== 'op') continue;
-    const text = toks.text(i);
-    if (text === '(' || text === '[' || text === '{') {
+    const b = toks.bracket(i);
+    if (b === 1) {
       if (++depth > MAX_NESTING) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, toks.token(i).span);
-    } else if (text === ')' || text === ']' || text === '}') depth = Math.max(0, depth - 1);
+    } else if (b === -1) depth = Math.max(0, depth - 1);
   }
 }
 
