@@ -1,6 +1,5 @@
 /** `cairn inmanta compile|export|deploy PROJECT_DIR`: options here; the work loads lazily from inmanta.ts. */
 import { Argument, type Command } from 'commander';
-import { tuneJitForOneRun } from '../engine/heap.js';
 import { addFleetOptions, type FleetOptions } from './inventory.js';
 import { addRunOptions } from './options.js';
 
@@ -24,8 +23,6 @@ export function register(program: Command): void {
     .option('--dry-run', 'deploy: check only and show the diffs, changing nothing', false)
     .option('--changes-only', 'deploy, text output: leave out resources already in the right state (a line counts them)', false);
   addFleetOptions(addRunOptions(cmd, { detailedExitcode: 'exit 2 when a deploy succeeded with changes (made or pending)' })).action(async (action: string, project: string, opts: InmantaOptions) => {
-      // The compile goes over the model once: V8 optimizes only what stays hot (engine/heap.ts).
-      tuneJitForOneRun();
       const { runInmanta } = await import('./inmanta.js');
       process.exitCode = await runInmanta(action, project, opts);
     });

@@ -32,10 +32,11 @@ interface Started {
   readonly error?: InmantaError;
 }
 
-function start(projectDir: string, env: Readonly<Record<string, string>>): Started {
+function start(projectDir: string, env: Readonly<Record<string, string>>, parsed?: () => void): Started {
   let c: Compilation | undefined;
   try {
     const project = loadProject(projectDir);
+    parsed?.();
     c = new Compilation({ modules: project.moduleDirs, project: projectDir }, env);
     for (const [name, ns] of project.namespaces) c.namespaces.set(name, ns);
     defineAll(c);
@@ -71,9 +72,10 @@ function printedOf(c: Compilation): readonly string[] {
 /**
  * Compiles for a machine: `std::get_env` reads that machine's environment, from its facts. The facts are
  * gathered only for a model that can read it (it calls std::get_env, std::get_env_int or std::template).
+ * `parsed` is called once every file of the project is parsed, before the model is defined and run.
  */
-export async function compileFor(projectDir: string, target: Pick<Host, 'facts'>): Promise<CompileResult> {
-  const started = start(projectDir, {});
+export async function compileFor(projectDir: string, target: Pick<Host, 'facts'>, parsed?: () => void): Promise<CompileResult> {
+  const started = start(projectDir, {}, parsed);
   if (!started.error && started.c?.readsEnvironment) started.c.env = (await target.facts()).env;
   return finish(started);
 }

@@ -53,6 +53,8 @@ function refVar(ctx: Ctx, name: string, span: Span): Var | undefined {
   try {
     const cut = name.lastIndexOf('::');
     if (cut >= 0) return ctx.c.namespaceFor(name.slice(0, cut), ctx.scope.ns, span).scope.own(name.slice(cut + 2));
+    const v = ctx.scope.variable(name);
+    if (v) return v;
     const found = ctx.scope.lookup(name, span);
     return found.var ?? found.attrOf?.slots.get(name);
   } catch {
@@ -352,6 +354,8 @@ function readName(ctx: Ctx, name: string, span: Span): Value {
     if (!v) throw new InmantaError('NotFoundException', `variable ${name.slice(cut + 2)} not found`, span);
     return v.get();
   }
+  const v = ctx.scope.variable(name);
+  if (v) return v.get();
   const found = ctx.scope.lookup(name, span);
   if (found.var) return found.var.get();
   return readAttribute(found.attrOf as Instance, name, span);

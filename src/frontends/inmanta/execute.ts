@@ -6,7 +6,7 @@ import { InmantaError } from './errors.js';
 import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
-import { Instance } from './instance.js';
+import { Instance, slotOf } from './instance.js';
 import { declaredNames, type Namespace, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
@@ -21,7 +21,9 @@ export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, 
       const requires: Var[] = [];
       const pre: Ctx = { c, unit: c.sched.placeholder, scope, key: '', creator, staged };
       prepareStatement(pre, s, requires);
-      c.sched.add(s.span, (unit) => runStatement({ ...pre, unit }, s), requires);
+      // The statement's results are remembered in `staged` (a context's unit is read only without one), so
+      // the statement runs in the context its steps were prepared in.
+      c.sched.add(s.span, () => runStatement(pre, s), requires);
     }
   }
 }
@@ -145,6 +147,8 @@ interface DefaultOf {
   readonly expr: Expr;
   readonly ns: Namespace;
   readonly literal: boolean;
+  /** Where its slot is in the type's layout. */
+  readonly slot: number;
 }
 
 /** The attributes of a type that have a default, in declaration order; worked out once per type. */
@@ -156,7 +160,7 @@ function defaultsOf(type: EntityType): readonly DefaultOf[] {
     if (a.default === undefined || a.default === 'undef') continue;
     const { expr, ns } = a.default;
     // A default is a constant: a plain literal is its own value; only lists, dicts and floats are built anew.
-    out.push({ name, expr, ns, literal: expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object') });
+    out.push({ name, expr, ns, literal: expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object'), slot: slotOf(type, name) as number });
   }
   defaultsCache.set(type, out);
   return out;
@@ -171,9 +175,9 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     const values = kwValues(ctx, e.kwargs, e.starstar, type);
     const attrs = type.attributes();
     const rels = type.relations();
-    for (const k of values.keys()) {
+    values.forEach((_, k) => {
       if (!attrs.has(k) && !rels.has(k)) throw new InmantaError('TypingException', `no attribute ${k} on type ${type.fullName}`, e.span);
-    }
+    });
     // The defaults the call did not override, and their values (in declaration order).
     const used: DefaultOf[] = [];
     const defaults: Value[] = [];
@@ -216,8 +220,8 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
     const inst = new Instance(c.sched, type, e.span, ctx.creator);
     for (const slot of inst.growing()) c.sched.track(slot);
     // A default counts as set where it is declared, as the real compiler reports it.
-    for (let i = 0; i < used.length; i++) inst.set((used[i] as DefaultOf).name, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
-    for (const [k, v] of values) inst.set(k, v, e.span);
+    for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
+    values.forEach((v, k) => inst.set(k, v, e.span));
     for (const t of type.lineage()) t.instances.push(inst);
     c.instances.push(inst);
     c.register(inst, type, keys);
@@ -247,8 +251,24 @@ function checkImplementable(type: EntityType, span: Span): void {
   }
 }
 
+/**
+ * Whether every implement statement of a type chooses, unconditionally, only empty implementations (such as
+ * `implement File using std::none`): then an instance has nothing to schedule. Worked out once per type.
+ */
+function nothingToImplement(type: EntityType): boolean {
+  let known = nothingCache.get(type);
+  if (known === undefined) {
+    const imps = implementsOf(type);
+    known = imps.length > 0 && imps.every((imp) => !imp.when && imp.impls.every((impl) => impl.body.length === 0));
+    nothingCache.set(type, known);
+  }
+  return known;
+}
+const nothingCache = new WeakMap<EntityType, boolean>();
+
 /** Each implement statement that applies is a step of its own, run once its condition's inputs are known. */
 function scheduleImplementations(c: Compilation, inst: Instance): void {
+  if (nothingToImplement(inst.entity)) return;
   const imps = implementsOf(inst.entity);
   if (imps.length === 0) {
     c.sched.add(inst.span, () => checkImplementable(inst.entity, inst.span));

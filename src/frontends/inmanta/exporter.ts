@@ -127,27 +127,31 @@ export function exportResources(c: Compilation): ExportedResource[] {
   const byInstance = new Map<Instance, ExportedResource>();
   const specs = new Map<EntityType, Exported | undefined>();
   const allSecrets = [...c.secrets];
+  // The agent of each std::Host, named once.
+  const agents = new Map<Instance, string>();
   for (const inst of instances) {
     const found = specOf(inst.entity, specs);
     if (!found) continue;
     const host = inst.value('host');
-    const agent = isInstance(host) ? String(host.value('name')) : 'internal';
+    let agent = 'internal';
+    if (isInstance(host)) {
+      agent = agents.get(host) as string;
+      if (agent === undefined) {
+        agent = String(host.value('name'));
+        agents.set(host, agent);
+      }
+    }
     const attributes: Record<string, unknown> = {};
     const slots = (found.slots ??= found.attributes.map((name) => inst.slots.indexOf(name) as number));
     for (let i = 0; i < slots.length; i++) attributes[found.attributes[i] as string] = toPlain(inst.valueAt(slots[i] as number) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
     // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
     const secrets = allSecrets.length === 0 ? allSecrets : allSecrets.filter((v) => v.trim().length >= 3 && holds(attributes, v));
-    byInstance.set(inst, {
-      id,
-      type: found.type,
-      agent,
-      ...(isInstance(host) ? { agentSpan: host.span } : {}),
-      attributes,
-      requires: [],
-      instance: inst,
-      ...(secrets.length > 0 ? { secrets: allSecrets } : {}),
-    });
+    const res: { -readonly [K in keyof ExportedResource]: ExportedResource[K] } = isInstance(host)
+      ? { id, type: found.type, agent, agentSpan: host.span, attributes, requires: [], instance: inst }
+      : { id, type: found.type, agent, attributes, requires: [], instance: inst };
+    if (secrets.length > 0) res.secrets = allSecrets;
+    byInstance.set(inst, res);
   }
   // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.
   const built = new Map<Instance, Instance[]>();
@@ -197,7 +201,8 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
     if (r.type === 'exec::Run' && r.attributes.reload_only === true && (r.requires.length === 0 || r.attributes.receive_events === false)) continue;
     const spec = SPECS[r.type] as ResourceSpec;
     const { type, params } = spec.node(r.attributes);
-    nodes.push({ id: r.id, type, name: r.id, params, span: r.instance.span, meta: { inmantaType: r.type }, ...(r.secrets ? { secret: { values: r.secrets } } : {}) });
+    const meta = { inmantaType: r.type };
+    nodes.push(r.secrets ? { id: r.id, type, name: r.id, params, span: r.instance.span, meta, secret: { values: r.secrets } } : { id: r.id, type, name: r.id, params, span: r.instance.span, meta });
     managed.add(r.id);
   }
   for (const r of resources) {

@@ -28,6 +28,11 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
   return layout;
 }
 
+/** Where the slot of `name` is in the layout of `entity`'s instances, if it has one. */
+export function slotOf(entity: EntityType, name: string): number | undefined {
+  return layoutOf(entity).index.get(name);
+}
+
 export class Instance {
   readonly isInstance = true;
   readonly id = nextId++;
@@ -36,6 +41,7 @@ export class Instance {
   readonly creator: Instance | undefined;
   /** Every later constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
   private sites: Span[] | undefined;
+  private readonly layout: SlotLayout<SlotSpec>;
 
   constructor(
     host: VarHost,
@@ -45,6 +51,7 @@ export class Instance {
   ) {
     this.creator = creator;
     const layout = layoutOf(entity);
+    this.layout = layout;
     const vars: Var[] = new Array(layout.specs.length);
     for (let i = 0; i < layout.specs.length; i++) {
       const s = layout.specs[i] as SlotSpec;
@@ -81,13 +88,21 @@ export class Instance {
 
   /** Assigns an attribute or adds to a relation; every failure is reported as the real compiler's AttributeException. */
   set(name: string, value: Value, span: Span | undefined): void {
-    const slot = this.slots.get(name);
-    if (!slot) throw new InmantaError('NotFoundException', `cannot set attribute with name ${name} on type ${this.entity.fullName}`, span);
+    const i = this.slots.indexOf(name);
+    if (i === undefined) throw new InmantaError('NotFoundException', `cannot set attribute with name ${name} on type ${this.entity.fullName}`, span);
+    this.setAt(i, value, span);
+  }
+
+  /** `set` of the `i`th slot of the type's layout (the place of a name is the same in every instance of the type). */
+  setAt(i: number, value: Value, span: Span | undefined): void {
+    const slot = this.slots.at(i);
+    const spec = this.layout.specs[i] as SlotSpec;
     try {
-      const rel = this.entity.relations().get(name);
-      if (!rel) (slot as ResultVar).set(value, span);
-      else this.setRelation(rel, slot, value, span);
+      // A relation end named like an attribute takes its place in the layout, as it does in relations().
+      if (spec.kind === 'attribute') (slot as ResultVar).set(value, span);
+      else this.setRelation(spec.rel, slot, value, span);
     } catch (e) {
+      const name = spec.name;
       if (!InmantaError.is(e) || e.kind === 'AttributeException') throw e;
       throw new InmantaError('AttributeException', `Could not set attribute \`${name}\` on instance \`${this}\``, e.frozen ? this.span : span, [e]);
     }
@@ -135,10 +150,13 @@ export class Instance {
       const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
       return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
     };
+    const specs = this.layout.specs;
     for (let i = 0; i < this.slots.size; i++) {
       const slot = this.slots.at(i);
-      // Most slots are set: their names are looked up only for a message.
-      if (slot instanceof ResultVar && !(slot instanceof OptionVar) && slot.isSet) continue;
+      // Most slots are set: their names are looked up only for a message. An attribute and a [1] relation
+      // end are a plain ResultVar (see the constructor).
+      const spec = specs[i] as SlotSpec;
+      if ((spec.kind === 'attribute' || (spec.rel.upper === 1 && spec.rel.lower === 1)) && (slot as ResultVar).isSet) continue;
       const name = this.slots.nameAt(i);
       if (slot instanceof ListVar) {
         const lower = this.entity.relations().get(name)?.lower ?? 0;

@@ -27,6 +27,10 @@ const KEYWORD_LIST = [
 export const KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_LIST);
 const KEYWORD_INDEX = new Map(KEYWORD_LIST.map((k, i) => [k, i]));
 const MATCHING = KEYWORD_INDEX.get('matching') as number;
+/** The length and first character of every keyword (length * 128 + character code), so most names are told apart without their text. */
+const KEYWORD_LONGEST = Math.max(...KEYWORD_LIST.map((k) => k.length));
+const KEYWORD_SHAPES = new Uint8Array((KEYWORD_LONGEST + 1) * 128);
+for (const k of KEYWORD_LIST) KEYWORD_SHAPES[k.length * 128 + k.charCodeAt(0)] = 1;
 
 /** Operators: a two-character one wins over its first character alone. */
 const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
@@ -34,6 +38,8 @@ const OPS2_FIRST = new Set([...OPS2].map((o) => o[0] as string));
 const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 const OP_LIST = [...OPS2, ...OPS1];
 const OP_INDEX = new Map(OP_LIST.map((o, i) => [o, i]));
+/** For each operator: 1 when it opens a bracket, -1 when it closes one, else 0. */
+const BRACKET = Int8Array.from(OP_LIST, (o) => ('([{'.includes(o) ? 1 : ')]}'.includes(o) ? -1 : 0));
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '' };
 
@@ -121,10 +127,11 @@ export class Tokens {
     this.cols = new Int32Array(cap);
   }
 
-  add(kind: TokKind, sub: number, text: string | undefined, start: number, end: number, line: number, col: number): void {
+  /** Adds a token of kind number `kind` (KIND_CODE). */
+  add(kind: number, sub: number, text: string | undefined, start: number, end: number, line: number, col: number): void {
     if (this.count === this.kinds.length) this.grow();
     const i = this.count++;
-    this.kinds[i] = KIND_CODE[kind];
+    this.kinds[i] = kind;
     this.subs[i] = sub;
     this.offsets[i] = start;
     this.ends[i] = end;
@@ -157,6 +164,45 @@ export class Tokens {
     const k = this.kinds[i];
     if (k === 7) return OP_LIST[this.subs[i] as number] === text;
     return k === 2 && KEYWORD_LIST[this.subs[i] as number] === text;
+  }
+
+  /** Whether `text(i)` is `text`, without making the text of a name. */
+  textIs(i: number, text: string): boolean {
+    switch (this.kinds[i]) {
+      case 2:
+        return KEYWORD_LIST[this.subs[i] as number] === text;
+      case 7:
+        return OP_LIST[this.subs[i] as number] === text;
+      case 5:
+      case 6:
+        return this.strings.get(i) === text;
+      case 8:
+        return text === '';
+      default: {
+        const start = this.offsets[i] as number;
+        return (this.ends[i] as number) - start === text.length && this.src.startsWith(text, start);
+      }
+    }
+  }
+
+  /** Where the token starts (a new object each time; `token(i).span` keeps one). */
+  spanAt(i: number): Span {
+    return { file: this.lines.file, line: this.lineNos[i] as number, col: this.cols[i] as number };
+  }
+
+  /** A string token's flavour. */
+  flavourAt(i: number): StrFlavour {
+    return FLAVOURS[this.subs[i] as number] as StrFlavour;
+  }
+
+  /** 1 for an opening bracket `(`, `[` or `{`, -1 for a closing one, else 0. */
+  bracket(i: number): number {
+    return this.kinds[i] === 7 ? (BRACKET[this.subs[i] as number] as number) : 0;
+  }
+
+  /** The token's kind as its number (id 0, cid 1, kw 2, int 3, float 4, str 5, regex 6, op 7, eof 8). */
+  kindCode(i: number): number {
+    return this.kinds[i] as number;
   }
 
   text(i: number): string {
@@ -225,95 +271,115 @@ function numberAt(src: string, i: number): string | undefined {
 
 export function lex(file: string, src: string): Tokens {
   let i = 0;
+  const n = src.length;
   // Tokens come in the order of the text, so their line is found by moving forward from the last one's.
   const starts: number[] = [0];
   for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) starts.push(k + 1);
   const lines = new Lines(file, starts);
   const out = new Tokens(src, lines);
   let line = 0;
-  // `end` is the offset just after the token's source text; `text` is kept only for strings and regexes.
-  const push = (kind: TokKind, sub: number, text: string | undefined, start: number, end: number) => {
-    while (line + 1 < starts.length && (starts[line + 1] as number) <= start) line++;
-    out.add(kind, sub, text, start, end, line + 1, start - (starts[line] as number) + 1);
-  };
+  let lineStart = 0;
+  let nextLineStart = starts.length > 1 ? (starts[1] as number) : Infinity;
   // A character no token can start with (an unterminated string's quote among them).
   const illegal = (at: number): never => {
     throw new InmantaError('ParserException', `Syntax error: Illegal character '${src[at] ?? ''}'`, lines.span(at));
   };
-  while (i < src.length) {
-    const c = src[i] ?? '';
-    if (c === '#') {
-      while (i < src.length && src[i] !== '\n') i++;
-      continue;
-    }
+  while (i < n) {
     const code = src.charCodeAt(i);
-    if (code === 32 || code === 10 || code === 9 || code === 13 || ((code < 33 || code > 126) && /\s/.test(c))) {
+    if (code === 32 || code === 10 || code === 9 || code === 13) {
       i++;
       continue;
     }
-    const next = src.charCodeAt(i + 1);
+    if (code === 35) {
+      // `#` to the end of the line.
+      const nl = src.indexOf('\n', i);
+      i = nl < 0 ? n : nl;
+      continue;
+    }
+    if ((code < 33 || code > 126) && /\s/.test(src[i] as string)) {
+      i++;
+      continue;
+    }
     const start = i;
+    // What the branches below found: the token's kind, its keyword/operator number or string flavour, its
+    // text where it is kept (strings, regexes), and the offset just after its source text.
+    let kind: number;
+    let sub = 0;
+    let text: string | undefined;
+    let end: number;
+    const next = src.charCodeAt(i + 1);
     // String prefixes r/f directly before a quote.
     // An unterminated r/f string leaves the prefix to be read as a name, and its quote is then illegal.
-    const prefixed = (c === 'r' || c === 'f') && (src[i + 1] === '"' || src[i + 1] === "'") ? readQuoted(src, i + 1) : undefined;
+    const prefixed = (code === 114 || code === 102) && (next === 34 || next === 39) ? readQuoted(src, i + 1) : undefined;
     if (prefixed) {
-      i = prefixed.end;
-      push('str', FLAVOUR_CODE[c === 'r' ? 'raw' : 'f'], c === 'r' ? prefixed.raw : decodeEscapes(prefixed.raw), start, i);
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      const close = src.startsWith('"""', i) ? src.indexOf('"""', i + 3) : -1;
-      if (close >= 0) {
-        push('str', FLAVOUR_CODE.mls, decodeEscapes(src.slice(i + 3, close)), start, close + 3);
-        i = close + 3;
-        continue;
-      }
-      // Without its closing `"""`, a multi-line string opens as the empty string `""`.
-      const body = readQuoted(src, i) ?? illegal(i);
-      i = body.end;
-      push('str', FLAVOUR_CODE.plain, decodeEscapes(body.raw), start, i);
-      continue;
-    }
-    if (c === '/' && out.lastIsMatching()) {
-      let j = i + 1;
-      while (j < src.length && src[j] !== '/' && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
-      if (src[j] !== '/') illegal(start);
-      push('regex', 0, src.slice(i + 1, j), start, j + 1);
-      i = j + 1;
-      continue;
-    }
-    // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
-    // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
-    // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
-    const num = (c === '-' ? isDigit(next) : isDigit(code)) ? numberAt(src, i) : undefined;
-    if (num) {
-      const t = num;
-      push(t.includes('.') ? 'float' : 'int', 0, undefined, start, i + t.length);
-      i += t.length;
-      continue;
-    }
-    if (isNameStart(code)) {
+      kind = KIND_CODE.str;
+      sub = FLAVOUR_CODE[code === 114 ? 'raw' : 'f'];
+      text = code === 114 ? prefixed.raw : decodeEscapes(prefixed.raw);
+      end = prefixed.end;
+    } else if (isNameStart(code)) {
       NAME_REST.lastIndex = i + 1;
       NAME_REST.test(src);
       let j = Math.min(NAME_REST.lastIndex, i + 256);
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (src.charCodeAt(j - 1) === 45) j--;
-      const kw = KEYWORD_INDEX.get(src.slice(i, j));
-      i = j;
-      if (kw !== undefined) push('kw', kw, undefined, start, i);
-      else push(code >= 65 && code <= 90 ? 'cid' : 'id', 0, undefined, start, i);
-      continue;
+      const len = j - i;
+      const kw = len <= KEYWORD_LONGEST && KEYWORD_SHAPES[len * 128 + code] === 1 ? KEYWORD_INDEX.get(src.slice(i, j)) : undefined;
+      if (kw !== undefined) {
+        kind = KIND_CODE.kw;
+        sub = kw;
+      } else kind = code >= 65 && code <= 90 ? KIND_CODE.cid : KIND_CODE.id;
+      end = j;
+    } else if (code === 34 || code === 39) {
+      const close = code === 34 && src.startsWith('"""', i) ? src.indexOf('"""', i + 3) : -1;
+      kind = KIND_CODE.str;
+      if (close >= 0) {
+        sub = FLAVOUR_CODE.mls;
+        text = decodeEscapes(src.slice(i + 3, close));
+        end = close + 3;
+      } else {
+        // Without its closing `"""`, a multi-line string opens as the empty string `""`.
+        const body = readQuoted(src, i) ?? illegal(i);
+        sub = FLAVOUR_CODE.plain;
+        text = decodeEscapes(body.raw);
+        end = body.end;
+      }
+    } else if (code === 47 && out.lastIsMatching()) {
+      let j = i + 1;
+      while (j < n && src[j] !== '/' && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
+      if (src[j] !== '/') illegal(start);
+      kind = KIND_CODE.regex;
+      text = src.slice(i + 1, j);
+      end = j + 1;
+    } else {
+      // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
+      // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
+      // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
+      const num = (code === 45 ? isDigit(next) : isDigit(code)) ? numberAt(src, i) : undefined;
+      if (num) {
+        kind = num.includes('.') ? KIND_CODE.float : KIND_CODE.int;
+        end = i + num.length;
+      } else {
+        const c = src[i] as string;
+        const two = OPS2_FIRST.has(c) ? src.slice(i, i + 2) : '';
+        const op = OPS2.has(two) ? two : OPS1.has(c) ? c : undefined;
+        if (!op) illegal(start);
+        kind = KIND_CODE.op;
+        sub = OP_INDEX.get(op as string) as number;
+        end = i + (op as string).length;
+      }
     }
-    const two = OPS2_FIRST.has(c) ? src.slice(i, i + 2) : '';
-    const op = OPS2.has(two) ? two : OPS1.has(c) ? c : undefined;
-    if (!op) illegal(start);
-    push('op', OP_INDEX.get(op as string) as number, undefined, start, i + (op as string).length);
-    i += (op as string).length;
+    while (start >= nextLineStart) {
+      line++;
+      lineStart = nextLineStart;
+      nextLineStart = line + 1 < starts.length ? (starts[line + 1] as number) : Infinity;
+    }
+    out.add(kind, sub, text, start, end, line + 1, start - lineStart + 1);
+    i = end;
   }
   // The real parser reads the file with a newline added, and reports the end one column past that line's
   // start, on the line after it.
   const newlines = starts.length - 1;
-  out.add('eof', 0, undefined, src.length, -1, newlines + 2, 2);
+  out.add(KIND_CODE.eof, 0, undefined, n, -1, newlines + 2, 2);
   return out;
 }
 

@@ -51,6 +51,16 @@ export class Scope {
     return this.vars.get(name);
   }
 
+  /** The variable a name refers to here when that is a variable (not an attribute of `self`), as `lookup` finds it. */
+  variable(name: string): ResultVar | undefined {
+    for (let s: Scope | undefined = this; s; s = s.parent) {
+      const v = s.vars.get(name);
+      if (v) return v;
+      if (s.self?.slots.has(name)) return undefined;
+    }
+    return undefined;
+  }
+
   /** The variable a name refers to here: local blocks, then `self`'s attributes, then the namespace. */
   lookup(name: string, span: Span): { var?: ResultVar; attrOf?: Instance } {
     for (let s: Scope | undefined = this; s; s = s.parent) {

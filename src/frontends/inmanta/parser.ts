@@ -8,6 +8,8 @@ import { formatted, interpolated } from './strings.js';
 
 const CMP = new Set(['==', '!=', '<', '>', '<=', '>=']);
 const BLOCK_END = new Set(['end', 'elif', 'else']);
+/** What may follow an operand inside an expression: binary operators, `in`, `not in`, `is defined`, `?`. */
+const CONTINUES = new Set([...CMP, '+', '-', '*', '/', '%', '**', '?', 'in', 'not', 'is', 'and', 'or']);
 
 /** A token as the real parser names it in a syntax error: its value (a string without quotes, a number as Python prints it). */
 function tokenValue(t: Token): string {
@@ -18,6 +20,9 @@ function tokenValue(t: Token): string {
   }
   return t.text;
 }
+
+/** The empty argument list the syntax tree shares (never added to: the tree is not changed once parsed). */
+const NONE: Expr[] = [];
 
 const CAPITAL = 'Syntax error: Invalid identifier: Entity names must start with a capital';
 
@@ -39,11 +44,10 @@ export function parseFile(file: string, src: string): Stmt[] {
 function tooDeep(toks: Tokens): void {
   let depth = 0;
   for (let i = 0; i < toks.count; i++) {
-    if (toks.kind(i) !== 'op') continue;
-    const text = toks.text(i);
-    if (text === '(' || text === '[' || text === '{') {
+    const b = toks.bracket(i);
+    if (b === 1) {
       if (++depth > MAX_NESTING) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, toks.token(i).span);
-    } else if (text === ')' || text === ']' || text === '}') depth = Math.max(0, depth - 1);
+    } else if (b === -1) depth = Math.max(0, depth - 1);
   }
 }
 
@@ -76,21 +80,33 @@ class Parser {
   private peekText(n = 1): string {
     return this.toks.text(this.ahead(n));
   }
+  /** Whether the text of the token `n` ahead is `text` (`peekText(n) === text`, without making the text). */
+  private peekIs(text: string, n = 1): boolean {
+    return this.toks.textIs(this.ahead(n), text);
+  }
   private peekKind(n = 1): Token['kind'] {
     return this.toks.kind(this.ahead(n));
   }
+  /** The kind of the token the parser is at. */
+  private kind(): Token['kind'] {
+    return this.toks.kind(this.pos);
+  }
   private next(): Token {
     const t = this.tok;
-    if (t.kind !== 'eof') this.pos++;
+    this.skip();
     return t;
   }
-  private is(text: string, kind?: Token['kind']): boolean {
-    const t = this.tok;
-    return t.text === text && (kind ? t.kind === kind : t.kind === 'op' || t.kind === 'kw');
+  /** Moves past the token the parser is at (never past the end of the file). */
+  private skip(): void {
+    if (this.toks.kindCode(this.pos) !== 8) this.pos++;
+  }
+  /** The token is the keyword or operator `text`. */
+  private is(text: string): boolean {
+    return this.toks.isWord(this.pos, text);
   }
   private accept(text: string): boolean {
     if (!this.is(text)) return false;
-    this.next();
+    this.pos++;
     return true;
   }
   private fail(t: Token = this.tok): never {
@@ -111,16 +127,20 @@ class Parser {
   private checkHyphen(t: Token): void {
     if (t.text.includes('-')) throw new InmantaError('HyphenException', `The use of '-' in identifiers is not allowed. please rename ${t.text}.`, t.span);
   }
+  /** `checkHyphen` of the token at `i`, whose text is `text`. */
+  private checkHyphenAt(i: number, text: string): void {
+    if (text.includes('-')) this.checkHyphen(this.toks.token(i));
+  }
   file(): Stmt[] {
     const out: Stmt[] = [];
-    while (this.tok.kind !== 'eof') out.push(this.statement(true));
+    while (this.kind() !== 'eof') out.push(this.statement(true));
     return out;
   }
 
   private block(): Stmt[] {
     const out: Stmt[] = [];
-    while (!(this.tok.kind === 'kw' && BLOCK_END.has(this.tok.text))) {
-      if (this.tok.kind === 'eof') this.fail();
+    while (!(this.kind() === 'kw' && BLOCK_END.has(this.tok.text))) {
+      if (this.kind() === 'eof') this.fail();
       out.push(this.statement(false));
     }
     return out;
@@ -128,7 +148,7 @@ class Parser {
 
   private statement(top: boolean): Stmt {
     const t = this.tok;
-    if (t.kind === 'kw' && (this.peekText() === '=' || this.peekText() === '+=') && !['true', 'false', 'null'].includes(t.text)) {
+    if (t.kind === 'kw' && (this.peekIs('=') || this.peekIs('+=')) && !['true', 'false', 'null'].includes(t.text)) {
       throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
     }
     if (t.kind === 'kw') {
@@ -160,8 +180,8 @@ class Parser {
       }
       this.fail();
     }
-    if ((t.kind === 'cid' || (t.kind === 'id' && this.peekText() === '::')) && top && this.looksLikeRelation()) return this.relation();
-    if (t.kind === 'id' && (this.peekText() === '=' || this.peekText() === '+=' || this.peekText() === '.')) {
+    if ((t.kind === 'cid' || (t.kind === 'id' && this.peekIs('::'))) && top && this.looksLikeRelation()) return this.relation();
+    if (t.kind === 'id' && (this.peekIs('=') || this.peekIs('+=') || this.peekIs('.'))) {
       const save = this.pos;
       const path = [this.ident().text];
       while (this.accept('.')) path.push(this.ident().text);
@@ -178,32 +198,45 @@ class Parser {
 
   private looksLikeRelation(): boolean {
     const n = this.classNameLength(0);
-    return this.peekText(n) === '.' && this.peekKind(n + 1) === 'id' && this.peekText(n + 2) === '[';
+    return this.peekIs('.', n) && this.peekKind(n + 1) === 'id' && this.peekIs('[', n + 2);
   }
 
   /** Tokens a (possibly qualified) class name starting `from` tokens ahead spans: `a::b::C` is 5, `C` is 1. */
   private classNameLength(from: number): number {
     let n = from + 1;
-    while (this.peekText(n) === '::' && (this.peekKind(n + 1) === 'id' || this.peekKind(n + 1) === 'cid')) n += 2;
+    while (this.peekIs('::', n) && (this.peekKind(n + 1) === 'id' || this.peekKind(n + 1) === 'cid')) n += 2;
     return n;
   }
 
   private qualified(): { name: string; last: Token } {
-    const first = this.next();
+    const name = this.qualifiedName();
+    return { name, last: this.toks.token(this.lastPart) };
+  }
+
+  /** Where the last name of the latest `qualifiedName` is. */
+  private lastPart = 0;
+
+  /** A (possibly qualified) name starting at a name token; `lastPart` is then the position of its last part. */
+  private qualifiedName(): string {
+    const toks = this.toks;
+    const first = this.pos;
+    this.pos++;
+    let name = toks.text(first);
+    if (toks.kindCode(first) === 0) this.checkHyphenAt(first, name);
     let last = first;
-    let name = last.text;
-    if (last.kind === 'id') this.checkHyphen(last);
     while (this.is('::') && (this.peekKind() === 'id' || this.peekKind() === 'cid')) {
-      this.next();
-      last = this.next();
-      if (last.kind === 'id') this.checkHyphen(last);
-      name += `::${last.text}`;
+      last = this.pos + 1;
+      this.pos += 2;
+      const part = toks.text(last);
+      if (toks.kindCode(last) === 0) this.checkHyphenAt(last, part);
+      name += `::${part}`;
     }
-    return { name: last === first ? name : this.toks.name(name), last };
+    this.lastPart = last;
+    return last === first ? name : toks.name(name);
   }
 
   private className(): string {
-    if (this.tok.kind !== 'id' && this.tok.kind !== 'cid') this.fail();
+    if (this.kind() !== 'id' && this.kind() !== 'cid') this.fail();
     const { name, last } = this.qualified();
     if (last.kind !== 'cid') this.fail(last);
     return name;
@@ -211,7 +244,7 @@ class Parser {
 
   private importStmt(): Stmt {
     const span = this.next().span;
-    if (this.tok.kind !== 'id') this.fail();
+    if (this.kind() !== 'id') this.fail();
     const { name } = this.qualified();
     if (this.accept('as')) return { kind: 'import', name, alias: this.ident().text, span };
     return { kind: 'import', name, span };
@@ -221,7 +254,7 @@ class Parser {
     const t = this.tok;
     let name: string;
     if (t.kind === 'kw' && t.text === 'dict') {
-      this.next();
+      this.skip();
       name = 'dict';
     } else if (t.kind === 'id' || t.kind === 'cid') {
       const q = this.qualified();
@@ -230,9 +263,9 @@ class Parser {
       name = q.name;
     } else this.fail();
     let list = false;
-    if (this.is('[') && this.peekText() === ']') {
-      this.next();
-      this.next();
+    if (this.is('[') && this.peekIs(']')) {
+      this.skip();
+      this.skip();
       list = true;
     }
     const nullable = this.accept('?');
@@ -244,7 +277,7 @@ class Parser {
     const nameTok = this.tok;
     if (nameTok.kind !== 'cid' && nameTok.kind !== 'id') this.fail();
     this.checkHyphen(nameTok);
-    this.next();
+    this.skip();
     const parents: string[] = [];
     if (this.accept('extends')) {
       do {
@@ -257,15 +290,15 @@ class Parser {
       } while (this.accept(','));
     }
     this.expect(':');
-    if (this.tok.kind === 'str') this.next(); // docstring
+    if (this.kind() === 'str') this.next(); // docstring
     const attrs: Attribute[] = [];
     while (!this.is('end')) {
-      if (this.tok.kind === 'eof') this.fail();
+      if (this.kind() === 'eof') this.fail();
       const type = this.typeRef(true);
       const name = this.tok;
       if (name.kind !== 'id') this.fail();
       this.checkHyphen(name);
-      this.next();
+      this.skip();
       if (this.accept('=')) attrs.push({ type, name: name.text, default: this.expr(), span: name.span });
       else attrs.push({ type, name: name.text, span: name.span });
     }
@@ -280,7 +313,7 @@ class Parser {
     const num = (): number => {
       const t = this.tok;
       if (t.kind !== 'int') this.fail();
-      this.next();
+      this.skip();
       return Number(t.text);
     };
     let lower = 0;
@@ -288,7 +321,7 @@ class Parser {
     if (this.accept(':')) upper = num();
     else {
       lower = num();
-      if (this.accept(':')) upper = this.tok.kind === 'int' ? num() : undefined;
+      if (this.accept(':')) upper = this.kind() === 'int' ? num() : undefined;
       else upper = lower;
     }
     this.expect(']');
@@ -315,7 +348,7 @@ class Parser {
     }
     // The right end is named when a `.name [..]` follows the class.
     const n = this.classNameLength(0);
-    const named = this.peekText(n) === '.' && this.peekText(n + 2) === '[';
+    const named = this.peekIs('.', n) && this.peekIs('[', n + 2);
     const right = this.relationEnd(named);
     return { kind: 'relation', left, right, annotations, span };
   }
@@ -326,7 +359,7 @@ class Parser {
     this.expect('for');
     const entity = this.className();
     this.expect(':');
-    if (this.tok.kind === 'str') this.next();
+    if (this.kind() === 'str') this.next();
     const body = this.block();
     this.expect('end');
     return { kind: 'implementation', name, entity, body, span };
@@ -340,7 +373,7 @@ class Parser {
     let parents = false;
     do {
       if (this.accept('parents')) parents = true;
-      else if (this.tok.kind === 'id') impls.push(this.qualified().name);
+      else if (this.kind() === 'id') impls.push(this.qualified().name);
       else this.fail();
     } while (this.accept(','));
     if (this.accept('when')) return { kind: 'implement', entity, impls, parents, when: this.expr(), span };
@@ -353,7 +386,7 @@ class Parser {
     this.expect('as');
     const base = this.typeRef();
     this.expect('matching');
-    if (this.tok.kind === 'regex') return { kind: 'typedef', name, base, regex: this.next().text, span };
+    if (this.kind() === 'regex') return { kind: 'typedef', name, base, regex: this.next().text, span };
     return { kind: 'typedef', name, base, cond: this.expr(), span };
   }
 
@@ -402,51 +435,65 @@ class Parser {
 
   expr(): Expr {
     // A lone literal or name before `,`, `)` or `]` (most arguments) is its own expression: no operator can follow.
-    const t = this.tok;
-    if (t.kind === 'str' || t.kind === 'int' || t.kind === 'float' || t.kind === 'id') {
-      if (this.peekKind() === 'op') {
-        const after = this.peekText();
-        if (after === ',' || after === ')' || after === ']') return this.primary();
-      }
+    const k = this.toks.kindCode(this.pos);
+    // A string, an int, a float or a name, followed by an operator token.
+    if ((k === 5 || k === 3 || k === 4 || k === 0) && this.toks.kindCode(this.ahead(1)) === 7) {
+      const after = this.peekText();
+      if (after === ',' || after === ')' || after === ']') return this.primary();
     }
-    const test = this.orExpr();
+    let first: Expr | undefined;
+    if (k === 0 || k === 1 || k === 3 || k === 4 || k === 5) {
+      // An operand that no operator follows (a name, a constructor, a call, a literal) is what the operator
+      // levels below would return: read it directly, and only when an operator follows go through them
+      // (handing them the operand, the leftmost one they would have read).
+      first = this.postfix();
+      if (!this.continuesExpression()) return first;
+    }
+    const test = this.orExpr(first);
     if (!this.is('?')) return test;
-    this.next();
+    this.skip();
     const then = this.expr();
     this.expect(':');
     return { kind: 'cond', test, then, else: this.expr(), span: test.span };
   }
 
-  private orExpr(): Expr {
-    let left = this.andExpr();
+  /** Whether the token is an operator that one of the levels of `expr` takes after an operand. */
+  private continuesExpression(): boolean {
+    const k = this.toks.kindCode(this.pos);
+    return (k === 7 || k === 2) && CONTINUES.has(this.toks.text(this.pos));
+  }
+
+  /** `first`: the leftmost operand, already read (see `expr`). */
+  private orExpr(first?: Expr): Expr {
+    let left = this.andExpr(first);
     while (this.is('or')) {
-      this.next();
+      this.skip();
       left = { kind: 'bin', op: 'or', left, right: this.andExpr(), span: left.span };
     }
     return left;
   }
 
-  private andExpr(): Expr {
-    let left = this.cmpExpr();
+  private andExpr(first?: Expr): Expr {
+    let left = this.cmpExpr(first);
     while (this.is('and')) {
-      this.next();
+      this.skip();
       left = { kind: 'bin', op: 'and', left, right: this.cmpExpr(), span: left.span };
     }
     return left;
   }
 
   /** Comparisons associate to the left as in the real grammar: `1 < 2 < 3` is `(1 < 2) < 3`. */
-  private cmpExpr(): Expr {
-    let left = this.addExpr();
-    while (this.tok.kind === 'op' && CMP.has(this.tok.text)) {
+  private cmpExpr(first?: Expr): Expr {
+    let left = this.addExpr(first);
+    while (this.kind() === 'op' && CMP.has(this.tok.text)) {
       const op = this.next().text;
       left = { kind: 'bin', op, left, right: this.addExpr(), span: left.span };
     }
     return left;
   }
 
-  private addExpr(): Expr {
-    let left = this.mulExpr();
+  private addExpr(first?: Expr): Expr {
+    let left = this.mulExpr(first);
     while (this.is('+') || this.is('-')) {
       const op = this.next().text;
       left = { kind: 'bin', op, left, right: this.mulExpr(), span: left.span };
@@ -454,8 +501,8 @@ class Parser {
     return left;
   }
 
-  private mulExpr(): Expr {
-    let left = this.powExpr();
+  private mulExpr(first?: Expr): Expr {
+    let left = this.powExpr(first);
     while (this.is('*') || this.is('/') || this.is('%')) {
       const op = this.next().text;
       left = { kind: 'bin', op, left, right: this.powExpr(), span: left.span };
@@ -463,39 +510,39 @@ class Parser {
     return left;
   }
 
-  private powExpr(): Expr {
-    const left = this.unary();
+  private powExpr(first?: Expr): Expr {
+    const left = first ? this.inExpr(first) : this.unary();
     if (!this.is('**')) return left;
-    this.next();
+    this.skip();
     return { kind: 'bin', op: '**', left, right: this.powExpr(), span: left.span };
   }
 
   private unary(): Expr {
     const t = this.tok;
     if (this.is('not')) {
-      this.next();
+      this.skip();
       return { kind: 'not', operand: this.unary(), span: t.span };
     }
     if (this.is('-')) {
-      this.next();
+      this.skip();
       return { kind: 'neg', operand: this.unary(), span: t.span };
     }
     return this.inExpr();
   }
 
-  private inExpr(): Expr {
-    const left = this.postfix();
+  private inExpr(first?: Expr): Expr {
+    const left = first ?? this.postfix();
     if (this.is('in')) {
-      this.next();
+      this.skip();
       return { kind: 'bin', op: 'in', left, right: this.postfix(), span: left.span };
     }
-    if (this.is('not') && this.peekText() === 'in' && this.peekKind() === 'kw') {
-      this.next();
-      this.next();
+    if (this.is('not') && this.peekIs('in') && this.peekKind() === 'kw') {
+      this.skip();
+      this.skip();
       return { kind: 'bin', op: 'not in', left, right: this.postfix(), span: left.span };
     }
     if (this.is('is')) {
-      this.next();
+      this.skip();
       this.expect('defined');
       if (left.kind === 'ref' && !left.name.includes('::')) return { kind: 'defined', obj: undefined, name: left.name, span: left.span };
       if (left.kind === 'attr') return { kind: 'defined', obj: left.obj, name: left.name, span: left.span };
@@ -524,12 +571,12 @@ class Parser {
     let shape: 'var' | 'lookup' | 'other' = (first.kind === 'id' || first.kind === 'cid') && e.kind === 'ref' ? 'var' : 'other';
     for (;;) {
       if (shape === 'var' && this.is('.')) {
-        this.next();
+        this.skip();
         const name = this.ident();
         e = { kind: 'attr', obj: e, name: name.text, span: e.span };
       } else if (shape !== 'other' && this.is('[')) {
-        this.next();
-        if (shape === 'var' && e.kind === 'attr' && this.tok.kind === 'id' && this.peekText() === '=') {
+        this.skip();
+        if (shape === 'var' && e.kind === 'attr' && this.kind() === 'id' && this.peekIs('=')) {
           const args = this.kwargsUntil(']', true).kwargs;
           e = { kind: 'selector', obj: e.obj, rel: e.name, args, span: e.span };
           shape = 'other';
@@ -551,48 +598,60 @@ class Parser {
     const args: Expr[] = [];
     const kwargs: KwArg[] = [];
     const starstar: Expr[] = [];
+    const toks = this.toks;
     while (!this.is(close)) {
-      const t = this.tok;
-      const named = t.kind === 'id' && this.peekText() === '=';
+      const i = this.pos;
+      const k = toks.kindCode(i);
+      const named = k === 0 && this.peekIs('=');
       const star = !named && this.is('**');
-      if (keywordsOnly && !star && !named) this.fail(t.kind === 'id' ? this.peek() : t);
+      if (keywordsOnly && !star && !named) this.fail(k === 0 ? this.peek() : this.tok);
       if (star) {
-        this.next();
+        this.skip();
         starstar.push(this.expr());
       } else if (named) {
-        this.checkHyphen(t);
-        this.next();
-        this.next();
-        kwargs.push({ name: t.text, value: this.expr(), span: t.span });
+        const name = toks.text(i);
+        this.checkHyphenAt(i, name);
+        this.pos += 2;
+        kwargs.push({ name, value: this.expr(), span: toks.spanAt(i) });
       } else args.push(this.expr());
       if (!this.accept(',')) break;
     }
     this.expect(close);
-    return { args, kwargs, starstar };
+    // Most calls have no positional or ** arguments: the syntax tree shares one empty list for them.
+    return { args: args.length > 0 ? args : NONE, kwargs, starstar: starstar.length > 0 ? starstar : NONE };
   }
 
   private primary(): Expr {
+    const toks = this.toks;
+    const i = this.pos;
+    // Literals are read from the tokens without a token object.
+    switch (toks.kindCode(i)) {
+      case 3:
+        this.pos++;
+        return { kind: 'lit', value: Number(toks.text(i)), span: toks.spanAt(i) };
+      case 4:
+        this.pos++;
+        return { kind: 'lit', value: { float: Number(toks.text(i)) }, span: toks.spanAt(i) };
+      case 5: {
+        this.pos++;
+        const flavour = toks.flavourAt(i);
+        if (flavour === 'raw') return { kind: 'lit', value: toks.text(i), span: toks.spanAt(i) };
+        if (flavour === 'f') return formatted(toks.text(i), toks.spanAt(i));
+        return interpolated(toks.text(i), toks.spanAt(i));
+      }
+      case 0:
+      case 1:
+        return this.namePrimary(toks.spanAt(i));
+      default:
+        break;
+    }
     const t = this.tok;
     switch (t.kind) {
-      case 'int':
-        this.next();
-        return { kind: 'lit', value: Number(t.text), span: t.span };
-      case 'float':
-        this.next();
-        return { kind: 'lit', value: { float: Number(t.text) }, span: t.span };
-      case 'str':
-        this.next();
-        if (t.flavour === 'raw') return { kind: 'lit', value: t.text, span: t.span };
-        if (t.flavour === 'f') return formatted(t.text, t.span);
-        return interpolated(t.text, t.span);
       case 'kw':
         return this.keywordPrimary(t);
-      case 'id':
-      case 'cid':
-        return this.namePrimary(t.span);
       case 'op':
         if (t.text === '(') {
-          this.next();
+          this.skip();
           const e = this.expr();
           this.expect(')');
           return e;
@@ -607,7 +666,7 @@ class Parser {
   }
 
   private keywordPrimary(t: Token): Expr {
-    this.next();
+    this.skip();
     if (t.text === 'true' || t.text === 'false') return { kind: 'lit', value: t.text === 'true', span: t.span };
     if (t.text === 'null') return { kind: 'lit', value: null, span: t.span };
     if (t.text === 'undef') return { kind: 'undef', span: t.span };
@@ -616,15 +675,15 @@ class Parser {
   }
 
   private namePrimary(span: Span): Expr {
-    const { name, last } = this.qualified();
-    if (last.kind === 'cid') {
+    const name = this.qualifiedName();
+    if (this.toks.kindCode(this.lastPart) === 1) {
       if (this.is('(')) {
-        this.next();
+        this.skip();
         const { kwargs, starstar } = this.kwargsUntil(')', true);
         return { kind: 'new', type: name, kwargs, starstar, span };
       }
       if (this.is('[')) {
-        this.next();
+        this.skip();
         return { kind: 'query', type: name, args: this.kwargsUntil(']', true).kwargs, span };
       }
       // A type used as a value (e.g. in a relation annotation) is kept as a reference.
@@ -671,7 +730,7 @@ class Parser {
     while (!this.is('}')) {
       const k = this.tok;
       if (k.kind !== 'str') this.fail();
-      this.next();
+      this.skip();
       this.expect(':');
       entries.push([k.text, this.expr()]);
       if (!this.accept(',')) break;

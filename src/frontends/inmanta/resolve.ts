@@ -9,26 +9,23 @@ import type { Namespace } from './namespace.js';
 import { READS_ENVIRONMENT, resolveCall } from './plugins.js';
 
 export function checkCalls(c: Compilation): void {
-  const names: Names = { entityNames: new Set(c.entities.map((t) => t.name)), found: new Set() };
+  const names: Names = { entityNames: new Set(c.entities.map((t) => t.name)), found: new Map() };
   for (const ns of c.namespaces.values()) for (const s of ns.stmts) statement(c, names, ns, s);
 }
 
-/** What the checks already know: every entity's short name, and the names already found from a namespace. */
+/** What the checks already know: every entity's short name, and the type names already found from each namespace. */
 interface Names {
   readonly entityNames: ReadonlySet<string>;
-  readonly found: Set<string>;
+  readonly found: Map<Namespace, Set<string>>;
 }
 
 function statement(c: Compilation, names: Names, ns: Namespace, s: Stmt): void {
+  // The statements of a large model are mostly expressions and assignments: checked without the lists below.
+  if (s.kind === 'expr') return expression(c, names, ns, s.expr);
+  if (s.kind === 'assign') return expression(c, names, ns, s.value);
   const exprs: (Expr | undefined)[] = [];
   const bodies: (readonly Stmt[])[] = [];
   switch (s.kind) {
-    case 'assign':
-      exprs.push(s.value);
-      break;
-    case 'expr':
-      exprs.push(s.expr);
-      break;
     case 'for':
       exprs.push(s.iter);
       bodies.push(s.body);
@@ -66,10 +63,14 @@ function expression(c: Compilation, names: Names, ns: Namespace, e: Expr): void 
   if (e.kind === 'call' && READS_ENVIRONMENT.has(resolveCall(c, e.name, ns, e.span))) c.readsEnvironment = true;
   // A constructor's type, unless an unqualified name may still be inferred from the relation it is assigned to.
   if (e.kind === 'new' && (e.type.includes('::') || !names.entityNames.has(e.type))) {
-    const key = `${ns.name}\n${e.type}`;
-    if (!names.found.has(key)) {
+    let found = names.found.get(ns);
+    if (!found) {
+      found = new Set();
+      names.found.set(ns, found);
+    }
+    if (!found.has(e.type)) {
       c.lookupEntity(e.type, ns, e.span);
-      names.found.add(key);
+      found.add(e.type);
     }
   }
   if (e.kind === 'new' || e.kind === 'call') {

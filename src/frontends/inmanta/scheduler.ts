@@ -234,6 +234,9 @@ export class Scheduler implements VarHost {
         e.on.park(u);
       }
     }
+    // Everything queued has run: the units (with what their statements kept) are let go.
+    this.queue = [];
+    this.head = 0;
   }
 
   stuck(): Unit[] {

@@ -66,3 +66,24 @@ test('an Inmanta command raises V8 interrupt budget once; a graph file run keeps
   // This test process never called allowHeapTuning (only the CLI's main does): its V8 keeps its defaults.
   assert.equal(tuneJitForOneRun(), false);
 });
+
+test('a large model raises the interrupt budget only once it is parsed: a syntax error at its end leaves the budget alone', () => {
+  const dir = join(tempDir('cairn-inmanta-large-'), 'project');
+  mkdirSync(dir);
+  // Over 512 KiB of statements (engine/heap.ts LARGE_INPUT), then one that does not parse.
+  const line = (k: number): string => `x${k} = "${'a'.repeat(60)}"\n`;
+  const body = Array.from({ length: 8000 }, (_, k) => line(k)).join('');
+  assert.ok(body.length >= 512 * 1024);
+  writeFileSync(join(dir, 'main.cf'), `${body}std::print(x0)\n`);
+  const ok = probed(['inmanta', 'compile', dir]);
+  assert.equal(ok.status, 0);
+  assert.equal(ok.stdout, `${'a'.repeat(60)}\n`);
+  assert.deepEqual(ok.flags, ['--interrupt-budget=600000']);
+  writeFileSync(join(dir, 'main.cf'), `${body}x = )\n`);
+  const bad = probed(['inmanta', 'compile', dir]);
+  assert.equal(bad.status, 1);
+  assert.deepEqual(bad.flags, []);
+  // A small model with the same error has the budget raised before it is parsed.
+  writeFileSync(join(dir, 'main.cf'), 'x = )\n');
+  assert.deepEqual(probed(['inmanta', 'compile', dir]).flags, ['--interrupt-budget=600000']);
+});
