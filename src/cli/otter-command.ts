@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { availableParallelism } from 'node:os';
 import { addFleetOptions, type FleetOptions } from './inventory.js';
 import { lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
+import { tuneJitForOneRun } from '../engine/heap.js';
 
 export interface OtterOptions extends FleetOptions {
   mode: 'collect' | 'collect-execute' | 'execute';
@@ -56,6 +57,8 @@ export function register(program: Command): void {
     .option('--jobs <n>', 'most `with async` blocks running at once (statements otherwise run in script order)', positiveInt, availableParallelism())
     .addOption(lockTimeoutOption());
   addFleetOptions(run).action(async (script: string, opts: OtterOptions) => {
+      // The script is parsed, checked and run once: V8 optimizes only what stays hot (engine/heap.ts).
+      tuneJitForOneRun();
       const { runOtterCommand } = await import('./otter.js');
       process.exitCode = await runOtterCommand(script, opts);
     });

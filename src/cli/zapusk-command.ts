@@ -6,6 +6,7 @@ import { HELP } from './zapusk-help.js';
 import { addFleetOptions, type FleetOptions } from './inventory.js';
 import { availableParallelism } from 'node:os';
 import { collect, lockTimeoutOption, outOption, positiveInt, stateDirOption, storeOption } from './options.js';
+import { tuneJitForOneRun } from '../engine/heap.js';
 
 export interface ZapuskCliOptions {
   /** --state-dir: the run store's directory, as for every command. */
@@ -51,6 +52,8 @@ export function register(program: Command): void {
     .addHelpText('after', HELP);
   addFleetOptions(cmd)
   cmd.action(async (dir: string, command: string, params: string[], opts: ZapuskCliOptions & FleetOptions) => {
+      // The program is read and its steps run once: V8 optimizes only what stays hot (engine/heap.ts).
+      tuneJitForOneRun();
       const { runZapuskCommand } = await import('./zapusk.js');
       process.exitCode = await runZapuskCommand(dir, command, params, opts);
     });

@@ -89,13 +89,29 @@ export class LineMap {
   }
 
   span(offset: number): Span {
+    const lo = this.lineIndex(offset);
+    this.last = lo;
+    return { file: this.file, line: lo + 1, col: offset - (this.starts[lo] ?? 0) + 1 };
+  }
+
+  /** The line of the last answer: a parser asks mostly in order, so that line or the next is tried first. */
+  private last = 0;
+
+  /** The index of the last line starting at or before `offset`. */
+  private lineIndex(offset: number): number {
+    const starts = this.starts;
+    const n = starts.length;
+    const at = this.last;
+    for (let i = at; i <= at + 1 && i < n; i++) {
+      if ((starts[i] ?? 0) <= offset && (i + 1 >= n || offset < (starts[i + 1] ?? 0))) return i;
+    }
     let lo = 0;
-    let hi = this.starts.length - 1;
+    let hi = n - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { file: this.file, line: lo + 1, col: offset - (this.starts[lo] ?? 0) + 1 };
+    return lo;
   }
 }

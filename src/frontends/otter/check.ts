@@ -44,23 +44,31 @@ class Checker {
       for (const p of m.params) this.declared.add(varKey(p.sigil, p.name));
       await this.declare(m.body);
     }
-    for (const s of block.body) await this.declareIn(s);
+    for (const s of block.body) {
+      // What a statement declares itself is taken at once; only a call (which may load a raft module)
+      // and a statement holding blocks wait.
+      this.declareOwn(s);
+      if (s.kind === 'call') await this.declareCalled(s);
+      for (const b of blocksOf(s)) await this.declare(b);
+    }
   }
 
-  private async declareIn(s: Statement): Promise<void> {
-    const add = (t: VarTarget): void => {
-      this.declared.add(varKey(t.sigil, t.name));
-    };
+  private add(t: VarTarget): void {
+    this.declared.add(varKey(t.sigil, t.name));
+  }
+
+  /** The variables a statement itself declares (not those of the blocks it holds or the module it calls). */
+  private declareOwn(s: Statement): void {
     switch (s.kind) {
       case 'set':
       case 'global':
-        add(s.target);
+        this.add(s.target);
         break;
       case 'foreach':
-        if (s.variable) add(s.variable);
+        if (s.variable) this.add(s.variable);
         break;
       case 'action':
-        for (const o of s.outputs) add(o.target);
+        for (const o of s.outputs) this.add(o.target);
         // Shell operations hand back the variables their OutVariables/OutputVariables list names.
         for (const a of s.args) {
           if (!/^out(put)?variables$/i.test(a.name) || a.value.kind !== 'vector') continue;
@@ -69,25 +77,26 @@ class Checker {
           }
         }
         break;
-      case 'call': {
-        for (const o of s.outputs) add(o.target);
-        const key = s.raft === undefined ? s.name.toLowerCase() : `${s.raft.toLowerCase()}::${s.name.toLowerCase()}`;
-        if (!this.modules.has(key) && !this.seenRaft.has(key)) {
-          this.seenRaft.add(key);
-          const m = this.raft.raftDir(s.raft) === undefined ? undefined : await this.raft.find(s.name, s.raft);
-          if (m) {
-            this.modules.set(key, m);
-            this.raftModules.push(m);
-            for (const p of m.params) this.declared.add(varKey(p.sigil, p.name));
-            await this.declare(m.body);
-          }
-        }
+      case 'call':
+        for (const o of s.outputs) this.add(o.target);
         break;
-      }
       default:
         break;
     }
-    for (const b of blocksOf(s)) await this.declare(b);
+  }
+
+  /** A called module from a raft, met for the first time: its parameters and what its body declares. */
+  private async declareCalled(s: Extract<Statement, { kind: 'call' }>): Promise<void> {
+    const key = s.raft === undefined ? s.name.toLowerCase() : `${s.raft.toLowerCase()}::${s.name.toLowerCase()}`;
+    if (this.modules.has(key) || this.seenRaft.has(key)) return;
+    this.seenRaft.add(key);
+    const m = this.raft.raftDir(s.raft) === undefined ? undefined : await this.raft.find(s.name, s.raft);
+    if (m) {
+      this.modules.set(key, m);
+      this.raftModules.push(m);
+      for (const p of m.params) this.declared.add(varKey(p.sigil, p.name));
+      await this.declare(m.body);
+    }
   }
 
   block(block: Block): void {
@@ -151,9 +160,8 @@ class Checker {
     for (const a of s.args) this.expr(a.value);
     this.outputs(s.outputs);
     const op = lookupOperation(s.name, s.namespace);
-    const shown = `${s.namespace ? `${s.namespace}::` : ''}${s.name}`;
     if (!op) {
-      this.diags.push(warning(UNKNOWN_OPERATION, `unknown operation ${shown}`, { span: s.nameSpan }));
+      this.diags.push(warning(UNKNOWN_OPERATION, `unknown operation ${s.namespace ? `${s.namespace}::` : ''}${s.name}`, { span: s.nameSpan }));
       return;
     }
     if (s.positional && !op.positional) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} takes no positional argument`, { span: s.positional.span }));

@@ -35,11 +35,16 @@ export function plainLines(lines: readonly LogLine[]): string[] {
 
 /** Indented text: scope titles as headers, messages under them. */
 export function indentedLines(lines: readonly LogLine[], minLevel: LogLevel = 'DEBUG'): string[] {
-  const order: Record<LogLevel, number> = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3 };
-  return lines.flatMap((l) => {
-    const pad = '  '.repeat(l.depth);
-    if (l.kind === 'scope') return [`${pad}${l.title}`];
-    if (order[l.level] < order[minLevel]) return [];
-    return l.text.split('\n').map((t, i) => (i === 0 ? `${pad}${l.level}: ${t}` : `${pad}  ${t}`));
-  });
+  const min = ORDER[minLevel];
+  const out: string[] = [];
+  for (const l of lines) {
+    const pad = l.depth === 0 ? '' : '  '.repeat(l.depth);
+    if (l.kind === 'scope') out.push(`${pad}${l.title}`);
+    else if (ORDER[l.level] < min) continue;
+    else if (!l.text.includes('\n')) out.push(`${pad}${l.level}: ${l.text}`);
+    else l.text.split('\n').forEach((t, i) => out.push(i === 0 ? `${pad}${l.level}: ${t}` : `${pad}  ${t}`));
+  }
+  return out;
 }
+
+const ORDER: Readonly<Record<LogLevel, number>> = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3 };
