@@ -133,7 +133,8 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     running = { [tagOf(chunks[0])]: r };
     opts.onResult?.(nodeResult(tagOf(chunks[0]), r, opts.test));
   } else running = (await state.run()) as Record<string, SaltResult>;
-  const results = Object.entries(running).map(([tag, r]) => recordOf(tag, r as Ret));
+  const results: NodeResult[] = [];
+  for (const tag in running) results.push(recordOf(tag, running[tag] as Ret));
   return { running, results };
 }
 
