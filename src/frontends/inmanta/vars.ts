@@ -154,8 +154,12 @@ export class OptionVar extends ResultVar {
 }
 
 /** A relation end with more than one possible value: a set that grows until it is frozen. */
+/** The elements of every relation end that has none yet (most of them, in a large model): one shared empty list. */
+const NO_ITEMS: readonly Value[] = [];
+
 export class ListVar extends Var {
-  readonly items: Value[] = [];
+  /** The elements, in the order they were added (a list of its own from the first one). */
+  items: readonly Value[] = NO_ITEMS;
   /** Membership of `items` once it is long, so adding stays constant time on large relations. */
   private members: Set<Value> | undefined;
   /** Readers that take each element as it arrives (a `for` over a relation). */
@@ -195,7 +199,8 @@ export class ListVar extends Var {
     if (this.upper !== undefined && this.items.length >= this.upper) {
       throw new InmantaError('RuntimeException', `Exceeded relation arity on attribute '${this.slotName}' of instance '${this.owner ?? ''}'`, span);
     }
-    this.items.push(v);
+    if (this.items === NO_ITEMS) this.items = [v];
+    else (this.items as Value[]).push(v);
     this.members?.add(v);
     if (this.listeners) for (const l of this.listeners) l(v);
     return true;
