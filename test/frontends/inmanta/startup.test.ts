@@ -3,7 +3,7 @@
 // (engine/heap.ts), which a graph file's run does not do.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { CAIRN, tempDir } from '../../cli/cli-helpers.js';
@@ -53,7 +53,7 @@ test('the yaml library is loaded only for a project.yml or a module.yml', () => 
   assert.equal(withModules.yaml, true);
 });
 
-test('an Inmanta command raises V8 interrupt budget once; a graph file run keeps it', () => {
+test('an Inmanta command raises V8 interrupt budget once; a small graph file run keeps it, a large one raises it', () => {
   const inmanta = probed(['inmanta', 'compile', plainProject()]);
   assert.equal(inmanta.status, 0);
   assert.deepEqual(inmanta.flags, ['--interrupt-budget=600000']);
@@ -63,6 +63,13 @@ test('an Inmanta command raises V8 interrupt budget once; a graph file run keeps
   const plan = probed(['plan', graph, '--state-dir', join(work, 'state')]);
   assert.equal(plan.status, 0);
   assert.deepEqual(plan.flags, []);
+  // From 64 KiB of graph (engine/heap.ts JIT_INPUT), the same budget.
+  const nodes = Array.from({ length: 700 }, (_, k) => ({ id: `f${k}`, type: 'file', params: { path: join(work, `f${k}`), content: `${k}\n` } }));
+  writeFileSync(graph, JSON.stringify({ version: 1, nodes }, null, 1));
+  assert.ok(readFileSync(graph, 'utf8').length >= 64 * 1024);
+  const large = probed(['plan', graph, '--state-dir', join(work, 'state')]);
+  assert.equal(large.status, 0);
+  assert.deepEqual(large.flags, ['--interrupt-budget=600000']);
   // This test process never called allowHeapTuning (only the CLI's main does): its V8 keeps its defaults.
   assert.equal(tuneJitForOneRun(), false);
 });
