@@ -8,7 +8,7 @@ import { checkGraph, preflightGraph } from '../core/runtime.js';
 import { UserError } from '../engine/errors.js';
 import { runCompiled } from '../engine/pipeline.js';
 import { printReport } from '../engine/report.js';
-import { JIT_INPUT, tuneHeapForInput, tuneJitForOneRun } from '../engine/heap.js';
+import { JIT_INPUT, LARGE_INPUT, tuneHeapForInput, tuneJitForOneRun } from '../engine/heap.js';
 import { mark } from '../engine/profile.js';
 import type { RunOptions } from '../engine/run-options.js';
 import { parseGraphText } from '../frontends/graph/load.js';
@@ -32,7 +32,7 @@ export async function loadGraph(file: string, options: { withSpans?: boolean } =
   let index: GraphIndex | undefined;
   const text = readSource(file);
   tuneHeapForInput(text.length);
-  if (text.length >= JIT_INPUT) tuneJitForOneRun();
+  if (text.length >= JIT_INPUT && text.length < LARGE_INPUT) tuneJitForOneRun();
   mark('read');
   const graph = await parseGraphText(
     file,

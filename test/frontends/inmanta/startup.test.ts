@@ -29,7 +29,7 @@ function probed(args: readonly string[]): { status: number | null; stdout: strin
       '',
     ].join('\n'),
   );
-  const r = spawnSync(process.execPath, ['-r', probe, CAIRN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['-r', probe, CAIRN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 28 });
   const line = r.stderr.split('\n').find((l) => l.startsWith('probe '));
   assert.ok(line, r.stderr);
   const seen = JSON.parse(line.slice('probe '.length)) as { yaml: boolean; flags: string[] };
@@ -53,7 +53,7 @@ test('the yaml library is loaded only for a project.yml or a module.yml', () => 
   assert.equal(withModules.yaml, true);
 });
 
-test('an Inmanta command raises V8 interrupt budget once; a small graph file run keeps it, a large one raises it', () => {
+test('an Inmanta command raises V8 interrupt budget once; a small graph file run keeps it, a larger one raises it, a large one tunes the heap instead', () => {
   const inmanta = probed(['inmanta', 'compile', plainProject()]);
   assert.equal(inmanta.status, 0);
   assert.deepEqual(inmanta.flags, ['--interrupt-budget=600000']);
@@ -70,6 +70,13 @@ test('an Inmanta command raises V8 interrupt budget once; a small graph file run
   const large = probed(['plan', graph, '--state-dir', join(work, 'state')]);
   assert.equal(large.status, 0);
   assert.deepEqual(large.flags, ['--interrupt-budget=600000']);
+  // From 512 KiB (LARGE_INPUT) the heap is tuned instead, and the budget left as V8 has it.
+  const many = Array.from({ length: 5000 }, (_, k) => ({ id: `f${k}`, type: 'file', params: { path: join(work, `f${k}`), content: `${k}\n` } }));
+  writeFileSync(graph, JSON.stringify({ version: 1, nodes: many }, null, 1));
+  assert.ok(readFileSync(graph, 'utf8').length >= 512 * 1024);
+  const larger = probed(['plan', graph, '--state-dir', join(work, 'state')]);
+  assert.equal(larger.status, 0);
+  assert.deepEqual(larger.flags, ['--semi-space-growth-factor=1 --heap-growing-percent=50']);
   // This test process never called allowHeapTuning (only the CLI's main does): its V8 keeps its defaults.
   assert.equal(tuneJitForOneRun(), false);
 });
