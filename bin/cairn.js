@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // The CLI runs from the bundle dist/cairn.cjs (scripts/build.mjs). This file is CommonJS (bin/package.json)
-// so it can compile the bundle with V8's code cache (dist/cairn.cjs.cache, or a front end's own), written by
-// the build's training runs: start-up then skips parsing and compiling what every run needs. A cache V8 rejects (another
-// Node version) is ignored and the bundle compiled as usual. `cairn --version` alone is answered from the
+// so it can compile the bundle with V8's code cache (dist/cairn.cjs.cache, or a front end's own), written
+// by the build's training runs: start-up then skips parsing and compiling what every run needs. A cache
+// V8 rejects (another Node version) is ignored and the bundle compiled as usual. `cairn --version` alone is answered from the
 // version module, without loading the CLI. A checkout that was never built says how to build it.
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');

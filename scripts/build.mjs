@@ -1,7 +1,7 @@
 // Bundles the CLI into dist/ so it starts fast. Our code and the small libraries every run loads
 // (valibot, picocolors, commander, @noble/hashes' sha256) go into one CommonJS file, dist/cairn.cjs; a
-// front end's modules in it are initialised only when its command runs (each `import()` becomes a lazy initialiser), and the other
-// packages stay in node_modules, required on first use. CommonJS rather than ES modules because then
+// front end's modules in it are initialised only when its command runs (each `import()` becomes a lazy
+// initialiser), and the other packages stay in node_modules, required on first use. CommonJS rather than ES modules because then
 // bin/cairn.js can hand V8 a code cache (dist/cairn.cjs.cache and one per front end, written here by
 // training runs): start-up then skips parsing and compiling what every run needs. The bundle is written
 // beside dist/ and swapped in, so a CLI started during a rebuild never finds dist/ half-made.
@@ -123,7 +123,6 @@ try {
     new Promise((done) => {
       const env = { ...process.env, NO_COLOR: '1', CAIRN_STATE_DIR: join(work, `state-${i}`), ...extra };
       delete env.CAIRN_STORE;
-      delete env.CAIRN_CODE_CACHE_TRAIN;
       const child = spawn(process.execPath, [join(root, 'bin/cairn.js'), ...args], { env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));

@@ -8,7 +8,7 @@ import { checkGraph, preflightGraph } from '../core/runtime.js';
 import { UserError } from '../engine/errors.js';
 import { runCompiled } from '../engine/pipeline.js';
 import { printReport } from '../engine/report.js';
-import { JIT_INPUT, LARGE_INPUT, tuneHeapForInput, tuneJitForOneRun } from '../engine/heap.js';
+import { tuneForGraphInput } from '../engine/heap.js';
 import { mark } from '../engine/profile.js';
 import type { RunOptions } from '../engine/run-options.js';
 import { parseGraphText } from '../frontends/graph/load.js';
@@ -31,8 +31,7 @@ function readSource(file: string): string {
 export async function loadGraph(file: string, options: { withSpans?: boolean } = {}): Promise<{ graph: Graph; index: GraphIndex }> {
   let index: GraphIndex | undefined;
   const text = readSource(file);
-  tuneHeapForInput(text.length);
-  if (text.length >= JIT_INPUT && text.length < LARGE_INPUT) tuneJitForOneRun();
+  tuneForGraphInput(text.length);
   mark('read');
   const graph = await parseGraphText(
     file,

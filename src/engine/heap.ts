@@ -54,12 +54,12 @@ const ONE_RUN_INTERRUPT_BUDGET = 600_000;
 /**
  * A graph file from this many characters (some 500 resources) up to LARGE_INPUT (some 4,000) is run with
  * that budget too: its load, check and records go over every resource once, and a no-op plan of 1,000
- * files takes about a sixth less time. A smaller one keeps V8's default, as changing a flag costs a small
- * run more (above) than it saves; so does a larger one, where the functions optimized early on the other
- * core pay back in time (a no-op plan of 10,000 files took about 15% longer with the larger budget, for
- * less CPU in all).
+ * files takes about a sixth less CPU (the same time on an idle machine). A smaller one keeps V8's
+ * default, as changing a flag costs a small run more (above) than it saves; so does a larger one, where
+ * the functions optimized early on the other core pay back in time (a no-op plan of 10,000 files took
+ * about 15% longer with the larger budget, for less CPU in all).
  */
-export const JIT_INPUT = 64 * 1024;
+const JIT_INPUT = 64 * 1024;
 let jitTuned = false;
 
 /** Sets the larger interrupt budget for a compile that runs once in this process, where allowed; true when this call did. */
@@ -68,4 +68,10 @@ export function tuneJitForOneRun(): boolean {
   jitTuned = true;
   process.getBuiltinModule('node:v8').setFlagsFromString(`--interrupt-budget=${ONE_RUN_INTERRUPT_BUDGET}`);
   return true;
+}
+
+/** Tunes a run over a graph file of `chars` characters: the heap for a large one, the JIT budget for a middling one. */
+export function tuneForGraphInput(chars: number): void {
+  tuneHeapForInput(chars);
+  if (chars >= JIT_INPUT && chars < LARGE_INPUT) tuneJitForOneRun();
 }

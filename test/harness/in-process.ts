@@ -72,10 +72,10 @@ export function runInProcess(root: string, cli: string, args: readonly string[],
         continue; // the reply to an earlier call that gave up: dropped
       }
       const left = deadline - Date.now();
-      if (left <= 0 || dead) throw new Error(dead ? `in-process runner is gone: ${dead}` : `in-process cairn ${args.join(' ')} did not finish in ${HUNG_MS / 1000} s`);
+      if (left <= 0) throw new Error(`in-process cairn ${args.join(' ')} did not finish in ${HUNG_MS / 1000} s`);
       const seen = Atomics.load(flag, 0);
       // Done but not yet visible: look again in a millisecond. Otherwise sleep until the worker stores.
-      Atomics.wait(flag, 0, seen, seen === seq ? 1 : Math.min(left, 1000));
+      Atomics.wait(flag, 0, seen, seen === seq ? 1 : left);
     }
   } finally {
     process.chdir(before);

@@ -34,8 +34,8 @@ const PLAIN_KEYS = new Set(['path', 'content', 'mode', 'new_mode', 'makedirs', '
 
 /**
  * What fileSchema gives for the params most graphs and steps hold (a normal absolute path, text content,
- * an octal mode and mode for a new file, the three flags; nothing else), read without the schema's walk; undefined for anything
- * else, which the schema decides. Checked against the schema over a grid of params in the tests.
+ * an octal mode and mode for a new file, the three flags; nothing else), read without the schema's walk;
+ * undefined for anything else, which the schema decides. Checked against the schema over a grid of params in the tests.
  */
 export function plainFileParams(params: Readonly<Record<string, unknown>>): FileParams | undefined {
   for (const k in params) if (!PLAIN_KEYS.has(k) || params[k] === undefined) return undefined;

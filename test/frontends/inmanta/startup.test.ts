@@ -63,7 +63,7 @@ test('an Inmanta command raises V8 interrupt budget once; a small graph file run
   const plan = probed(['plan', graph, '--state-dir', join(work, 'state')]);
   assert.equal(plan.status, 0);
   assert.deepEqual(plan.flags, []);
-  // From 64 KiB of graph (engine/heap.ts JIT_INPUT), the same budget.
+  // From 64 KiB of graph (engine/heap.ts tuneForGraphInput), the same budget.
   const nodes = Array.from({ length: 700 }, (_, k) => ({ id: `f${k}`, type: 'file', params: { path: join(work, `f${k}`), content: `${k}\n` } }));
   writeFileSync(graph, JSON.stringify({ version: 1, nodes }, null, 1));
   assert.ok(readFileSync(graph, 'utf8').length >= 64 * 1024);
