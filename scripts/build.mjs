@@ -1,5 +1,5 @@
 // Bundles the CLI into dist/ so it starts fast. Our code and the small libraries every run loads
-// (valibot, picocolors, commander, @noble/hashes' sha256) go into one CommonJS file, dist/cairn.cjs; a
+// (valibot, commander, @noble/hashes' sha256) go into one CommonJS file, dist/cairn.cjs; a
 // front end's modules in it are initialised only when its command runs (each `import()` becomes a lazy
 // initialiser), and the other packages stay in node_modules, required on first use. CommonJS rather than ES modules because then
 // bin/cairn.js can hand V8 a code cache (dist/cairn.cjs.cache and one per front end, written here by
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
-const BUNDLED = new Set(['valibot', 'picocolors', 'commander', '@noble/hashes']);
+const BUNDLED = new Set(['valibot', 'commander', '@noble/hashes']);
 const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 /** Every other package stays in node_modules, loaded on first use. */
 const externalPackages = {

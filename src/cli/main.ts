@@ -9,6 +9,7 @@ import { FRONT_ENDS } from './front-ends.js';
 import { register as registerHosts } from './hosts.js';
 import { addFleetOptions, type FleetOptions, wantsFleet } from './inventory.js';
 import { allowHeapTuning } from '../engine/heap.js';
+import { guardStdio } from '../engine/stdio.js';
 import { addRunOptions } from './options.js';
 import { registerDrift, registerHistory, registerServe, registerStore } from './store-command.js';
 import { VERSION } from './version.js';
@@ -125,12 +126,7 @@ function guardProcess(): void {
   };
   process.on('uncaughtException', (e) => void fatal(e));
   process.on('unhandledRejection', (e) => void fatal(e));
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') return void fatal(e);
-      stream.write = (() => true) as typeof stream.write;
-    });
-  }
+  guardStdio((e) => void fatal(e));
 }
 
 export async function main(): Promise<void> {

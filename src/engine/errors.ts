@@ -1,6 +1,7 @@
 /** Turns what stopped a command into text on stderr and an exit code; users never see a stack trace. */
 import { readFileSync } from 'node:fs';
 import { type Diagnostic, DiagnosticError, formatDiagnostic } from '../core/diag.js';
+import { writeErr } from './stdio.js';
 
 function sourceOf(file: string, sources: Map<string, string | undefined>): string | undefined {
   if (!sources.has(file)) {
@@ -17,8 +18,8 @@ export function printDiagnostics(diags: readonly Diagnostic[]): void {
   // Each file is read once per report, and again for the next (a file may change between two runs in one process).
   const sources = new Map<string, string | undefined>();
   const text = diags.map((d) => formatDiagnostic(d, d.span ? sourceOf(d.span.file, sources) : undefined));
-  process.stderr.write(`${text.join('\n')}\n`);
-  if (diags.length > 1) process.stderr.write(`${diags.length} errors\n`);
+  writeErr(`${text.join('\n')}\n`);
+  if (diags.length > 1) writeErr(`${diags.length} errors\n`);
 }
 
 /** A user error that is not tied to a source position (missing file, locked state dir). */
@@ -35,12 +36,12 @@ export function reportError(e: unknown): number {
     return 1;
   }
   if (UserError.is(e) || (typeof e === 'object' && e !== null && (e as { isStoreError?: unknown }).isStoreError === true)) {
-    process.stderr.write(`cairn: ${(e as Error).message}\n`);
+    writeErr(`cairn: ${(e as Error).message}\n`);
     return 1;
   }
   const err = e instanceof Error ? e : new Error(String(e));
-  process.stderr.write(`cairn: internal error: ${err.message}\n`);
-  if (process.env.CAIRN_DEBUG) process.stderr.write(`${err.stack ?? ''}\n`);
-  else process.stderr.write('(this is a bug in cairn; run with CAIRN_DEBUG=1 to see where it happened)\n');
+  writeErr(`cairn: internal error: ${err.message}\n`);
+  if (process.env.CAIRN_DEBUG) writeErr(`${err.stack ?? ''}\n`);
+  else writeErr('(this is a bug in cairn; run with CAIRN_DEBUG=1 to see where it happened)\n');
   return 1;
 }

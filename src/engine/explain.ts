@@ -1,15 +1,16 @@
 /** `cairn explain CODE`: one entry of the diagnostic catalogue. */
 import { CATALOGUE, isCode } from '../core/codes.js';
+import { writeErr, writeOut } from './stdio.js';
 
 export function explain(code: string): number {
   const wanted = code.trim();
   const match = isCode(wanted) ? wanted : Object.keys(CATALOGUE).find((c) => c.toLowerCase() === wanted.toLowerCase());
   if (match === undefined || !isCode(match)) {
-    process.stderr.write(`cairn: unknown diagnostic code ${JSON.stringify(code)} (docs/diagnostics.md lists them all)\n`);
+    writeErr(`cairn: unknown diagnostic code ${JSON.stringify(code)} (docs/diagnostics.md lists them all)\n`);
     return 1;
   }
   const e = CATALOGUE[match];
-  process.stdout.write(`${match} (${e.area}): ${e.title}\n\n${e.help}\n`);
+  writeOut(`${match} (${e.area}): ${e.title}\n\n${e.help}\n`);
   return 0;
 }
 

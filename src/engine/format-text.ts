@@ -1,7 +1,7 @@
 /** Human output: one status line per node, diffs under changed nodes, and a summary line. */
 import type { NodeResult, RunMode } from '../core/model.js';
 import type { Counts } from '../core/runtime.js';
-import { colors } from './color.js';
+import { colors, type Palette } from './color.js';
 
 const LABELS: Record<NodeResult['status'], string> = {
   ok: 'ok',
@@ -18,8 +18,6 @@ function label(r: NodeResult, mode: RunMode): string {
   return LABELS[r.status];
 }
 
-/** The colour functions, chosen once per piece of output (choosing reads the environment). */
-type Palette = ReturnType<typeof colors>;
 
 function paint(c: Palette, status: NodeResult['status'], text: string): string {
   switch (status) {

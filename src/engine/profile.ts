@@ -2,6 +2,8 @@
  * `--profile`: stage times of one command, printed to stderr when it ends. Each `mark(stage)` closes the
  * stage that ran since the previous mark; when profiling is off a mark costs one branch.
  */
+import { writeErr } from './stdio.js';
+
 let last: number | undefined;
 const stages: Array<[string, number]> = [];
 
@@ -10,7 +12,7 @@ export function startProfile(): void {
   if (last !== undefined) return;
   last = performance.now();
   stages.push(['startup', last]);
-  process.once('exit', () => process.stderr.write(formatProfile()));
+  process.once('exit', () => writeErr(formatProfile()));
 }
 
 export function profiling(): boolean {

@@ -1,5 +1,6 @@
 /** A one-line progress display on a terminal for runs that take a while; silent otherwise. */
 import type { GraphNode, NodeResult } from '../core/model.js';
+import { isTerminal } from './stdio.js';
 
 export interface Progress {
   onStart?: (node: GraphNode) => void;
@@ -10,8 +11,10 @@ export interface Progress {
 const SHOW_AFTER_MS = 700;
 const EVERY_MS = 100;
 
-export function createProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
-  if (!stream.isTTY || process.env.CI) return { stop() {} };
+/** The display on `stream`, by default standard error (which is not made unless it is a terminal). */
+export function createProgress(given?: NodeJS.WriteStream): Progress {
+  if (process.env.CI || (given ? !given.isTTY : !isTerminal(2))) return { stop() {} };
+  const stream = given ?? process.stderr;
   const t0 = Date.now();
   let last = 0;
   let shown = false;

@@ -1,6 +1,7 @@
 /** Prints a finished run in the chosen format. */
 import type { RunReport } from '../core/runtime.js';
 import { formatResults, formatSummary, labelWidth } from './format-text.js';
+import { writeOut } from './stdio.js';
 
 export function reportJson(report: RunReport, runId: string | number | undefined, extra: Record<string, unknown>): Record<string, unknown> {
   return {
@@ -22,16 +23,16 @@ export function reportJson(report: RunReport, runId: string | number | undefined
  */
 export function printReport(report: RunReport, out: 'text' | 'json', runId: string | number | undefined, extra: Record<string, unknown>, options: { changesOnly?: boolean } = {}): void {
   if (out === 'json') {
-    process.stdout.write(`${JSON.stringify(reportJson(report, runId, extra), null, 2)}\n`);
+    writeOut(`${JSON.stringify(reportJson(report, runId, extra), null, 2)}\n`);
     return;
   }
   const shown = options.changesOnly ? report.results.filter((r) => r.status !== 'ok') : report.results;
   // Written a piece at a time: the text of 10,000s of results is never one string.
   const width = labelWidth(shown, report.mode);
-  for (let i = 0; i < shown.length; i += PIECE) process.stdout.write(`${formatResults(shown.slice(i, i + PIECE), report.mode, width)}\n`);
+  for (let i = 0; i < shown.length; i += PIECE) writeOut(`${formatResults(shown.slice(i, i + PIECE), report.mode, width)}\n`);
   const hidden = report.results.length - shown.length;
   const note = options.changesOnly ? `${hidden} unchanged not shown (--changes-only)\n` : '';
-  process.stdout.write(`${note}${formatSummary(report.mode, report.counts, report.results.length, report.durationMs, runId)}\n`);
+  writeOut(`${note}${formatSummary(report.mode, report.counts, report.results.length, report.durationMs, runId)}\n`);
 }
 
 /** Results formatted and written at a time. */

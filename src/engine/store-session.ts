@@ -13,6 +13,7 @@ import type { Progress } from './progress.js';
 import { createProgress } from './progress.js';
 import { recordableResult, recordableResults } from './record-results.js';
 import { mark } from './profile.js';
+import { captureStdout, writeErr } from './stdio.js';
 
 export interface RecordedRunOptions {
   readonly store?: string | undefined;
@@ -84,18 +85,8 @@ function liveFeed(store: RunStore, handle: StoreRunHandle, progress: Progress): 
 }
 
 /** Calls `print`, passing stdout through and keeping a copy (up to a cap) to store with the run. */
-function captureStdout(print: () => void): string {
-  const original = process.stdout.write;
-  let kept = '';
-  process.stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
-    if (kept.length < OUTPUT_CAP) kept += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
-    return (original as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as typeof process.stdout.write;
-  try {
-    print();
-  } finally {
-    process.stdout.write = original;
-  }
+function storedOutput(print: () => void): string {
+  let kept = captureStdout(print, OUTPUT_CAP);
   // Colours are for the terminal; the stored copy is plain text.
   if (kept.includes('\x1b')) kept = kept.replace(/\x1b\[[0-9;]*m/g, '');
   return kept.length > OUTPUT_CAP ? `${kept.slice(0, OUTPUT_CAP)}\n[output cut at ${OUTPUT_CAP} bytes]\n` : kept;
@@ -105,7 +96,7 @@ function captureStdout(print: () => void): string {
 function reportInternalResults(count: number, runId: number, opts: RecordedRunOptions): void {
   const where = `cairn history ${runId} --out json${opts.store ? ` --store ${opts.store}` : opts.stateDir ? ` --state-dir ${opts.stateDir}` : ''}`;
   const what = count === 1 ? '1 result failed' : `${count} results failed`;
-  process.stderr.write(`cairn: ${what} because of a bug in cairn (internal error); the stack is kept in run ${runId} (${where}). Please report it.\n`);
+  writeErr(`cairn: ${what} because of a bug in cairn (internal error); the stack is kept in run ${runId} (${where}). Please report it.\n`);
 }
 
 export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMeta, work: (progress: Progress) => Promise<RecordedOutcome>): Promise<number> {
@@ -114,7 +105,7 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
     const lock = await store.lock({
       ...(meta.command !== undefined ? { command: meta.command } : {}),
       timeoutMs: opts.lockTimeout * 1000,
-      onWait: (holder) => process.stderr.write(`cairn: waiting for the run holding ${store.location}${holder ? ` (${holder})` : ''}...\n`),
+      onWait: (holder) => writeErr(`cairn: waiting for the run holding ${store.location}${holder ? ` (${holder})` : ''}...\n`),
     });
     const progress = createProgress();
     try {
@@ -129,7 +120,7 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
         await live.stop();
       }
       mark('run');
-      const printed = captureStdout(() => outcome.print(handle.id));
+      const printed = storedOutput(() => outcome.print(handle.id));
       const output = outcome.unstored?.length ? maskValues(printed, outcome.unstored) : printed;
       mark('print');
       // A result that ended in a bug in cairn fails the run whatever the front end made of it.
