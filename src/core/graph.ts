@@ -81,9 +81,10 @@ export function indexGraph(graph: Graph): { index?: GraphIndex; diagnostics: Dia
       diagnostics.push(error('G004', `${JSON.stringify(e.to)} cannot ${e.kind} itself`, { span: e.span ?? to.span, nodeId: e.to }));
       continue;
     }
-    let list = incoming.get(e.to);
-    if (!list) incoming.set(e.to, (list = []));
-    list.push(e);
+    // A new list is made holding its first item: an empty one that is pushed to gets room for 17.
+    const list = incoming.get(e.to);
+    if (list) list.push(e);
+    else incoming.set(e.to, [e]);
   }
   // The nodes whose params refer to others' results (most refer to none).
   const refs = new Map<GraphNode, readonly DeferredRef[]>();
@@ -108,20 +109,22 @@ export function indexGraph(graph: Graph): { index?: GraphIndex; diagnostics: Dia
   // order itself is a topological one and there is no cycle to look for.
   let forward = true;
   orderingPairs(graph, incoming, refs, (a, b) => {
-    let bl = before.get(b);
-    if (!bl) before.set(b, (bl = []));
-    else if (bl.length < 16) {
-      if (bl.includes(a)) return;
-    } else {
-      let set = seen.get(b);
-      if (!set) seen.set(b, (set = new Set(bl)));
-      if (set.has(a)) return;
-      set.add(a);
+    const bl = before.get(b);
+    if (!bl) before.set(b, [a]);
+    else {
+      if (bl.length < 16) {
+        if (bl.includes(a)) return;
+      } else {
+        let set = seen.get(b);
+        if (!set) seen.set(b, (set = new Set(bl)));
+        if (set.has(a)) return;
+        set.add(a);
+      }
+      bl.push(a);
     }
-    bl.push(a);
-    let al = after.get(a);
-    if (!al) after.set(a, (al = []));
-    al.push(b);
+    const al = after.get(a);
+    if (al) al.push(b);
+    else after.set(a, [b]);
     if (forward && (order.get(a) as number) >= (order.get(b) as number)) forward = false;
   });
   const cycle = forward ? undefined : findCycle(graph.nodes, after);
