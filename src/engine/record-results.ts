@@ -55,7 +55,3 @@ export function recordableResult(r: NodeResult, keep = false): NodeResult {
   if (keep) kept.set(r, stored);
   return stored;
 }
-
-export function recordableResults(results: readonly NodeResult[]): NodeResult[] {
-  return results.map((r) => recordableResult(r));
-}

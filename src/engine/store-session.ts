@@ -11,7 +11,7 @@ import type { NodeResult } from '../core/model.js';
 import { openRunStore, StoreError, type RunStore, type StoreRunHandle } from '../store/index.js';
 import type { Progress } from './progress.js';
 import { createProgress } from './progress.js';
-import { recordableResult, recordableResults } from './record-results.js';
+import { recordableResult } from './record-results.js';
 import { mark } from './profile.js';
 import { captureStdout, writeErr } from './stdio.js';
 
@@ -39,6 +39,9 @@ export interface RecordedOutcome {
    */
   readonly unstored?: readonly string[];
 }
+
+/** A result as the store keeps it (recordableResult without its second argument). */
+const recordable = (r: NodeResult): NodeResult => recordableResult(r);
 
 /** Results are shown live only for runs that last: the first snapshot is written after this long. */
 const LIVE_AFTER_MS = 400;
@@ -127,7 +130,7 @@ export async function recordedRun(opts: RecordedRunOptions, meta: RecordedRunMet
       const bugs = outcome.results.filter((r) => r.internal !== undefined).length;
       const exitCode = bugs > 0 && outcome.exitCode === 0 ? 1 : outcome.exitCode;
       try {
-        await store.finishRun(handle, { results: recordableResults(outcome.results), exitCode, output, ...(outcome.edges ? { edges: outcome.edges } : {}) });
+        await store.finishRun(handle, { results: outcome.results, stored: recordable, exitCode, output, ...(outcome.edges ? { edges: outcome.edges } : {}) });
       } catch (e) {
         if (!StoreError.is(e)) throw e;
         throw new StoreError(e.code, `${e.message}\nrun ${handle.id} finished (exit ${exitCode}) and its results are above, but it was not recorded`);

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'nod
 import { join } from 'node:path';
 import type { NodeResult, RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
-import { driftFromRow, driftKey, type DriftRow, driftToRow, foldDrift, foldDriftRows, localHostName } from './query.js';
+import { driftFromRow, driftKey, type DriftRow, driftRowsFolder, driftToRow, foldDrift, localHostName } from './query.js';
 import type { DriftEntry } from './types.js';
 import { uniquePart } from './temp-name.js';
 import { writeJsonList } from './json-list.js';
@@ -104,9 +104,22 @@ export function readDrift(dir: string): ReadonlyMap<string, DriftEntry> {
   return built;
 }
 
-/** Folds a finished run into the index. Call under the store lock. */
-export function recordDrift(dir: string, run: { id: number; start: string; mode: RunMode }, results: readonly NodeResult[], host: string): void {
-  const rows = readRows(dir) ?? [...rebuild(dir).values()].map(driftToRow);
-  foldDriftRows(rows, run, results, host);
-  write(dir, rows);
+/**
+ * Folds a finishing run into the index: the index is read now, each piece of the run's results is folded
+ * in as it comes (in run order), and `save` writes the index. Call under the store lock. An index that
+ * cannot be read or rebuilt fails `save`, not the run's record (written between the two).
+ */
+export function driftFold(dir: string, run: { id: number; start: string; mode: RunMode }, host: string): { fold: (results: readonly NodeResult[]) => void; save: () => void } {
+  let rows: DriftRow[];
+  try {
+    rows = readRows(dir) ?? [...rebuild(dir).values()].map(driftToRow);
+  } catch (e) {
+    return {
+      fold: () => {},
+      save: () => {
+        throw e;
+      },
+    };
+  }
+  return { fold: driftRowsFolder(rows, run, host), save: () => write(dir, rows) };
 }

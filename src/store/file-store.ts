@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkS
 import { join, resolve } from 'node:path';
 import type { NodeResult } from '../core/model.js';
 import { StoreError, storeIoError } from './errors.js';
-import { readDrift, recordDrift } from './file-drift.js';
+import { driftFold, readDrift } from './file-drift.js';
 import { pruneFileStore } from './file-prune.js';
 import { beginRun, finishRun, getRun, PARTIAL_SUFFIX, type RunHandle, type RunSummary, RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
 import { acquireLock, readLock, releaseLockOnExit } from './lock.js';
@@ -128,11 +128,13 @@ export class FileRunStore implements RunStore {
     const local = localHostName();
     const hosts = hostsOf(info.results, local);
     const edges = info.edges?.map((e) => ({ from: e.from, to: e.to, kind: e.kind }));
-    const record = finishRun(begun, { ...info, hosts, edges });
+    // The drift index is folded from the kept results as each piece is written, then saved after the record.
+    const drift = driftFold(this.dir, begun.summary, hosts[0] ?? local);
+    finishRun(begun, { ...info, hosts, edges, onStored: drift.fold });
     this.handles.delete(handle.id);
     tryUnlink(this.partialPath(handle.id));
     try {
-      recordDrift(this.dir, record, info.results, hosts[0] ?? local);
+      drift.save();
     } catch (e) {
       throw storeIoError('io', `cannot update the drift index in ${this.dir}`, e);
     }

@@ -77,6 +77,10 @@ export interface FinishRunInfo {
   readonly hosts?: readonly string[];
   readonly output?: string;
   readonly edges?: readonly { readonly from: string; readonly to: string; readonly kind: string }[];
+  /** The form in which a result is kept, applied a piece of results at a time (FinishInfo.stored). */
+  readonly stored?: (r: NodeResult) => NodeResult;
+  /** Given each piece of kept results after it is written, in run order. */
+  readonly onStored?: (piece: readonly NodeResult[]) => void;
 }
 
 /** A run that has begun; pass it to finishRun. */
@@ -146,7 +150,7 @@ export function finishRun(handle: RunHandle, info: FinishRunInfo): RunRecord {
     ...(info.hosts ? { hosts: [...info.hosts] } : {}),
   };
   try {
-    writeRecordFile(handle.dir, summary, info.results, { output: info.output, edges: info.edges });
+    writeRecordFile(handle.dir, summary, info.results, { output: info.output, edges: info.edges, stored: info.stored, onStored: info.onStored });
     appendSummary(handle.dir, summary);
   } catch (e) {
     throw storeIoError('io', `cannot record run ${handle.id} in ${handle.dir}`, e);
@@ -354,14 +358,28 @@ function readLinesBackward(path: string, visit: (line: string) => boolean): void
 
 // ---- runs/ID.json -------------------------------------------------------------------------------------
 
-function writeRecordFile(dir: string, summary: RunSummary, results: readonly NodeResult[], extra: { output?: string | undefined; edges?: readonly unknown[] | undefined } = {}): void {
+interface RecordExtra {
+  readonly output?: string | undefined;
+  readonly edges?: readonly unknown[] | undefined;
+  readonly stored?: ((r: NodeResult) => NodeResult) | undefined;
+  readonly onStored?: ((piece: readonly NodeResult[]) => void) | undefined;
+}
+
+function writeRecordFile(dir: string, summary: RunSummary, results: readonly NodeResult[], extra: RecordExtra = {}): void {
   const runsDir = join(dir, RECORDS_DIR);
   mkdirSync(runsDir, { recursive: true, mode: 0o700 });
   const head = JSON.stringify({ v: FORMAT_VERSION, ...summary, ...(extra.output !== undefined ? { output: extra.output } : {}), ...(extra.edges ? { edges: extra.edges } : {}) });
   const target = join(runsDir, `${summary.id}.json`);
   const temp = join(runsDir, `.${summary.id}.${uniquePart()}.tmp`);
   try {
-    writeJsonList(temp, `${head.slice(0, -1)},"results":`, results, '}\n', stringifyResults);
+    const { stored, onStored } = extra;
+    const piece = (items: readonly unknown[]): string => {
+      const kept = stored ? (items as readonly NodeResult[]).map(stored) : (items as readonly NodeResult[]);
+      const text = stringifyResults(kept);
+      onStored?.(kept);
+      return text;
+    };
+    writeJsonList(temp, `${head.slice(0, -1)},"results":`, results, '}\n', piece);
     renameSync(temp, target);
   } catch (e) {
     try {

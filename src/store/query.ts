@@ -156,6 +156,11 @@ export function foldDrift(latest: Map<string, DriftEntry>, run: DriftRun, result
  * added at the end.
  */
 export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly NodeResult[], fallback = ''): void {
+  driftRowsFolder(rows, run, fallback)(results);
+}
+
+/** foldDriftRows for results that come a piece at a time, in run order: call the folder with each piece. */
+export function driftRowsFolder(rows: DriftRow[], run: DriftRun, fallback = ''): (results: readonly NodeResult[]) => void {
   let byKey: Map<string, number> | undefined;
   const indexed = (): Map<string, number> => {
     if (byKey === undefined) {
@@ -181,18 +186,20 @@ export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly
     return indexed().get(driftKey(host, id)) ?? -1;
   };
   let next = 0;
-  for (const r of results) {
-    const host = hostOf(r, fallback);
-    const here = rows[next];
-    const i = here !== undefined && here[1] === r.id && here[0] === host ? next : find(host, r.id);
-    const row = i >= 0 ? nextDriftRow(rows[i], r, host, run, rows[i]) : nextDriftRow(undefined, r, host, run);
-    if (i >= 0) {
-      next = i + 1;
-    } else if (row) {
-      indexed().set(driftKey(host, r.id), rows.length);
-      rows.push(row);
+  return (results) => {
+    for (const r of results) {
+      const host = hostOf(r, fallback);
+      const here = rows[next];
+      const i = here !== undefined && here[1] === r.id && here[0] === host ? next : find(host, r.id);
+      const row = i >= 0 ? nextDriftRow(rows[i], r, host, run, rows[i]) : nextDriftRow(undefined, r, host, run);
+      if (i >= 0) {
+        next = i + 1;
+      } else if (row) {
+        indexed().set(driftKey(host, r.id), rows.length);
+        rows.push(row);
+      }
     }
-  }
+  };
 }
 
 export function matchesDriftQuery(e: DriftEntry, q: DriftQuery): boolean {

@@ -121,6 +121,12 @@ export interface BeginInfo {
 
 export interface FinishInfo {
   readonly results: readonly NodeResult[];
+  /**
+   * The form in which a result is kept (contents as hashes, long texts cut), when it differs from the
+   * result: applied as the results are written, a piece at a time, so that the kept copies of a large run
+   * never all live at once. Without it the results are kept as given.
+   */
+  readonly stored?: (r: NodeResult) => NodeResult;
   readonly exitCode: number;
   readonly output?: string;
   readonly edges?: readonly RunEdge[];

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { NodeResult, NodeStatus, RunMode } from '../../src/core/model.js';
-import { type DriftRow, driftFromRow, foldDrift, foldDriftRows } from '../../src/store/query.js';
+import { type DriftRow, driftFromRow, driftRowsFolder, foldDrift, foldDriftRows } from '../../src/store/query.js';
 import type { DriftEntry } from '../../src/store/types.js';
 
 /** A small deterministic generator, so a failure can be replayed. */
@@ -23,7 +23,7 @@ function result(id: string, status: NodeStatus, host: string | undefined): NodeR
   return host === undefined ? r : ({ ...r, host } as NodeResult);
 }
 
-test('folding runs into rows in place gives what the reference fold gives, in any order, with new, repeated and other hosts\' resources', () => {
+test('folding runs into rows in place, a piece at a time, gives what the reference fold gives, in any order, with new, repeated and other hosts\' resources', () => {
   for (let seed = 1; seed <= 40; seed++) {
     const random = rng(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
@@ -37,7 +37,13 @@ test('folding runs into rows in place gives what the reference fold gives, in an
       if (random() < 0.4) list = [...list].sort(() => random() - 0.5);
       if (random() < 0.3) list.push(pick(list));
       const results = list.map((id) => result(id, pick(STATUSES), random() < 0.2 ? 'other' : undefined));
-      foldDriftRows(rows, run, results, 'here');
+      // The file store folds a run's results a piece at a time, as it writes them: pieces of random sizes.
+      const fold = driftRowsFolder(rows, run, 'here');
+      for (let at = 0; at < results.length; ) {
+        const size = 1 + Math.floor(random() * 5);
+        fold(results.slice(at, at + size));
+        at += size;
+      }
       foldDrift(reference, run, results, 'here');
       const folded = new Map(rows.map((r) => [`${r[0]}\u0000${r[1]}`, driftFromRow(r)]));
       assert.equal(rows.length, folded.size, `seed ${seed} run ${runId}: one row per resource`);

@@ -152,7 +152,7 @@ export class PgRunStore implements RunStore {
   }
 
   async finishRun(handle: StoreRunHandle, info: FinishInfo): Promise<void> {
-    const results = withHosts(info.results, localHostName());
+    const results = withHosts(info.stored ? info.results.map(info.stored) : info.results, localHostName());
     const end = info.end === undefined ? new Date().toISOString() : typeof info.end === 'string' ? info.end : info.end.toISOString();
     const counts = countResults(results);
     const hosts = hostsOf(results);
