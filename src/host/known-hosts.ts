@@ -4,7 +4,7 @@
  * accepts (only with --accept-new-host-keys) go to a file of its own, never to the user's OpenSSH files.
  */
 import { createHash, createHmac } from 'node:crypto';
-import * as fs from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface KnownKey {
@@ -88,7 +88,7 @@ export class KnownHosts {
     for (const file of [...files, managedFile]) {
       let text: string;
       try {
-        text = fs.readFileSync(file, 'utf8');
+        text = readFileSync(file, 'utf8');
       } catch {
         continue;
       }
@@ -116,8 +116,8 @@ export class KnownHosts {
   /** Records an accepted key in the managed file (created 0600 with its directory). */
   accept(name: string, blob: Buffer): void {
     const line = `${name} ${keyTypeOf(blob)} ${blob.toString('base64')}\n`;
-    fs.mkdirSync(dirname(this.managedFile), { recursive: true, mode: 0o700 });
-    fs.appendFileSync(this.managedFile, line, { mode: 0o600 });
+    mkdirSync(dirname(this.managedFile), { recursive: true, mode: 0o700 });
+    appendFileSync(this.managedFile, line, { mode: 0o600 });
     this.entries.push(...parseKnownHosts(line, this.managedFile));
   }
 }

@@ -6,7 +6,7 @@
  * Each directory is listed once per process, at its first write, so that an apply of many files in one
  * directory does not list it again for every file.
  */
-import * as fs from 'node:fs';
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 const TEMP = /^\.(.+)\.cairn-(\d+)-(\d+)\.tmp$/;
@@ -19,7 +19,7 @@ function leftoversIn(dir: string): Map<string, { name: string; pid: number }[]> 
   byName = new Map();
   let names: string[] = [];
   try {
-    names = fs.readdirSync(dir);
+    names = readdirSync(dir);
   } catch {
     // unreadable: nothing to tidy
   }
@@ -58,9 +58,9 @@ export function removeLeftoverTemps(path: string): string[] {
     if (processAlive(pid)) continue;
     try {
       // Only a regular file or symlink we would have written; never a directory.
-      const st = fs.lstatSync(join(dir, name));
+      const st = lstatSync(join(dir, name));
       if (!st.isFile() && !st.isSymbolicLink()) continue;
-      fs.unlinkSync(join(dir, name));
+      unlinkSync(join(dir, name));
       removed.push(name);
     } catch {
       // gone already, or not ours to remove

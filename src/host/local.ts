@@ -4,7 +4,7 @@
  * milliseconds. Only exec is truly asynchronous. child_process, net and string_decoder are loaded when a
  * command or a port probe first needs them: a run that only checks files never loads them.
  */
-import * as fs from 'node:fs';
+import { type Stats, chmodSync, closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, lchownSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, rmdirSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, HostError, toHostError } from './errors.js';
 import { gatherFacts } from './facts.js';
@@ -12,7 +12,7 @@ import { runSync } from './run-sync.js';
 import type { ExecOptions, ExecResult, FileType, Host, HostFacts, ImmediateReads, StatInfo, SyncExecOptions, TcpProbe, WriteOptions } from './types.js';
 import { removeLeftoverTemps } from './leftovers.js';
 
-function fileType(st: fs.Stats): FileType {
+function fileType(st: Stats): FileType {
   if (st.isFile()) return 'file';
   if (st.isDirectory()) return 'directory';
   if (st.isSymbolicLink()) return 'symlink';
@@ -23,7 +23,7 @@ function fileType(st: fs.Stats): FileType {
 const UTF8 = Object.freeze({ encoding: 'utf8', flag: 'r' } as const);
 const MAY_BE_ABSENT = Object.freeze({ throwIfNoEntry: false } as const);
 
-function toStatInfo(st: fs.Stats): StatInfo {
+function toStatInfo(st: Stats): StatInfo {
   return { type: fileType(st), mode: st.mode & 0o7777, uid: st.uid, gid: st.gid, size: st.size, mtimeMs: st.mtimeMs };
 }
 
@@ -36,7 +36,7 @@ function tempNameFor(path: string): string {
 
 function unlinkQuietly(path: string): void {
   try {
-    fs.unlinkSync(path);
+    unlinkSync(path);
   } catch {
     // the temp file may not exist yet; the original error is what matters
   }
@@ -61,11 +61,11 @@ export class LocalHost implements Host {
   private factsOnce: Promise<HostFacts> | undefined;
   /** This machine's files are read without waiting. */
   readonly immediate: ImmediateReads = {
-    lstat: (path) => this.statWith(path, fs.lstatSync, 'stat'),
+    lstat: (path) => this.statWith(path, lstatSync, 'stat'),
     readText: (path) => {
       try {
         // Decoded as it is read, without a Buffer in between.
-        return fs.readFileSync(path, UTF8);
+        return readFileSync(path, UTF8);
       } catch (e) {
         throw toHostError(e, 'read', path);
       }
@@ -114,7 +114,7 @@ export class LocalHost implements Host {
 
   async rename(from: string, to: string): Promise<void> {
     try {
-      fs.renameSync(from, to);
+      renameSync(from, to);
     } catch (e) {
       throw toHostError(e, 'rename', from);
     }
@@ -138,10 +138,10 @@ export class LocalHost implements Host {
   }
 
   async stat(path: string): Promise<StatInfo | null> {
-    return this.statWith(path, fs.statSync, 'stat');
+    return this.statWith(path, statSync, 'stat');
   }
 
-  private statWith(path: string, fn: typeof fs.statSync, operation: string): StatInfo | null {
+  private statWith(path: string, fn: typeof statSync, operation: string): StatInfo | null {
     try {
       const st = fn(path, MAY_BE_ABSENT);
       return st ? toStatInfo(st) : null;
@@ -154,7 +154,7 @@ export class LocalHost implements Host {
 
   async readFile(path: string): Promise<Buffer> {
     try {
-      return fs.readFileSync(path);
+      return readFileSync(path);
     } catch (e) {
       throw toHostError(e, 'read', path);
     }
@@ -166,7 +166,7 @@ export class LocalHost implements Host {
 
   async readlink(path: string): Promise<string> {
     try {
-      return fs.readlinkSync(path);
+      return readlinkSync(path);
     } catch (e) {
       throw toHostError(e, 'read link', path);
     }
@@ -174,16 +174,16 @@ export class LocalHost implements Host {
 
   async readdir(path: string): Promise<string[]> {
     try {
-      return fs.readdirSync(path).sort();
+      return readdirSync(path).sort();
     } catch (e) {
       throw toHostError(e, 'list', path);
     }
   }
 
   async writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
-    let existing: fs.Stats | undefined;
+    let existing: Stats | undefined;
     try {
-      existing = fs.statSync(path, { throwIfNoEntry: false });
+      existing = statSync(path, { throwIfNoEntry: false });
     } catch {
       existing = undefined;
     }
@@ -192,22 +192,22 @@ export class LocalHost implements Host {
     const temp = tempNameFor(path);
     let fd: number | undefined;
     try {
-      fd = fs.openSync(temp, 'wx', 0o600);
-      fs.writeFileSync(fd, data);
+      fd = openSync(temp, 'wx', 0o600);
+      writeFileSync(fd, data);
       // fchmod, not the open mode: the umask must not change the requested bits.
-      fs.fchmodSync(fd, mode);
+      fchmodSync(fd, mode);
       const uid = options.uid ?? (existing?.isFile() ? existing.uid : -1);
       const gid = options.gid ?? (existing?.isFile() ? existing.gid : -1);
       if (uid !== -1 || gid !== -1) this.chownTemp(fd, uid, gid, options, path);
-      fs.fsyncSync(fd);
-      fs.closeSync(fd);
+      fsyncSync(fd);
+      closeSync(fd);
       fd = undefined;
-      fs.renameSync(temp, path);
+      renameSync(temp, path);
       removeLeftoverTemps(path);
     } catch (e) {
       if (fd !== undefined) {
         try {
-          fs.closeSync(fd);
+          closeSync(fd);
         } catch {
           // already failing
         }
@@ -220,7 +220,7 @@ export class LocalHost implements Host {
   /** Keeping the owner of a replaced file is best effort (it needs root); a requested owner is not. */
   private chownTemp(fd: number, uid: number, gid: number, options: WriteOptions, path: string): void {
     try {
-      fs.fchownSync(fd, uid, gid);
+      fchownSync(fd, uid, gid);
     } catch (e) {
       if (options.uid !== undefined || options.gid !== undefined) throw toHostError(e, 'change owner of', path);
     }
@@ -228,10 +228,10 @@ export class LocalHost implements Host {
 
   async mkdir(path: string, options: { readonly recursive?: boolean; readonly mode?: number } = {}): Promise<void> {
     try {
-      const created = fs.mkdirSync(path, { recursive: options.recursive ?? false });
+      const created = mkdirSync(path, { recursive: options.recursive ?? false });
       const made = options.recursive ? created !== undefined : true;
       // mkdir's mode is filtered by the umask; chmod makes the requested mode exact.
-      if (made && options.mode !== undefined) fs.chmodSync(path, options.mode);
+      if (made && options.mode !== undefined) chmodSync(path, options.mode);
     } catch (e) {
       throw toHostError(e, 'create directory', path);
     }
@@ -239,7 +239,7 @@ export class LocalHost implements Host {
 
   async chmod(path: string, mode: number): Promise<void> {
     try {
-      fs.chmodSync(path, mode);
+      chmodSync(path, mode);
     } catch (e) {
       throw toHostError(e, 'change mode of', path);
     }
@@ -247,7 +247,7 @@ export class LocalHost implements Host {
 
   async chown(path: string, uid: number, gid: number): Promise<void> {
     try {
-      fs.lchownSync(path, uid, gid);
+      lchownSync(path, uid, gid);
     } catch (e) {
       throw toHostError(e, 'change owner of', path);
     }
@@ -256,8 +256,8 @@ export class LocalHost implements Host {
   async symlink(target: string, path: string): Promise<void> {
     const temp = tempNameFor(path);
     try {
-      fs.symlinkSync(target, temp);
-      fs.renameSync(temp, path);
+      symlinkSync(target, temp);
+      renameSync(temp, path);
       removeLeftoverTemps(path);
     } catch (e) {
       unlinkQuietly(temp);
@@ -267,11 +267,11 @@ export class LocalHost implements Host {
 
   async remove(path: string, options: { readonly recursive?: boolean } = {}): Promise<void> {
     try {
-      const st = fs.lstatSync(path, { throwIfNoEntry: false });
+      const st = lstatSync(path, { throwIfNoEntry: false });
       if (!st) return;
-      if (!st.isDirectory()) fs.unlinkSync(path);
-      else if (options.recursive) fs.rmSync(path, { recursive: true, force: true });
-      else fs.rmdirSync(path);
+      if (!st.isDirectory()) unlinkSync(path);
+      else if (options.recursive) rmSync(path, { recursive: true, force: true });
+      else rmdirSync(path);
     } catch (e) {
       if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ENOTDIR') return;
       throw toHostError(e, 'remove', path);
@@ -345,7 +345,7 @@ export class LocalHost implements Host {
       child.stdin.end(options.stdin ?? '');
       child.on('error', (e) => {
         const code = errnoCode(e);
-        if (options.cwd !== undefined && code === 'ENOENT' && !fs.existsSync(options.cwd)) {
+        if (options.cwd !== undefined && code === 'ENOENT' && !existsSync(options.cwd)) {
           finish(notStarted(127, `cannot run ${shown}: working directory ${options.cwd} does not exist`));
         } else if (code === 'ENOENT') finish(notStarted(127, `cannot run ${shown}: command not found (ENOENT)`));
         else if (code === 'EACCES') finish(notStarted(126, `cannot run ${shown}: permission denied (EACCES)`));
@@ -369,7 +369,7 @@ export class LocalHost implements Host {
 function execLocalSync(command: string | readonly string[], options: SyncExecOptions): ExecResult {
   const [file, args] = typeof command === 'string' ? ['/bin/sh', ['-c', command]] : [command[0] ?? '', command.slice(1)];
   const shown = typeof command === 'string' ? command : (command[0] ?? '');
-  if (options.cwd !== undefined && !fs.existsSync(options.cwd)) return notStarted(127, `cannot run ${shown}: working directory ${options.cwd} does not exist`);
+  if (options.cwd !== undefined && !existsSync(options.cwd)) return notStarted(127, `cannot run ${shown}: working directory ${options.cwd} does not exist`);
   const r = runSync(file, args, {
     input: options.stdin ?? '',
     env: options.env ? { ...process.env, ...options.env } : process.env,

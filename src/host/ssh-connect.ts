@@ -2,7 +2,7 @@
  * Opening one SSH connection: host-key check against known_hosts, authentication by ssh-agent and key
  * files, one jump host. Errors name the host and say why, never showing key material.
  */
-import * as fs from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { userHome } from '../core/home.js';
 import { join } from 'node:path';
 import ssh2, { type Client, type ClientChannel, type ConnectConfig } from 'ssh2';
@@ -61,7 +61,7 @@ function authMethods(endpoint: SshEndpoint, security: SshSecurity): AuthMethod[]
   for (const file of files) {
     let key: Buffer;
     try {
-      key = fs.readFileSync(file);
+      key = readFileSync(file);
     } catch (e) {
       if (endpoint.keyFile === undefined) continue;
       throw new SshConnectError(endpoint.name, `cannot read key file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
