@@ -17,6 +17,7 @@ import type { ConvergeOptions } from './converge-command.js';
 import { reportJson } from '../engine/report.js';
 import { exitCodeFor } from '../engine/exit-code.js';
 import { checkCompiled, preflight, runCompiled } from '../engine/pipeline.js';
+import { writeOut } from '../engine/stdio.js';
 
 type Command = 'plan' | 'apply' | 'healthcheck' | 'graph';
 
@@ -141,7 +142,7 @@ export async function runConverge(command: Command, files: readonly string[], op
   if (command === 'graph') {
     for (const { program } of programs) {
       const graphOptions = { showParams: opts.showParams === true };
-      process.stdout.write(opts.out === 'json' ? `${JSON.stringify(graphView(program, graphOptions), null, 2)}\n` : formatDot(program, graphOptions));
+      writeOut(opts.out === 'json' ? `${JSON.stringify(graphView(program, graphOptions), null, 2)}\n` : formatDot(program, graphOptions));
     }
     return 0;
   }
@@ -157,7 +158,7 @@ export async function runConverge(command: Command, files: readonly string[], op
       const shown = await present(command, c, host, dirs, report, opts);
       return {
         exitCode: shown.exitCode,
-        print: (runId) => process.stdout.write(opts.out === 'json' ? `${JSON.stringify(reportJson(report, runId, { command, source: c.file }), null, 2)}\n` : shown.text),
+        print: (runId) => writeOut(opts.out === 'json' ? `${JSON.stringify(reportJson(report, runId, { command, source: c.file }), null, 2)}\n` : shown.text),
       };
     });
     // Converge stops at the first file whose run has errors.

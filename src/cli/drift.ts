@@ -9,6 +9,7 @@ import { selectHosts } from '../host/targeting.js';
 import { DRIFT_STATES, type DriftEntry, type DriftState } from '../store/types.js';
 import { table, withStore } from './history.js';
 import { DEFAULT_INVENTORY, loadInventory } from './inventory.js';
+import { writeOut } from '../engine/stdio.js';
 
 export interface DriftOptions {
   out: 'text' | 'json';
@@ -53,7 +54,7 @@ export async function showDrift(pattern: string | undefined, opts: DriftOptions)
     }
     const order = (e: DriftEntry): string => `${e.host}\u0000${e.resource}`;
     entries = [...entries].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-    process.stdout.write(opts.out === 'json' ? `${JSON.stringify(entries, null, 2)}\n` : text(entries));
+    writeOut(opts.out === 'json' ? `${JSON.stringify(entries, null, 2)}\n` : text(entries));
     return opts.detailedExitcode && entries.some((e) => e.state === 'drifted' || e.state === 'failed') ? 2 : 0;
   });
 }

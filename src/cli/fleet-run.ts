@@ -18,6 +18,7 @@ import type { Host } from '../host/types.js';
 import { defaultStateDir, ensureStateDir } from '../store/index.js';
 import { classify, fleetJson, type HostClass, type HostRun, hostProgress, printFleetText, totalsOf } from './hosts-report.js';
 import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFromInventory } from './inventory.js';
+import { writeOut } from '../engine/stdio.js';
 
 export type { HostRun };
 
@@ -100,7 +101,7 @@ export async function runFleet<T>(
   return withRunStore({ ...opts, stateDir }, meta, async () => {
     let outcomes: HostOutcome<T>[];
     try {
-      const progress = hostProgress(process.stderr, work.classify);
+      const progress = hostProgress(undefined, work.classify);
       const onDone = (o: HostOutcome<unknown>): void => {
         work.onDone?.(o as HostOutcome<T>);
         progress?.(o as HostOutcome<T>);
@@ -148,7 +149,7 @@ export async function runOnFleet(opts: FleetRunOptions, meta: FleetRunMeta, work
     results: reportResults,
     print(outcomes, _totals, runId, hosts) {
       const transport = new Map(hosts.filter((h) => 'stats' in h).map((h) => [h.name, (h as unknown as { stats: unknown }).stats]));
-      if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, meta.mode, runId, meta.json ?? {}, transport), null, 2)}\n`);
+      if (opts.out === 'json') writeOut(`${JSON.stringify(fleetJson(outcomes, meta.mode, runId, meta.json ?? {}, transport), null, 2)}\n`);
       else printFleetText(outcomes, meta.mode, runId, opts.changesOnly === true);
     },
   });

@@ -4,6 +4,7 @@ import { countResults } from '../core/runtime.js';
 import { openRunStore, parseAge, type RunOutcome, type RunQuery, type RunStore, type StoredRunSummary } from '../store/index.js';
 import { UserError } from '../engine/errors.js';
 import { formatResults, formatSummary } from '../engine/format-text.js';
+import { writeOut } from '../engine/stdio.js';
 
 export interface HistoryOptions {
   out: 'text' | 'json';
@@ -70,19 +71,19 @@ export async function showHistory(run: string | undefined, opts: HistoryOptions)
       const page = await store.listRuns(queryOf(opts));
       const runs = page.items;
       if (opts.out === 'json') {
-        process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+        writeOut(`${JSON.stringify(runs, null, 2)}\n`);
         return 0;
       }
       if (runs.length === 0) {
-        process.stdout.write(`no runs recorded in ${store.location}\n`);
+        writeOut(`no runs recorded in ${store.location}\n`);
         return 0;
       }
       const rows = [['RUN', 'STARTED', 'MODE', 'STATE', 'EXIT', 'RESULTS', 'SOURCE']];
       for (const s of runs) {
         rows.push([String(s.id), s.start.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), s.mode, s.state, s.exitCode === undefined ? '-' : String(s.exitCode), countsText(s), `${s.frontEnd} ${s.source.join(' ')}`]);
       }
-      process.stdout.write(`${table(rows)}\n`);
-      if (page.next !== undefined) process.stdout.write(`(more: --before ${page.next})\n`);
+      writeOut(`${table(rows)}\n`);
+      if (page.next !== undefined) writeOut(`(more: --before ${page.next})\n`);
       return 0;
     }
     const found = await store.getRun(run);
@@ -91,14 +92,14 @@ export async function showHistory(run: string | undefined, opts: HistoryOptions)
     const mine = opts.host === undefined ? found.results : found.results.filter((r) => r.host === opts.host);
     const record = opts.host === undefined ? found : { ...found, results: mine, counts: countResults(mine) };
     if (opts.out === 'json') {
-      process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+      writeOut(`${JSON.stringify(record, null, 2)}\n`);
       return 0;
     }
     const mode: RunMode = record.mode;
-    process.stdout.write(`run ${record.id}: ${record.command}\nstarted ${record.start}, ${record.state}${record.exitCode === undefined ? '' : `, exit ${record.exitCode}`}\n`);
-    if (record.hosts.length > 1 || (opts.host !== undefined && record.hosts.length > 0)) process.stdout.write(`hosts: ${record.hosts.join(', ')}\n`);
-    if (record.results.length > 0) process.stdout.write(`${formatResults(record.results, mode)}\n`);
-    if (record.counts) process.stdout.write(`${formatSummary(mode, record.counts, record.results.length, record.durationMs ?? 0, record.id)}\n`);
+    writeOut(`run ${record.id}: ${record.command}\nstarted ${record.start}, ${record.state}${record.exitCode === undefined ? '' : `, exit ${record.exitCode}`}\n`);
+    if (record.hosts.length > 1 || (opts.host !== undefined && record.hosts.length > 0)) writeOut(`hosts: ${record.hosts.join(', ')}\n`);
+    if (record.results.length > 0) writeOut(`${formatResults(record.results, mode)}\n`);
+    if (record.counts) writeOut(`${formatSummary(mode, record.counts, record.results.length, record.durationMs ?? 0, record.id)}\n`);
     return 0;
   });
 }
@@ -119,7 +120,7 @@ export async function pruneHistory(opts: PruneCliOptions): Promise<number> {
     const lock = await store.lock({ timeoutMs: opts.lockTimeout * 1000 });
     try {
       const removed = await store.prune({ ...(opts.keep !== undefined ? { keep: opts.keep } : {}), ...(olderThan !== undefined ? { olderThan: new Date(olderThan) } : {}) });
-      process.stdout.write(`removed ${removed} run${removed === 1 ? '' : 's'} from ${store.location}\n`);
+      writeOut(`removed ${removed} run${removed === 1 ? '' : 's'} from ${store.location}\n`);
       return 0;
     } finally {
       await lock.release();

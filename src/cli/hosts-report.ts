@@ -4,6 +4,7 @@ import type { RunReport } from '../core/runtime.js';
 import { type FleetTotals, type HostOutcome, totalsLine } from '../engine/fanout.js';
 import { colors } from '../engine/color.js';
 import { formatResults, formatSummary } from '../engine/format-text.js';
+import { isTerminal, writeOut } from '../engine/stdio.js';
 
 export type HostClass = 'changed' | 'ok' | 'failed' | 'unreachable';
 
@@ -61,7 +62,7 @@ export function printFleetText(outcomes: readonly HostOutcome<HostRun>[], mode: 
     for (const o of unreachable) out.push(`  ${o.host}: ${o.status === 'unreachable' ? o.reason : ''}`);
   }
   out.push(`${totalsLine(totalsOf(outcomes))}${runId !== undefined ? ` (run ${runId})` : ''}`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  writeOut(`${out.join('\n')}\n`);
 }
 
 /** `transport` per host: what reaching it cost (requests, sequential round trips), where the host counts them. */
@@ -82,10 +83,11 @@ export function fleetJson(
 
 /** On a terminal, one line per host as it finishes (classed by `cls`, a program run's by default); silent when piped. */
 export function hostProgress<T = HostRun>(
-  stream: NodeJS.WriteStream = process.stderr,
+  given?: NodeJS.WriteStream,
   cls: (o: HostOutcome<T>) => HostClass = classify as unknown as (o: HostOutcome<T>) => HostClass,
 ): ((o: HostOutcome<T>) => void) | undefined {
-  if (!stream.isTTY || process.env.CI) return undefined;
+  if (process.env.CI || (given ? !given.isTTY : !isTerminal(2))) return undefined;
+  const stream = given ?? process.stderr;
   let done = 0;
   return (o) => {
     done += 1;

@@ -4,6 +4,7 @@ import type { HostOutcome } from '../engine/fanout.js';
 import type { HostFacts } from '../host/types.js';
 import { addFleetOptions, fanoutOptions, type FleetOptions, fleetSecurity, selectFromInventory, sshConfigFile } from './inventory.js';
 import { outOption, stateDirOption } from './options.js';
+import { writeOut } from '../engine/stdio.js';
 
 type Opts = FleetOptions & { out: 'text' | 'json'; stateDir?: string };
 
@@ -20,7 +21,7 @@ async function listHosts(pattern: string | undefined, opts: Opts): Promise<numbe
   const selected = chosen.selected.map((h) => withSshConfig(h, config));
   if (opts.out === 'json') {
     const rows = selected.map(({ span: _span, unset: _unset, ...h }) => h);
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    writeOut(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
   }
   const rows = [['HOST', 'ADDRESS', 'USER', 'BECOME', 'VIA', 'GROUPS']];
@@ -28,7 +29,7 @@ async function listHosts(pattern: string | undefined, opts: Opts): Promise<numbe
     const address = h.connection === 'local' ? 'local' : `${h.address}:${h.port}`;
     rows.push([h.name, address, h.user, h.become ? 'sudo' : '-', h.jump ?? '-', h.groups.join(',') || '-']);
   }
-  process.stdout.write(`${table(rows)}\n${selected.length} host${selected.length === 1 ? '' : 's'}\n`);
+  writeOut(`${table(rows)}\n${selected.length} host${selected.length === 1 ? '' : 's'}\n`);
   return 0;
 }
 
@@ -58,10 +59,10 @@ async function ping(pattern: string | undefined, opts: Opts): Promise<number> {
   if (opts.out === 'json') {
     const out: Record<string, unknown> = {};
     for (const o of outcomes) out[o.host] = o.status === 'done' ? { status: 'ok', facts: o.value } : { status: o.status, reason: o.reason };
-    process.stdout.write(`${JSON.stringify({ totals, hosts: out }, null, 2)}\n`);
+    writeOut(`${JSON.stringify({ totals, hosts: out }, null, 2)}\n`);
   } else {
     const lines = outcomes.map((o) => (o.status === 'done' ? `${o.host}: ok: ${factsLine(o.value)}` : `${o.host}: ${o.status}: ${o.reason}`));
-    process.stdout.write(`${lines.join('\n')}\n${totalsLine(totals)}\n`);
+    writeOut(`${lines.join('\n')}\n${totalsLine(totals)}\n`);
   }
   return fleetExitCode(totals, false);
 }

@@ -18,6 +18,7 @@ import type { InmantaOptions } from './inmanta-command.js';
 import { hostPattern, loadInventory } from './inventory.js';
 import { type AgentOutcome, blockedResources, planAgents, skippedResult } from './inmanta-agents.js';
 import { jobsOn, reportResults, runFleet } from './fleet-run.js';
+import { writeOut } from '../engine/stdio.js';
 
 interface Deferred<T> {
   readonly promise: Promise<T>;
@@ -89,7 +90,7 @@ export async function deployOnHosts(resources: readonly ExportedResource[], proj
     classify,
     results: reportResults,
     print(outcomes, _totals, runId) {
-      if (opts.out === 'json') process.stdout.write(`${JSON.stringify(fleetJson(outcomes, mode, runId, { project: projectDir }), null, 2)}\n`);
+      if (opts.out === 'json') writeOut(`${JSON.stringify(fleetJson(outcomes, mode, runId, { project: projectDir }), null, 2)}\n`);
       else printFleetText(outcomes, mode, runId);
     },
   });

@@ -12,6 +12,7 @@ import { wantsFleet } from './inventory.js';
 import { checkCompiled, preflight, runCompiled } from '../engine/pipeline.js';
 import { printReport } from '../engine/report.js';
 import { LARGE_INPUT, tuneJitForOneRun } from '../engine/heap.js';
+import { writeOut } from '../engine/stdio.js';
 
 /** The error as `--out json` shows it; paths inside the message are relative to the project, like `file`. */
 function errorJson(e: InmantaError, projectDir: string): Record<string, unknown> {
@@ -34,7 +35,7 @@ function printText(resources: readonly ExportedResource[]): void {
     lines.push(r.id);
     for (const [k, v] of Object.entries(resourceJson(r))) if (k !== 'id') lines.push(`    ${k}: ${JSON.stringify(v)}`);
   }
-  process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  writeOut(lines.length > 0 ? `${lines.join('\n')}\n` : '');
 }
 
 export async function runInmanta(action: string, project: string, opts: InmantaOptions): Promise<number> {
@@ -63,18 +64,18 @@ export async function runInmanta(action: string, project: string, opts: InmantaO
     }
   }
   if (action === 'compile' && opts.out === 'json') {
-    process.stdout.write(`${JSON.stringify({ ok: !error, printed: result.printed, error: error ? errorJson(error, projectDir) : null }, null, 2)}\n`);
+    writeOut(`${JSON.stringify({ ok: !error, printed: result.printed, error: error ? errorJson(error, projectDir) : null }, null, 2)}\n`);
     return error ? 1 : 0;
   }
-  if (opts.out === 'text' && result.printed.length > 0) process.stdout.write(`${result.printed.join('\n')}\n`);
+  if (opts.out === 'text' && result.printed.length > 0) writeOut(`${result.printed.join('\n')}\n`);
   if (error) {
-    if (opts.out === 'json') process.stdout.write(`${JSON.stringify({ ok: false, error: errorJson(error, projectDir) }, null, 2)}\n`);
+    if (opts.out === 'json') writeOut(`${JSON.stringify({ ok: false, error: errorJson(error, projectDir) }, null, 2)}\n`);
     printDiagnostics(error.toDiagnostics());
     return 1;
   }
   if (action === 'compile') return 0;
   if (action === 'export') {
-    if (opts.out === 'json') process.stdout.write(`${JSON.stringify(resources.map(resourceJson), null, 2)}\n`);
+    if (opts.out === 'json') writeOut(`${JSON.stringify(resources.map(resourceJson), null, 2)}\n`);
     else printText(resources);
     return 0;
   }

@@ -24,6 +24,7 @@ import type { OtterOptions } from './otter-command.js';
 import { otterRunOptions, prepareScript } from './otter-prepare.js';
 import { type HostPool, runFleet } from './fleet-run.js';
 import { jsonOf, textLines } from './otter-output.js';
+import { writeOut } from '../engine/stdio.js';
 
 function classify(o: HostOutcome<OtterRunResult>): HostClass {
   if (o.status !== 'done') return o.status;
@@ -75,7 +76,7 @@ function print(outcomes: readonly HostOutcome<OtterRunResult>[], totals: FleetTo
       }
     }
     const mode = opts.simulation ? 'simulate' : opts.mode;
-    process.stdout.write(`${JSON.stringify({ run: runId, mode, totals, hosts, ...(warnings.length > 0 ? { warnings } : {}) }, null, 2)}\n`);
+    writeOut(`${JSON.stringify({ run: runId, mode, totals, hosts, ...(warnings.length > 0 ? { warnings } : {}) }, null, 2)}\n`);
     return;
   }
   const c = colors();
@@ -92,7 +93,7 @@ function print(outcomes: readonly HostOutcome<OtterRunResult>[], totals: FleetTo
     for (const o of unreachable) out.push(`  ${o.host}: ${o.status === 'unreachable' ? o.reason : ''}`);
   }
   out.push(`${totalsLine(totals)} (run ${runId})`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  writeOut(`${out.join('\n')}\n`);
 }
 
 export async function runOtterOnHosts(file: string, opts: OtterOptions & FleetOptions): Promise<number> {

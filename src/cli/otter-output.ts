@@ -1,6 +1,7 @@
 /** What `cairn otter run` prints: the log at a level, status, summary and drift, as text or JSON. */
 import { type DriftItem, indentedLines, type LogLine, type OtterRunResult, plainLines } from '../frontends/otter/index.js';
 import type { OtterOptions } from './otter-command.js';
+import { writeOut } from '../engine/stdio.js';
 
 const STATUS = { normal: 'Normal', warning: 'Warning', error: 'Error' } as const;
 
@@ -63,7 +64,7 @@ function shown(log: readonly LogLine[], level: OtterOptions['logLevel']): LogLin
 
 /** The log (scopes as headers), the final status and summary, then for collect runs the drift report. */
 export function printText(result: OtterRunResult, opts: OtterOptions, runId: number): void {
-  process.stdout.write(`${textLines(result, opts, runId).join('\n')}\n`);
+  writeOut(`${textLines(result, opts, runId).join('\n')}\n`);
 }
 
 /** What `printText` prints, as lines (a fleet run prints them under each server's name). */
@@ -86,7 +87,7 @@ export function textLines(result: OtterRunResult, opts: OtterOptions, runId: num
 
 /** Status, `LEVEL: message` lines without scopes, drift in the script's names (with what differs), and the summary. */
 export function printJson(result: OtterRunResult, opts: OtterOptions, warnings: readonly string[]): void {
-  process.stdout.write(`${JSON.stringify(jsonOf(result, opts, warnings), null, 2)}\n`);
+  writeOut(`${JSON.stringify(jsonOf(result, opts, warnings), null, 2)}\n`);
 }
 
 /** What `printJson` prints, as an object. */

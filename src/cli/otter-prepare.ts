@@ -7,6 +7,7 @@ import { checkScript, type OtterRunOptions, parseScript, RaftLoader, type Script
 import type { Host } from '../host/types.js';
 import { UserError } from '../engine/errors.js';
 import type { OtterOptions } from './otter-command.js';
+import { writeErr } from '../engine/stdio.js';
 
 /** The lowest level each `--log-level` shows. */
 const SHOWN_FROM = { debug: 'DEBUG', information: 'INFO', warning: 'WARN', error: 'ERROR' } as const;
@@ -98,7 +99,7 @@ export async function prepareScript(file: string, opts: OtterOptions, sources: H
   // What the run raises only when it gets there is told before anything runs when collecting.
   const warnings = opts.mode === 'execute' ? [] : problems.filter((d) => d.severity === 'warning').map((d) => formatDiagnostic({ ...d, message: `warning: ${d.message}` }));
   for (const d of problems) {
-    if (opts.mode !== 'execute' && d.severity === 'warning') process.stderr.write(`${formatDiagnostic({ ...d, message: `warning: ${d.message}` }, source)}\n`);
+    if (opts.mode !== 'execute' && d.severity === 'warning') writeErr(`${formatDiagnostic({ ...d, message: `warning: ${d.message}` }, source)}\n`);
   }
   const runMode: RunMode = opts.simulation ? 'simulate' : opts.mode === 'collect' ? 'collect' : 'apply';
   return { file, script, raftDir, named, vars, secrets: [...secretVars.values()].map((v) => String(v)), credentials: creds, warnings, runMode };

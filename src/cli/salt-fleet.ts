@@ -25,6 +25,7 @@ import { fanoutOptions, type FleetOptions, fleetSecurity, hostPattern, selectFro
 import * as render from '../frontends/salt/render/index.js';
 import { type Call, excludeArg, loadConfig, noStatesResult, outputSettings, parseCall, renderFor, saltOptions, pillarMask, showData, translateContext } from './salt.js';
 import type { SaltCliOptions } from './salt-command.js';
+import { writeErr, writeOut } from '../engine/stdio.js';
 
 const FLEET_FUNCTIONS = ['state.apply', 'state.sls', 'state.highstate', 'state.test'];
 /** What a minion would get, shown per minion id; nothing runs and no run is recorded. */
@@ -72,10 +73,10 @@ async function showOnHosts(hosts: Host[], fun: string, call: Call, opts: SaltCli
     else t.ok += 1;
   }
   const ordered = fun === 'state.show_top' ? 'top' : fun === 'state.show_highstate' || fun === 'state.show_sls' ? 'high' : false;
-  if (opts.out !== 'quiet') process.stdout.write(`${formatMinions(byMinion, opts.out, settings, { show: true, ordered })}\n`);
+  if (opts.out !== 'quiet') writeOut(`${formatMinions(byMinion, opts.out, settings, { show: true, ordered })}\n`);
   printOnce(outcomes.map((o) => (o.status === 'done' ? o.value.diagnostics : [])));
   const lines = outcomes.flatMap((o) => (o.status === 'done' ? [] : [`${o.status === 'unreachable' ? 'unreachable' : 'failed'}: ${o.host}: ${o.reason}`]));
-  process.stderr.write([...lines, totalsLine(t)].join('\n') + '\n');
+  writeErr([...lines, totalsLine(t)].join('\n') + '\n');
   return fleetExitCode(t, false);
 }
 
@@ -135,7 +136,7 @@ function totals(outcomes: readonly HostOutcome<RunReport>[], returns: ReadonlyMa
 
 /** The positioned diagnostics and warnings of every minion on stderr, each once (minions share their files). */
 function printOnce(perMinion: ReadonlyArray<readonly string[]>): void {
-  for (const d of new Set(perMinion.flat())) process.stderr.write(`${d}\n`);
+  for (const d of new Set(perMinion.flat())) writeErr(`${d}\n`);
 }
 
 /** What Salt shows for a minion that gave nothing back. */
@@ -149,7 +150,7 @@ function print(outcomes: readonly HostOutcome<RunReport>[], returns: ReadonlyMap
     if (o.status === 'unreachable' && opts.out === 'highstate') continue;
     byMinion[o.host] = returns.get(o.host)?.data ?? noReturn(o);
   }
-  if (opts.out !== 'quiet') process.stdout.write(`${formatMinions(byMinion, opts.out, settings)}\n`);
+  if (opts.out !== 'quiet') writeOut(`${formatMinions(byMinion, opts.out, settings)}\n`);
   printOnce(outcomes.map((o) => returns.get(o.host)?.diagnostics ?? []));
   // The fleet's own lines: on stdout after the highstate text, on stderr when stdout is data.
   const lines: string[] = [];
@@ -157,7 +158,7 @@ function print(outcomes: readonly HostOutcome<RunReport>[], returns: ReadonlyMap
   const unreachable = outcomes.filter((o) => o.status === 'unreachable');
   if (unreachable.length > 0) lines.push('unreachable:', ...unreachable.map((o) => `  ${o.host}: ${o.status === 'unreachable' ? o.reason : ''}`));
   lines.push(`${totalsLine(totals(outcomes, returns))} (run ${runId})`);
-  (opts.out === 'highstate' ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`);
+  (opts.out === 'highstate' ? writeOut : writeErr)(`${lines.join('\n')}\n`);
 }
 
 export async function runSaltOnHosts(fun: string, args: readonly string[], opts: SaltCliOptions & FleetOptions): Promise<number> {

@@ -20,6 +20,7 @@ import { LocalHost } from '../host/local.js';
 import { printDiagnostics, UserError } from '../engine/errors.js';
 import type { SaltCliOptions } from './salt-command.js';
 import { withRunStore } from '../engine/session.js';
+import { isTerminal, writeErr, writeOut } from '../engine/stdio.js';
 
 export interface Call {
   fun: string;
@@ -104,7 +105,7 @@ export function mods(call: Call): string[] {
 function print(text: string): void {
   // The quiet outputter prints nothing at all.
   if (settings.quiet) return;
-  process.stdout.write(`${text}\n`);
+  writeOut(`${text}\n`);
 }
 
 /** salt-call's exit: the function's retcode with --retcode-passthrough, else 1 for any non-zero retcode. */
@@ -118,7 +119,7 @@ export function outputSettings(opts: SaltCliOptions, conf: MinionConfig): Output
   return {
     stateOutput: opts.stateOutput ?? conf.stateOutput ?? 'full',
     stateVerbose: verbose === undefined ? true : truthy(verbose),
-    color: opts.forceColor === true || (opts.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true),
+    color: opts.forceColor === true || (opts.color !== false && !process.env.NO_COLOR && isTerminal(1)),
     ...(opts.outIndent === undefined ? {} : { outIndent: opts.outIndent }),
   };
 }
@@ -207,7 +208,7 @@ export function translateContext(so: SaltOptions, conf: MinionConfig = {}, high?
   let pillar: Record<string, unknown> | undefined;
   return {
     opts: so,
-    warn: (chunk, arg, message) => process.stderr.write(`${formatDiagnostic(argWarning(high ?? { spans: {} }, chunk, arg, message))}\n`),
+    warn: (chunk, arg, message) => writeErr(`${formatDiagnostic(argWarning(high ?? { spans: {} }, chunk, arg, message))}\n`),
     config: (key) => conf.options?.[key],
     pillar: () => (pillar ??= render.loadPillar(so)),
     grains: () => ({ ...render.grains(so.target?.facts), id: so.minionId }),
@@ -346,7 +347,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   const compiled = compile(rendered.high, { requisiteIn: true, knownFunction, checkRequisites: true });
   if (compiled.errors.length > 0) return failed(compiled.errors, compiled.diagnostics);
   // Lost requisites and unknown state functions fail their own state only (Salt 3006); say where they are.
-  for (const w of compiled.warnings) process.stderr.write(`${formatDiagnostic(w)}\n`);
+  for (const w of compiled.warnings) writeErr(`${formatDiagnostic(w)}\n`);
   try {
     return await runStates(compiled.chunks, opts, so, conf, 'state.apply', rendered.high);
   } catch (e) {

@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { openRunStore } from '../store/index.js';
 import { createDashboard } from '../web/server.js';
 import { UserError } from '../engine/errors.js';
+import { writeOut } from '../engine/stdio.js';
 
 export interface ServeOptions {
   listen: string;
@@ -36,7 +37,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   });
   const addr = server.address();
   const shown = typeof addr === 'object' && addr ? `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : opts.listen;
-  process.stdout.write(`cairn: dashboard for ${store.location} at http://${shown}/${token ? ' (token required)' : ''}\n`);
+  writeOut(`cairn: dashboard for ${store.location} at http://${shown}/${token ? ' (token required)' : ''}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       server.close(() => resolve());

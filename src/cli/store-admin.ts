@@ -4,6 +4,7 @@ import { FileRunStore, openRunStore, storeUrl, StoreError } from '../store/index
 import { isDatabaseUrl } from '../store/open.js';
 import { defaultStateDir } from '../store/state-dir.js';
 import { UserError } from '../engine/errors.js';
+import { writeOut } from '../engine/stdio.js';
 
 function databaseUrl(opts: { store?: string }, command: string): string {
   const url = storeUrl({ store: opts.store });
@@ -24,7 +25,7 @@ export async function migrateStore(opts: { store?: string }): Promise<number> {
   });
   if (store) {
     await store.close();
-    process.stdout.write(`the run store is at schema version ${SCHEMA_VERSION}, the newest; nothing to do\n`);
+    writeOut(`the run store is at schema version ${SCHEMA_VERSION}, the newest; nothing to do\n`);
     return 0;
   }
   const pg = (await import('pg')).default;
@@ -33,8 +34,8 @@ export async function migrateStore(opts: { store?: string }): Promise<number> {
   try {
     const { redactUrl } = await import('../store/postgres/pg-url.js');
     const done = await migrate(client, redactUrl(url));
-    for (const step of done.applied) process.stdout.write(`applied migration ${step}\n`);
-    process.stdout.write(`the run store is at schema version ${done.to} (was ${done.from})\n`);
+    for (const step of done.applied) writeOut(`applied migration ${step}\n`);
+    writeOut(`the run store is at schema version ${done.to} (was ${done.from})\n`);
     return 0;
   } finally {
     await client.end().catch(() => {});
@@ -55,7 +56,7 @@ export async function importStore(opts: { store?: string; from?: string; stateDi
       if (page.next === undefined) break;
       before = page.next;
     }
-    if (ids.length === 0 && !(await file.getRun('last'))) process.stdout.write(`no runs in ${file.location}\n`);
+    if (ids.length === 0 && !(await file.getRun('last'))) writeOut(`no runs in ${file.location}\n`);
     let copied = 0;
     let skipped = 0;
     const importer = db as unknown as { importRun(run: unknown, origin: string): Promise<number | undefined> };
@@ -66,7 +67,7 @@ export async function importStore(opts: { store?: string; from?: string; stateDi
       if (got === undefined) skipped++;
       else copied++;
     }
-    process.stdout.write(`imported ${copied} run${copied === 1 ? '' : 's'} from ${file.location} into ${db.location}${skipped ? ` (${skipped} imported before)` : ''}\n`);
+    writeOut(`imported ${copied} run${copied === 1 ? '' : 's'} from ${file.location} into ${db.location}${skipped ? ` (${skipped} imported before)` : ''}\n`);
     return 0;
   } finally {
     await db.close();

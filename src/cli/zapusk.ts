@@ -17,6 +17,7 @@ import { exitCodeFor } from '../engine/exit-code.js';
 import { withRunStore } from '../engine/session.js';
 import type { ZapuskCliOptions } from './zapusk-command.js';
 import { HELP, USAGE } from './zapusk-help.js';
+import { writeErr, writeOut } from '../engine/stdio.js';
 
 function parseParam(arg: string): readonly [string, Value] {
   const eq = arg.indexOf('=');
@@ -51,32 +52,12 @@ function json(outcome: ZapuskOutcome, runId: number, dry: boolean): string {
   return `${JSON.stringify(record, null, 2)}\n`;
 }
 
-let stdoutClosed = false;
-let watchingStdout = false;
-
-/**
- * Writes to stdout until its reader goes away (`| head`); the run itself goes on to the end. The process
- * watches stdout once, however many runs it makes.
- */
-function stdoutWriter(): (text: string) => void {
-  if (!watchingStdout) {
-    watchingStdout = true;
-    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') stdoutClosed = true;
-      else throw e;
-    });
-  }
-  return (text) => {
-    if (!stdoutClosed) process.stdout.write(text);
-  };
-}
-
 /** `init` and `help` are zapusk-tool's service commands: `cairn zapusk init`, `cairn zapusk DIR init`, `cairn zapusk help`. */
 async function serviceCommand(dir: string, commandArg: string, rest: readonly string[]): Promise<number | undefined> {
   const alone = commandArg === 'apply' && rest.length === 0;
   const service = alone && (dir === 'init' || dir === 'help') ? dir : commandArg === 'init' || commandArg === 'help' ? commandArg : undefined;
   if (service === undefined) return undefined;
-  const o = { host: new LocalHost(), write: stdoutWriter(), color: useColor(), padding: process.env.ZAPUSK_PADDING ?? '', now: Date.now };
+  const o = { host: new LocalHost(), write: writeOut, color: useColor(), padding: process.env.ZAPUSK_PADDING ?? '', now: Date.now };
   if (service === 'help') {
     printHelp(`${USAGE}\n${HELP}`, o);
     return 0;
@@ -130,10 +111,11 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
       return { ...reportOf(mode, outcome.results, started), text, failed: outcome.exitCode !== 0 };
     });
   }
-  const write = stdoutWriter();
+  // Written until its reader goes away (`| head`); the run itself goes on to the end (engine/stdio.ts).
+  const write = writeOut;
   const store = opts.store !== undefined ? { store: opts.store } : { stateDir: cairnState };
   return withRunStore({ ...store, lockTimeout: opts.lockTimeout }, { mode, frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
-    const outcome = await runOn(new LocalHost(), write, (t) => process.stderr.write(t), !quiet && useColor());
+    const outcome = await runOn(new LocalHost(), write, (t) => writeErr(t), !quiet && useColor());
     return {
       results: outcome.results,
       exitCode: outcome.exitCode !== 0 ? outcome.exitCode : exitCodeFor({ failed: false, changed: changedBy(outcome) }, opts.detailedExitcode),

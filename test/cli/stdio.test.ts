@@ -12,9 +12,10 @@ const TRAP = `
 const { writeSync } = require('node:fs');
 for (const name of ['stdout', 'stderr']) {
   const d = Object.getOwnPropertyDescriptor(process, name);
+  let told = false;
   Object.defineProperty(process, name, { configurable: true, enumerable: true, get() {
-    writeSync(2, 'made process.' + name + '\\n');
-    Object.defineProperty(process, name, d);
+    if (!told) writeSync(2, 'made process.' + name + '\\n');
+    told = true;
     return d.get.call(process);
   } });
 }
@@ -78,7 +79,7 @@ test('coloured output is written the same way; the stored copy is plain', () => 
   assert.equal(storedOutput(state), plain);
 });
 
-test('a front end that prints through process.stdout has its output stored too', () => {
+test('a front end\'s output goes the same way, and is stored', () => {
   const dir = tempDir();
   const roots = join(dir, 'salt');
   const state = join(dir, 'state');
@@ -90,8 +91,31 @@ test('a front end that prints through process.stdout has its output stored too',
   writeFileSync(join(roots, 'one.sls'), `one:\n  file.managed:\n    - name: ${join(tree, 'one')}\n    - contents: "x"\n`);
   const r = run(dir, ['salt', 'state.apply', '--file-root', roots, '--state-dir', state], {});
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /made process\.stdout/, 'Salt prints through the stream, made during the print');
+  assert.equal(r.stderr, '');
   assert.match(r.stdout, /Succeeded: 1 \(changed=1\)/);
   assert.equal(storedOutput(state), r.stdout);
   assert.equal(readFileSync(join(tree, 'one'), 'utf8'), 'x\n');
+});
+
+test('on a terminal the stream is made during the print (for its colours), and the stored copy is still whole and plain', (t) => {
+  if (spawnSync('script', ['--version']).status !== 0) {
+    t.skip('SKIPPED: `script` (util-linux) is not installed, so no terminal can be given to the CLI');
+    return;
+  }
+  const dir = tempDir();
+  const graph = smallGraph(dir);
+  const state = join(dir, 'state');
+  const trap = join(dir, 'trap.cjs');
+  writeFileSync(trap, TRAP);
+  const line = [process.execPath, '-r', trap, CAIRN, 'plan', graph, '--state-dir', state].map((a) => `'${a}'`).join(' ');
+  const r = spawnSync('script', ['-qec', line, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', CI: '' } });
+  assert.equal(r.status, 0, r.stderr);
+  // The terminal shows stderr and stdout together, with CR LF line ends. On a terminal both streams are
+  // made: stdout to ask whether it is one (and for the colour library), stderr for the progress display.
+  const shown = r.stdout.replace(/\r\n/g, '\n');
+  const made = shown.match(/^made process\.\w+\n/gm) ?? [];
+  assert.deepEqual([...made].sort(), ['made process.stderr\n', 'made process.stdout\n']);
+  const printed = shown.replace(/^made process\.\w+\n/gm, '');
+  assert.notEqual(printed, printed.replace(/\x1b\[[0-9;]*m/g, ''), 'a terminal gets colours');
+  assert.equal(storedOutput(state), printed.replace(/\x1b\[[0-9;]*m/g, ''));
 });
