@@ -46,22 +46,59 @@ export function testClientKey(): string {
   return file;
 }
 
-/** Creates the `become` user (no password, passwordless sudo) when it does not exist yet. */
-export function ensureBecomeUser(): string | undefined {
-  if (!fs.existsSync('/usr/bin/sudo')) return 'no sudo (apt-get install -y sudo)';
+/**
+ * Writes a sudoers file only when its text differs, through a temporary name sudo skips (it holds a dot):
+ * test files run side by side, and a sudo reading a file another one is rewriting in place would find it
+ * empty and refuse the become user.
+ */
+function writeSudoers(path: string, text: string): void {
+  try {
+    if (fs.readFileSync(path, 'utf8') === text) return;
+  } catch {
+    // not written yet
+  }
+  const temp = `${path}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, text, { mode: 0o440 });
+  fs.renameSync(temp, path);
+}
+
+function userExists(): boolean {
   try {
     execFileSync('id', [BECOME_USER], { stdio: 'ignore' });
+    return true;
   } catch {
-    execFileSync('useradd', ['-m', '-s', '/bin/sh', BECOME_USER]);
+    return false;
+  }
+}
+
+/** The user's password field in /etc/shadow, or undefined when it has no entry there. */
+function shadowPassword(): string | undefined {
+  const line = fs.readFileSync('/etc/shadow', 'utf8').split('\n').find((l) => l.startsWith(`${BECOME_USER}:`));
+  return line?.split(':')[1];
+}
+
+/**
+ * Creates the `become` user (no password, passwordless sudo) when it does not exist yet. Several test files
+ * call this at once: what is already as wanted is left alone, and a user another file has just added is
+ * taken as it is.
+ */
+export function ensureBecomeUser(): string | undefined {
+  if (!fs.existsSync('/usr/bin/sudo')) return 'no sudo (apt-get install -y sudo)';
+  if (!userExists()) {
+    try {
+      execFileSync('useradd', ['-m', '-s', '/bin/sh', BECOME_USER], { stdio: 'ignore' });
+    } catch (e) {
+      if (!userExists()) throw e;
+    }
   }
   // '*' rather than a locked '!': sshd without PAM refuses locked accounts even for key logins.
-  execFileSync('usermod', ['-p', '*', BECOME_USER]);
+  if (shadowPassword() !== '*') execFileSync('usermod', ['-p', '*', BECOME_USER]);
   // CAIRN_TEST_ROOT and XDG_STATE_HOME (set by each test server) survive sudo, so a run can tell the test machines apart.
-  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}`, `Defaults:${BECOME_USER} env_keep += "CAIRN_TEST_ROOT XDG_STATE_HOME"\n${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`, { mode: 0o440 });
+  writeSudoers(`/etc/sudoers.d/${BECOME_USER}`, `Defaults:${BECOME_USER} env_keep += "CAIRN_TEST_ROOT XDG_STATE_HOME"\n${BECOME_USER} ALL=(ALL) NOPASSWD:ALL\n`);
   // Its own secure_path, so what runs through its sudo has a PATH (Salt's `path` grain) the other test
   // machines do not. A file of its own, read after the one above, so rewriting that one keeps it.
   const securePath = `/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/${BECOME_USER}/bin`;
-  fs.writeFileSync(`/etc/sudoers.d/${BECOME_USER}-path`, `Defaults:${BECOME_USER} secure_path="${securePath}"\n`, { mode: 0o440 });
+  writeSudoers(`/etc/sudoers.d/${BECOME_USER}-path`, `Defaults:${BECOME_USER} secure_path="${securePath}"\n`);
   return undefined;
 }
 
