@@ -15,7 +15,8 @@ export const SPECIAL_PARAMS = ['name', 'global_name', 'global_prefix', 'state_di
 
 function refsInParams(params: Params, known: (name: string) => boolean, where: string, out: Diagnostic[]): void {
   for (const [key, p] of params) {
-    if (p.value === true) continue;
+    // Most values hold no reference: no positions, no scan.
+    if (p.value === true || !p.value.includes('{{')) continue;
     const positions = new ValuePositions(p.valueSpan, p.value);
     for (const m of refsIn(p.value)) {
       const name = m.raw.trim();
