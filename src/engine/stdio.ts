@@ -19,6 +19,8 @@ let direct = false;
 const made = new Set<Fd>();
 /** A reader went away: what is written there is dropped. */
 const gone = new Set<Fd>();
+/** Whether each descriptor is a terminal, once asked (while its stream is not made). */
+const terminal = new Map<Fd, boolean>();
 /** Standard output's text while a capture is on (captureStdout). */
 let captured: { text: string; readonly cap: number } | undefined;
 /** What a capture must do to the stdout stream if it is made while the capture is on. */
@@ -113,6 +115,14 @@ export function writeErr(text: string): void {
  */
 export function isTerminal(fd: Fd): boolean {
   if (usesStream(fd)) return stream(fd).isTTY === true;
+  // Asked once per descriptor: the output is coloured, or not, line after line.
+  let known = terminal.get(fd);
+  if (known === undefined) terminal.set(fd, (known = descriptorIsTerminal(fd)));
+  return known;
+}
+
+/** What a descriptor's fstat tells; the stream is asked (and made) only for a character device that may be a terminal. */
+function descriptorIsTerminal(fd: Fd): boolean {
   try {
     const st = fstatSync(fd);
     if (!st.isCharacterDevice()) return false;
