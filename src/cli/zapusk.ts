@@ -111,17 +111,16 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
       return { ...reportOf(mode, outcome.results, started), text, failed: outcome.exitCode !== 0 };
     });
   }
-  // Written until its reader goes away (`| head`); the run itself goes on to the end (engine/stdio.ts).
-  const write = writeOut;
   const store = opts.store !== undefined ? { store: opts.store } : { stateDir: cairnState };
   return withRunStore({ ...store, lockTimeout: opts.lockTimeout }, { mode, frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
-    const outcome = await runOn(new LocalHost(), write, (t) => writeErr(t), !quiet && useColor());
+    // Written until its reader goes away (`| head`); the run itself goes on to the end (engine/stdio.ts).
+    const outcome = await runOn(new LocalHost(), writeOut, writeErr, !quiet && useColor());
     return {
       results: outcome.results,
       exitCode: outcome.exitCode !== 0 ? outcome.exitCode : exitCodeFor({ failed: false, changed: changedBy(outcome) }, opts.detailedExitcode),
       print: (runId) => {
         if (outcome.error) printDiagnostics([outcome.error]);
-        if (opts.out === 'json') write(json(outcome, runId, dry));
+        if (opts.out === 'json') writeOut(json(outcome, runId, dry));
       },
     };
   });
