@@ -84,19 +84,26 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   let shown = 0;
   const out: string[] = [];
   let hcolor = c.GREEN;
-  const states: Array<[string, Ret]> = [];
+  // The states' tags and returns in two lists (no pair per state), and their order by run number.
+  const tags: string[] = [];
+  const rets: Ret[] = [];
   let sorted = true;
   let lastNum = -Infinity;
   for (const tag in data) {
     const v = data[tag];
     if (typeof v !== 'object' || v === null || !('result' in v)) continue;
-    states.push([tag, v as Ret]);
+    tags.push(tag);
+    rets.push(v as Ret);
     const num = Number((v as Ret).__run_num__ ?? 0);
     if (!(num >= lastNum)) sorted = false;
     lastNum = num;
   }
-  // A run's dict is mostly in run order already: sorted only when it is not.
-  if (!sorted) states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
+  // A run's dict is mostly in run order already: sorted (stably, by run number) only when it is not.
+  let order: number[] | undefined;
+  if (!sorted) {
+    order = tags.map((_, i) => i);
+    order.sort((a, b) => Number((rets[a] as Ret).__run_num__ ?? 0) - Number((rets[b] as Ret).__run_num__ ?? 0));
+  }
   const idMode = mode.endsWith('_id');
   const terse = mode.startsWith('terse');
   const mixed = mode.startsWith('mixed');
@@ -106,7 +113,10 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   let none = 0;
   let changed = 0;
   let total = 0;
-  for (const [tag, ret] of states) {
+  for (let j = 0; j < tags.length; j++) {
+    const at = order === undefined ? j : (order[j] as number);
+    const tag = tags[at] as string;
+    const ret = rets[at] as Ret;
     if (ret.result === true) ok++;
     else if (ret.result === false) failed++;
     else none++;
@@ -133,7 +143,7 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   out.push(fmt(c.CYAN, `\nSummary for ${host}\n${'-'.repeat(width)}`));
   out.push(fmt(c.GREEN, row('Succeeded', ok + none)) + (stats.length > 0 ? ` (${stats.join(', ')})` : ''));
   out.push(fmt(failed ? c.RED : c.CYAN, row('Failed', failed)));
-  out.push(fmt(c.CYAN, `${'-'.repeat(width)}\nTotal states run: ${String(states.length).padStart(width - 7)}`));
+  out.push(fmt(c.CYAN, `${'-'.repeat(width)}\nTotal states run: ${String(tags.length).padStart(width - 7)}`));
   let sum = total;
   let unit = 'ms';
   if (sum > 999) {

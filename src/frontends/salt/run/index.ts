@@ -8,8 +8,8 @@ import { type Kind, kinds as sharedKinds } from '../../../resources/index.js';
 import type { Chunk } from '../compile/index.js';
 import type { TranslateContext } from '../states/index.js';
 import { type Ret, StateCaller } from './caller.js';
-import { SaltState, tagOf } from './salt-state.js';
-import { tagParts } from '../tag.js';
+import { hasRequisites, SaltState, tagOf } from './salt-state.js';
+import { tagParts, tagType } from '../tag.js';
 
 export { MAX_REQUISITE_NESTING, RequisiteNestingError, tagOf } from './salt-state.js';
 export type SaltResult = Record<string, unknown>;
@@ -33,10 +33,16 @@ export interface SaltRun {
   readonly results: NodeResult[];
 }
 
+/** Whether an object has an own enumerable key (Object.keys(o).length > 0, without making the list). */
+function hasOwnKey(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
 function statusOf(r: Ret, test: boolean): NodeStatus {
   if (r.result === false) return 'failed';
   if (r.__state_ran__ === false) return 'skipped';
-  const changed = r.changes !== null && typeof r.changes === 'object' && Object.keys(r.changes).length > 0;
+  const changed = r.changes !== null && typeof r.changes === 'object' && hasOwnKey(r.changes);
   if (r.result === null || (test && changed)) return 'pending';
   return changed ? 'changed' : 'ok';
 }
@@ -55,12 +61,11 @@ function nowIso(): string {
 
 /** One core result record per entry of Salt's running dict. */
 export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
-  const parts = tagParts(tag);
   const changes = r.changes !== null && typeof r.changes === 'object' && !Array.isArray(r.changes) ? (r.changes as Record<string, unknown>) : {};
   return {
     id: tag,
-    name: typeof r.name === 'string' ? r.name : parts.name,
-    type: `${parts.state}.${parts.fourth}`,
+    name: typeof r.name === 'string' ? r.name : tagParts(tag).name,
+    type: tagType(tag),
     result: r.result,
     status: statusOf(r, test),
     changes,
@@ -87,7 +92,10 @@ interface Built {
 }
 
 function changeCount(r: Ret): number {
-  return r.changes && typeof r.changes === 'object' ? Object.keys(r.changes).length : 0;
+  if (!r.changes || typeof r.changes !== 'object') return 0;
+  let n = 0;
+  for (const k in r.changes) if (Object.hasOwn(r.changes, k)) n++;
+  return n;
 }
 
 function builtOf(r: Ret, result: NodeResult): Built {
@@ -99,6 +107,20 @@ function unchanged(b: Built, r: Ret): boolean {
     b.name === r.name && b.res === r.result && b.changes === r.changes && b.changed === changeCount(r) && b.comment === r.comment && b.duration === r.duration && b.runNum === r.__run_num__ &&
     b.ran === r.__state_ran__ && b.parallel === r.__parallel__
   );
+}
+
+/**
+ * The chunks the runtime may write into. It writes only where requisites are: a watch becomes a require,
+ * a prereq marks its target chunks (and a prereq's trial run unmarks its own). Without any requisite the chunks are handed over as they are (the
+ * runtime copies a chunk it calls with other keys); with one, each is copied so the caller's stay as
+ * compiled.
+ */
+function runnable(chunks: readonly Chunk[]): Chunk[] {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i] as Chunk;
+    if (hasRequisites(c) || '__prereq__' in c) return chunks.map((x) => ({ ...x }));
+  }
+  return chunks as Chunk[];
 }
 
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
@@ -113,7 +135,7 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     return nodeResult(tag, r, opts.test);
   };
   const onResult = opts.onResult;
-  const state = new SaltState(chunks.map((c) => ({ ...c })), {
+  const state = new SaltState(runnable(chunks), {
     test: opts.test,
     failhard: opts.failhard,
     caller,
