@@ -51,7 +51,7 @@ export class HighRenderer {
 
   /** Salt's render_highstate over `env → [sls or glob]`. */
   renderMatches(matches: Record<string, string[]>, origin: (env: string) => Span): HighData {
-    const high: SlsState = new Map();
+    let high: SlsState = new Map();
     for (const [env, list] of Object.entries(matches)) {
       for (const slsMatch of list) {
         let targets = [slsMatch];
@@ -65,7 +65,9 @@ export class HighRenderer {
           if (this.mods.has(`${env}:${sls}`)) continue;
           const before = this.errors.length;
           const state = this.renderState(sls, env, matches, origin(env));
-          if (state.size > 0) this.mergeIncluded(high, state);
+          // Merged into nothing, a render without stashed extend or exclude lists is the merge itself.
+          if (state.size > 0 && high.size === 0 && !state.has(EXTEND) && !state.has(EXCLUDE)) high = state;
+          else if (state.size > 0) this.mergeIncluded(high, state);
           for (let i = before; i < this.errors.length; i++) {
             const e = this.errors[i] as string;
             if (e.includes('is not available') && e.includes(`SLS ${slsMatch} in saltenv`)) {
@@ -146,7 +148,9 @@ export class HighRenderer {
     this.handleExtend(state, sls, env, posOf('extend'));
     this.handleExclude(state, sls, posOf('exclude'));
     this.handleStateDecls(state, sls, env, posOf);
-    for (const k of state.keys()) if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
+    state.forEach((_, k) => {
+      if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
+    });
 
     const incSpan = posOf('include');
     for (const entry of include) this.include(entry, state, sls, env, found.rel, matches, incSpan);
