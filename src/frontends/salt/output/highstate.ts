@@ -41,7 +41,8 @@ function noChanges(changes: unknown): boolean {
 function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string {
   const { state, id, name, last: fun } = tagParts(tag);
   const raw = pyStr(ret.comment ?? '');
-  const comment = (/^\s|\s$/.test(raw) ? strip(raw) : raw).replaceAll('\n', COMMENT_INDENT);
+  const stripped = /^\s|\s$/.test(raw) ? strip(raw) : raw;
+  const comment = stripped.includes('\n') ? stripped.replaceAll('\n', COMMENT_INDENT) : stripped;
   const e = c.ENDC;
   let text = `${t}----------${e}\n    ${t}      ID: ${id}${e}\n    ${t}Function: ${state}.${fun}${e}`;
   if (id !== name) text += `\n    ${t}    Name: ${name}${e}`;
