@@ -115,8 +115,9 @@ class Reader {
   readonly indents: number[] = [];
   readonly texts: string[] = [];
   readonly offsets: number[] = [];
-  /** The key of each line the top-level mapping read, by line number. */
-  readonly rootKeys = new Map<number, unknown>();
+  /** The lines the top-level mapping read (ascending) and each one's key, in two lists. */
+  readonly rootLines: number[] = [];
+  readonly rootKeys: unknown[] = [];
 
   constructor(private readonly resolve: Resolve) {}
 
@@ -193,7 +194,8 @@ class Reader {
       // A repeated key: the top-level mapping (thousands of keys) counts its keys once at its end instead
       // of asking for each one; a smaller mapping asks.
       if (root) {
-        this.rootKeys.set(line, key);
+        this.rootLines.push(line);
+        this.rootKeys.push(key);
         count++;
       } else if (Object.hasOwn(out, k)) throw new GiveUp();
       const value = valueAfter(text, end);
@@ -240,10 +242,13 @@ class Reader {
   /** Every line at indent 0 that reads as a `key:` entry, with its key (the top-level mapping's keys). */
   topKeys(): TopKey[] {
     const out: TopKey[] = [];
+    // Both go down the lines in order: the next line the top-level mapping read is the only one to try.
+    let r = 0;
     for (let l = 0; l < this.texts.length; l++) {
       if (this.indents[l] !== 0) continue;
+      while (r < this.rootLines.length && (this.rootLines[r] as number) < l) r++;
       let key: unknown;
-      if (this.rootKeys.has(l)) key = this.rootKeys.get(l);
+      if (this.rootLines[r] === l) key = this.rootKeys[r];
       else {
         const text = this.texts[l] as string;
         const end = keyEnd(text);
