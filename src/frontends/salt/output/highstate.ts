@@ -37,19 +37,24 @@ function noChanges(changes: unknown): boolean {
   return true;
 }
 
-/** A state's block, its lines joined by newlines. */
+/**
+ * A state's block, its lines joined by newlines. Made by one join: one flat string per state, where
+ * appending piece by piece would keep dozens of string pieces per state alive until the text is printed.
+ */
 function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string {
   const { state, id, name, last: fun } = tagParts(tag);
   const raw = pyStr(ret.comment ?? '');
   const stripped = /^\s|\s$/.test(raw) ? strip(raw) : raw;
   const comment = stripped.includes('\n') ? stripped.replaceAll('\n', COMMENT_INDENT) : stripped;
   const e = c.ENDC;
-  let text = `${t}----------${e}\n    ${t}      ID: ${id}${e}\n    ${t}Function: ${state}.${fun}${e}`;
-  if (id !== name) text += `\n    ${t}    Name: ${name}${e}`;
-  text += `\n    ${t}  Result: ${pyStr(ret.result)}${e}\n    ${t} Comment: ${comment}${e}`;
-  if ('start_time' in ret) text += `\n    ${t} Started: ${pyStr(ret.start_time)}${e}\n    ${t}Duration: ${durationText(ret.duration)} ms${e}`;
   const changes = noChanges(ret.changes) ? '' : formatChanges(ret.changes, c).text;
-  return `${text}\n${t}     Changes:   ${changes}${e}`;
+  return [
+    t, '----------', e, '\n    ', t, '      ID: ', id, e, '\n    ', t, 'Function: ', state, '.', fun, e,
+    id !== name ? `\n    ${t}    Name: ${name}${e}` : '',
+    '\n    ', t, '  Result: ', pyStr(ret.result), e, '\n    ', t, ' Comment: ', comment, e,
+    'start_time' in ret ? `\n    ${t} Started: ${pyStr(ret.start_time)}${e}\n    ${t}Duration: ${durationText(ret.duration)} ms${e}` : '',
+    '\n', t, '     Changes:   ', changes, e,
+  ].join('');
 }
 
 /** Salt's _format_terse: one line per state. */

@@ -140,8 +140,8 @@ export class SaltState {
       if (!(tag in running)) {
         if (this.procs.size === 0 && !hasRequisites(low)) {
           // call_chunk of a state with no requisite: its requisites are met, so it is called, at once when
-          // its function settles at once.
-          if (!low.prerequired) this.active.add(tag);
+          // its function settles at once. Salt marks it active while it runs; only requisites look at the
+          // active states, and the call of a state without any looks at none, so it is not marked.
           const called = this.call(low, chunks, running);
           const ret = called instanceof Promise ? await called : called;
           if (low.__prereq__) this.pre[tag] = ret;

@@ -436,8 +436,10 @@ function withOwnerWording(impl: StateImpl): StateImpl {
     ...impl,
     finish(chunk, ret, ctx): SaltRet {
       const out = finish ? finish(chunk, ret, ctx) : ret;
+      // Only a failure can be reworded: the comment of any other return is not searched.
+      if (out.result !== false) return out;
       const m = /^(User|Group) (.+) is not available \(not in \/etc\/(?:passwd|group)\)$/.exec(out.comment);
-      if (!m || out.result !== false) return out;
+      if (!m) return out;
       return { result: false, changes: {}, comment: m[1] === 'User' ? `User ${m[2]} is not available ` : `Group ${m[2]} is not available` };
     },
   };
