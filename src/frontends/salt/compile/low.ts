@@ -129,10 +129,15 @@ function chunksOf(id: string, body: Body, out: RawChunk[]): void {
     let names: unknown[] | undefined;
     // Salt keeps the first of equal `names` entries; a set of their JSON texts finds one in constant time.
     let seen: Set<string> | undefined;
-    const chunk: RawChunk = { state, name: id };
-    if ('__sls__' in body) chunk.__sls__ = body.__sls__;
-    if ('__env__' in body) chunk.__env__ = body.__env__;
-    chunk.__id__ = id;
+    let chunk: RawChunk;
+    // A rendered declaration has both: the chunk is made with its first five keys at once.
+    if ('__sls__' in body && '__env__' in body) chunk = { state, name: id, __sls__: body.__sls__, __env__: body.__env__, __id__: id };
+    else {
+      chunk = { state, name: id };
+      if ('__sls__' in body) chunk.__sls__ = body.__sls__;
+      if ('__env__' in body) chunk.__env__ = body.__env__;
+      chunk.__id__ = id;
+    }
     const args = argsOf(body, state);
     for (let a = 0; a < args.length; a++) {
       const arg = args[a] as Arg;

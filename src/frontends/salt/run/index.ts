@@ -115,12 +115,12 @@ function unchanged(b: Built, r: Ret): boolean {
  * runtime copies a chunk it calls with other keys); with one, each is copied so the caller's stay as
  * compiled.
  */
-function runnable(chunks: readonly Chunk[]): Chunk[] {
+function runnable(chunks: readonly Chunk[]): { chunks: Chunk[]; noRequisites: boolean } {
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i] as Chunk;
-    if (hasRequisites(c) || '__prereq__' in c) return chunks.map((x) => ({ ...x }));
+    if (hasRequisites(c) || '__prereq__' in c) return { chunks: chunks.map((x) => ({ ...x })), noRequisites: false };
   }
-  return chunks as Chunk[];
+  return { chunks: chunks as Chunk[], noRequisites: true };
 }
 
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
@@ -135,7 +135,9 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     return nodeResult(tag, r, opts.test);
   };
   const onResult = opts.onResult;
-  const state = new SaltState(runnable(chunks), {
+  const run = runnable(chunks);
+  const state = new SaltState(run.chunks, {
+    noRequisites: run.noRequisites,
     test: opts.test,
     failhard: opts.failhard,
     caller,

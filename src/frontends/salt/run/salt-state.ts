@@ -109,6 +109,8 @@ export interface SaltStateOptions {
   readonly caller: StateCaller;
   /** Called after each entry of the running dict is set (progress). */
   readonly onResult?: (tag: string, ret: Ret) => void;
+  /** The caller found that no chunk names a requisite (hasRequisites is false for each). */
+  readonly noRequisites?: boolean;
 }
 
 export class SaltState {
@@ -122,10 +124,15 @@ export class SaltState {
   /** States being called, each for the requisites of the one before. */
   private nesting = 0;
 
+  /** Whether no chunk of the run names a requisite (then none can come to, and none is asked each time). */
+  private readonly noRequisites: boolean;
+
   constructor(
     private readonly chunks: Low[],
     private readonly o: SaltStateOptions,
-  ) {}
+  ) {
+    this.noRequisites = o.noRequisites === true;
+  }
 
   async callChunks(chunks: Low[] = this.chunks): Promise<Running> {
     let running: Running = {};
@@ -138,7 +145,7 @@ export class SaltState {
       }
       const tag = tagOf(low);
       if (!(tag in running)) {
-        if (this.procs.size === 0 && !hasRequisites(low)) {
+        if (this.procs.size === 0 && ((this.noRequisites && chunks === this.chunks) || !hasRequisites(low))) {
           // call_chunk of a state with no requisite: its requisites are met, so it is called, at once when
           // its function settles at once. Salt marks it active while it runs; only requisites look at the
           // active states, and the call of a state without any looks at none, so it is not marked.
