@@ -296,8 +296,8 @@ export class HighRenderer {
           decl[key] = value;
           continue;
         }
-        // A copy with the function appended (a string is not spread by concat).
-        const args = value.concat(key.slice(dot + 1));
+        // A copy with the function appended (a spread costs less than concat, or slice and push).
+        const args = [...value, key.slice(dot + 1)];
         if (firstMod === undefined) {
           firstMod = mod;
           firstArgs = args;
