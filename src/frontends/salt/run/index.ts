@@ -127,13 +127,9 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
   const caller = new StateCaller({ ctx: opts.ctx, translate: { ...opts.translate, lowstate: chunks }, kinds: opts.kinds ?? sharedKinds });
   // The record built for a state's progress is kept for the end of the run when the running dict still
   // holds that very return with every field the record reads unchanged (a parallel state's return, for
-  // one, is filled in later).
-  const built = new Map<string, Built>();
-  const recordOf = (tag: string, r: Ret): NodeResult => {
-    const b = built.get(tag);
-    if (b && b.ret === r && unchanged(b, r)) return b.result;
-    return nodeResult(tag, r, opts.test);
-  };
+  // one, is filled in later). The records are kept in the order they were built, with their tags.
+  const builtTags: string[] = [];
+  const built: Built[] = [];
   const onResult = opts.onResult;
   const run = runnable(chunks);
   const state = new SaltState(run.chunks, {
@@ -145,7 +141,8 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
       ? {
           onResult: (tag: string, r: Ret) => {
             const result = nodeResult(tag, r, opts.test);
-            built.set(tag, builtOf(r, result));
+            builtTags.push(tag);
+            built.push(builtOf(r, result));
             onResult(result);
           },
         }
@@ -157,8 +154,24 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     running = { [tagOf(chunks[0])]: r };
     opts.onResult?.(nodeResult(tagOf(chunks[0]), r, opts.test));
   } else running = (await state.run()) as Record<string, SaltResult>;
+  // The running dict holds its entries in the order their records were built, each once, unless some
+  // entry came in otherwise (a listen error) or a tag was recorded twice: then the latest record of each
+  // tag is looked up by tag.
+  const tags = Object.keys(running);
+  let inOrder = tags.length === builtTags.length;
+  for (let i = 0; inOrder && i < tags.length; i++) if (tags[i] !== builtTags[i]) inOrder = false;
+  let byTag: Map<string, Built> | undefined;
+  if (!inOrder) {
+    byTag = new Map();
+    for (let i = 0; i < builtTags.length; i++) byTag.set(builtTags[i] as string, built[i] as Built);
+  }
   const results: NodeResult[] = [];
-  for (const tag in running) results.push(recordOf(tag, running[tag] as Ret));
+  for (let i = 0; i < tags.length; i++) {
+    const tag = tags[i] as string;
+    const r = running[tag] as Ret;
+    const b = byTag === undefined ? built[i] : byTag.get(tag);
+    results.push(b && b.ret === r && unchanged(b, r) ? b.result : nodeResult(tag, r, opts.test));
+  }
   return { running, results };
 }
 
