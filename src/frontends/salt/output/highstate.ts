@@ -11,8 +11,19 @@ function formatChanges(changes: unknown, c: Colors = NO_COLORS): { changed: bool
   return { changed: true, text: `\n${nested(changes, 14, false, c)}` };
 }
 
+/** Durations already written: a run's durations are few distinct values (milliseconds to 3 decimals). */
+const DURATIONS = new Map<number, string>();
+
 function durationText(v: unknown): string {
-  return typeof v === 'number' ? pyFloat(v) : pyStr(v);
+  if (typeof v !== 'number') return pyStr(v);
+  // Zero is left out: the map would not tell -0 from 0.
+  if (v === 0) return pyFloat(v);
+  let text = DURATIONS.get(v);
+  if (text === undefined) {
+    text = pyFloat(v);
+    if (DURATIONS.size < 4096) DURATIONS.set(v, text);
+  }
+  return text;
 }
 
 /** Python's str.strip(): whitespace at both ends. */
@@ -48,11 +59,22 @@ function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string {
   const comment = stripped.includes('\n') ? stripped.replaceAll('\n', COMMENT_INDENT) : stripped;
   const e = c.ENDC;
   const changes = noChanges(ret.changes) ? '' : formatChanges(ret.changes, c).text;
+  const started = 'start_time' in ret;
+  if (t === '' && e === '') {
+    // No colours: the same text with the empty colour codes left out.
+    return [
+      '----------\n          ID: ', id, '\n    Function: ', state, '.', fun,
+      id !== name ? `\n        Name: ${name}` : '',
+      '\n      Result: ', pyStr(ret.result), '\n     Comment: ', comment,
+      started ? `\n     Started: ${pyStr(ret.start_time)}\n    Duration: ${durationText(ret.duration)} ms` : '',
+      '\n     Changes:   ', changes,
+    ].join('');
+  }
   return [
     t, '----------', e, '\n    ', t, '      ID: ', id, e, '\n    ', t, 'Function: ', state, '.', fun, e,
     id !== name ? `\n    ${t}    Name: ${name}${e}` : '',
     '\n    ', t, '  Result: ', pyStr(ret.result), e, '\n    ', t, ' Comment: ', comment, e,
-    'start_time' in ret ? `\n    ${t} Started: ${pyStr(ret.start_time)}${e}\n    ${t}Duration: ${durationText(ret.duration)} ms${e}` : '',
+    started ? `\n    ${t} Started: ${pyStr(ret.start_time)}${e}\n    ${t}Duration: ${durationText(ret.duration)} ms${e}` : '',
     '\n', t, '     Changes:   ', changes, e,
   ].join('');
 }
