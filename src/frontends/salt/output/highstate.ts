@@ -107,9 +107,8 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     for (const err of data) out.push(fmt(c.LIGHT_RED, `----------\n    ${err}`));
     return out.join('\n');
   }
-  // The states' blocks, one string built as it goes (flattened once when printed), then the summary lines.
-  let blocks = '';
-  let shown = 0;
+  // The states' blocks, joined by newlines once at the end (one flat string), then the summary lines.
+  const blocks: string[] = [];
   const out: string[] = [];
   let hcolor = c.GREEN;
   // The states' tags and returns in two lists (no pair per state), and their order by run number.
@@ -157,10 +156,10 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     if (ret.result === null) hcolor = tcolor = c.LIGHT_YELLOW;
     const shownTag = idMode ? idTag(tag) : tag;
     if (terse || (mixed && ret.result !== false) || (changesMode && ret.result && !schanged)) {
-      blocks += `${shown++ > 0 ? '\n' : ''}${terseLine(shownTag, ret, schanged, tcolor, c)}`;
+      blocks.push(terseLine(shownTag, ret, schanged, tcolor, c));
       continue;
     }
-    blocks += `${shown++ > 0 ? '\n' : ''}${stateBlock(shownTag, ret, tcolor, c)}`;
+    blocks.push(stateBlock(shownTag, ret, tcolor, c));
   }
   // Salt counts only the results it saw (True, False, None), so an empty run has no digits to fit.
   const counts = [ok, failed, none].filter((n) => n > 0);
@@ -179,5 +178,5 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     unit = 's';
   }
   out.push(fmt(c.CYAN, `Total run time: ${sum.toFixed(3).padStart(width - 5)} ${unit}`));
-  return `${fmt(hcolor, `${host}:`)}\n${shown > 0 ? `${blocks}\n` : ''}${out.join('\n')}`;
+  return `${fmt(hcolor, `${host}:`)}\n${blocks.length > 0 ? `${blocks.join('\n')}\n` : ''}${out.join('\n')}`;
 }
