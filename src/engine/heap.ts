@@ -76,9 +76,9 @@ const V8_INTERRUPT_BUDGET = 67_584;
  * A run of this many items after a one-run compile (a Salt state.apply of 5,000 states or more) takes
  * V8's default budget back for the run itself, which does the same for every item: at 10,000
  * file.managed states the run's functions stay hot long enough that optimizing them early, on the other
- * core, pays back in time (about a tenth less wall time at best on the bench's no-op, for a few per cent
- * more CPU in all), as the graph file's large input found. The render and compile before it keep the
- * larger budget.
+ * core, pays back in time when that core is free (5-8% less wall time on the bench's no-op on a quiet
+ * machine, about the same on a busy one, for some 4% more CPU in all), as the graph file's large input
+ * found. The render and compile before it keep the larger budget.
  */
 export const LARGE_RUN_ITEMS = 5000;
 let jitEnded = false;
