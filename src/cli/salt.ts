@@ -12,6 +12,7 @@ import { PLAIN_DICTS } from '../frontends/salt/output/plain-dicts.js';
 import * as render from '../frontends/salt/render/index.js';
 import { loadSaltYaml } from '../frontends/salt/render/yaml-load.js';
 import { exitCodeFor } from '../engine/exit-code.js';
+import { endJitForLargeRun } from '../engine/heap.js';
 import { argWarning } from '../frontends/salt/run/arg-span.js';
 import { RequisiteNestingError, runChunks, runSucceeded } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
@@ -348,6 +349,8 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   if (compiled.errors.length > 0) return failed(compiled.errors, compiled.diagnostics);
   // Lost requisites and unknown state functions fail their own state only (Salt 3006); say where they are.
   for (const w of compiled.warnings) writeErr(`${formatDiagnostic(w)}\n`);
+  // Many states: the run goes on long enough to be optimized early (engine/heap.ts).
+  endJitForLargeRun(compiled.chunks.length);
   try {
     return await runStates(compiled.chunks, opts, so, conf, 'state.apply', rendered.high);
   } catch (e) {

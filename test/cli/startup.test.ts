@@ -8,7 +8,7 @@ import Module from 'node:module';
 import { Script } from 'node:vm';
 import { test } from 'node:test';
 import { buildProgram } from '../../src/cli/main.js';
-import { HUGE_INPUT, heapFlagsFor, LARGE_INPUT, tuneHeapForInput } from '../../src/engine/heap.js';
+import { endJitForLargeRun, HUGE_INPUT, heapFlagsFor, jitFlagsForRun, LARGE_INPUT, LARGE_RUN_ITEMS, tuneHeapForInput } from '../../src/engine/heap.js';
 import { uniquePart } from '../../src/store/temp-name.js';
 import { cairnSpawned, ROOT, tempDir } from './cli-helpers.js';
 
@@ -116,6 +116,13 @@ test('the heap is tuned for a large input, and never in a process that hosts man
   assert.equal(heapFlagsFor(HUGE_INPUT), undefined);
   // This test process never called allowHeapTuning (only the CLI's main does): its V8 keeps its defaults.
   assert.equal(tuneHeapForInput(LARGE_INPUT * 10), false);
+});
+
+test("a large run after a one-run compile takes V8's default interrupt budget back, and only there", () => {
+  assert.equal(jitFlagsForRun(LARGE_RUN_ITEMS - 1), undefined);
+  assert.equal(jitFlagsForRun(LARGE_RUN_ITEMS), '--interrupt-budget=67584');
+  // The one-run budget was never set in this process (no allowHeapTuning): nothing to take back.
+  assert.equal(endJitForLargeRun(LARGE_RUN_ITEMS * 10), false);
 });
 
 test("the store's temporary names differ on every call and are plain file-name characters", () => {

@@ -20,3 +20,14 @@ export function tagParts(tag: string): { state: string; id: string; name: string
     last: tag.slice(tag.lastIndexOf(TAG_SEP) + 3),
   };
 }
+
+/** `${state}.${fourth}` of tagParts(tag), without making the other parts. */
+export function tagType(tag: string): string {
+  const i1 = tag.indexOf(TAG_SEP);
+  if (i1 < 0) return `${tag}.`;
+  const i2 = tag.indexOf(TAG_SEP, i1 + 3);
+  const i3 = i2 < 0 ? -1 : tag.indexOf(TAG_SEP, i2 + 3);
+  if (i3 < 0) return `${tag.slice(0, i1)}.`;
+  const i4 = tag.indexOf(TAG_SEP, i3 + 3);
+  return `${tag.slice(0, i1)}.${tag.slice(i3 + 3, i4 < 0 ? undefined : i4)}`;
+}

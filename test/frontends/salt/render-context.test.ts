@@ -153,3 +153,15 @@ test('grains from os-release as Salt 3006 names them (os-release alone for Debia
   assert.equal(g.kernel, 'Linux');
   assert.equal(g.saltversion, '3006.0');
 });
+
+test('the digest filters (node:crypto loaded on their first use) give the hex digests', () => {
+  const t = tree({ 'salt/d.sls': ["d:", '  test.nop:', "    - md5: {{ 'abc' | md5 }}", "    - sha1: {{ 'abc' | sha1 }}", "    - sha256: {{ 'abc' | sha256 }}"].join('\n') });
+  const r = renderSls(['d'], t.opts);
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(argsOf(r, 'd'), {
+    md5: '900150983cd24fb0d6963f7d28e17f72',
+    sha1: 'a9993e364706816aba3e25717850c26c9cd0d89d',
+    sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    order: 10000,
+  });
+});

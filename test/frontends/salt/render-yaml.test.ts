@@ -12,7 +12,7 @@ const ANSWERED = [
   '/etc/motd:\n  file.managed:\n  - contents: hello world\n',
   '',
 ];
-const REFUSED = ['a: &x 1\nb: *x\n', 'a: |\n  text\n', 'a: 1 # c\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n', 'a: b: c\n', 'a:\n  - - 1\n', 'a: "\\x41"\n', 'a : 1\n', 'a: \u00a01\n', 'a: 1\u00a0\n', '\u00a0a: 1\n', '- x\n- y :\n'];
+const REFUSED = ['a: &x 1\nb: *x\n', 'a: |\n  text\n', 'a: 1 # c\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n', 'a: b: c\n', 'a:\n  - - 1\n', 'a: "\\x41"\n', 'a : 1\n', 'a: \u00a01\n', 'a: 1\u00a0\n', '\u00a0a: 1\n', '- x\n- y :\n', 'a:\n  b: 1\n  b: 2\n', 'x:\n  y: 1\nz: 2\nx:\n  y: 1\n', 'true: 1\n"true": 2\n'];
 
 test('fast and full YAML readers give the same data and top keys', () => {
   for (const text of ANSWERED) {

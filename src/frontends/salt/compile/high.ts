@@ -30,7 +30,8 @@ export const REQUISITE_KEYWORDS = new Set([
   'use',
   'listen',
 ]);
-const REQUISITE_IN = new Set(['require_in', 'watch_in', 'onfail_in', 'onchanges_in', 'use', 'use_in', 'prereq', 'prereq_in']);
+/** The argument keys requisiteIn turns into extend data. */
+export const REQUISITE_IN: ReadonlySet<string> = new Set(['require_in', 'watch_in', 'onfail_in', 'onchanges_in', 'use', 'use_in', 'prereq', 'prereq_in']);
 const REQUISITE_IN_ALL = new Set([...REQUISITE_IN, 'require', 'watch', 'onfail', 'onfail_stop', 'onchanges']);
 
 export function isModuleKey(key: string): boolean {
@@ -235,12 +236,15 @@ function copyArgs(from: Arg[], into: Arg[], ignore: Set<string>): void {
   }
 }
 
-/** Turns requisite_in statements, `use` and `prereq` into extend data and merges it (Salt's requisite_in). */
-export function requisiteIn(high: High): string[] {
+/**
+ * Turns requisite_in statements, `use` and `prereq` into extend data and merges it (Salt's requisite_in).
+ * `ids`: only these IDs, in this order, need looking at (verifyHigh lists them); otherwise every ID.
+ */
+export function requisiteIn(high: High, ids?: readonly string[]): string[] {
   const extend: ExtendMap = new Map();
   const errors: string[] = [];
   const meta = new Map<string, { env: unknown; sls: unknown }>();
-  for (const [id, body] of high) {
+  for (const [id, body] of ids ? ids.map((i) => [i, high.get(i) as Body] as const) : high) {
     for (const state in body) {
       if (!isModuleKey(state)) continue;
       for (const arg of argsOf(body, state)) {

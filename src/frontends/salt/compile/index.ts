@@ -47,9 +47,10 @@ function spanDiag(data: HighData, id: string, code: Code, message: string): Diag
 export function reconcile(data: HighData, requisites: boolean): { high: High; errors: string[] } {
   const high = toHigh(data);
   const errors = reconcileExtend(high, data.extend);
-  for (const e of verifyHigh(high, data.idTypes)) errors.push(e);
+  const requisiteInIds: string[] = [];
+  for (const e of verifyHigh(high, data.idTypes, requisiteInIds)) errors.push(e);
   if (errors.length > 0) return { high, errors };
-  if (requisites) for (const e of requisiteIn(high)) errors.push(e);
+  if (requisites) for (const e of requisiteIn(high, requisiteInIds)) errors.push(e);
   applyExclude(high, data.exclude);
   return { high, errors };
 }
@@ -62,7 +63,8 @@ export function compile(data: HighData, options: CompileOptions): CompileResult 
   // The index is built when the first chunk with a requisite needs it: most states have none.
   let index: ChunkIndex<Chunk> | undefined;
   const warnings: Diagnostic[] = [];
-  for (const c of chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i] as Chunk;
     // Salt checks requisites before it calls the state function: a lost requisite wins.
     if (options.checkRequisites && hasRequisite(c)) {
       const lost = lostRequisites(c, (index ??= new ChunkIndex(chunks, String)));

@@ -4,7 +4,7 @@
  * increments) and the list sorted by (order, state + name + fun).
  */
 import { pyStr } from '../pytext.js';
-import { type Arg, argsOf, type Body, type High, isModuleKey } from './high.js';
+import { type Arg, argsOf, type Body, type High, isModuleKey, REQUISITE_IN } from './high.js';
 
 /** A low chunk: `state`, `fun`, `name`, `__id__`, `__sls__`, `__env__`, `order` and every argument. */
 export type Chunk = Record<string, unknown> & {
@@ -19,12 +19,22 @@ export type Chunk = Record<string, unknown> & {
 
 const VERIFIED_REQUISITES: ReadonlySet<string> = new Set(['require', 'watch', 'prereq', 'onchanges']);
 
-/** Salt's verify_high: structure errors, requisite shapes and the two-state requisite cycles it can see. */
-export function verifyHigh(high: High, idTypes: Record<string, string> = {}): string[] {
+/**
+ * Salt's verify_high: structure errors, requisite shapes and the two-state requisite cycles it can see.
+ * `requisiteInIds`, when given, gets the IDs requisiteIn has to look at, in order: those with an argument
+ * that is a requisite_in statement (or `use`, `prereq`), and those verify_high skips (names starting
+ * with `__`), so that requisiteIn need not go over every argument again.
+ */
+export function verifyHigh(high: High, idTypes: Record<string, string> = {}, requisiteInIds?: string[]): string[] {
   const errors: string[] = [];
   const reqs = new Map<string, Map<string, string>>();
-  for (const [id, body] of high) {
-    if (id.startsWith('__')) continue;
+  // forEach, not for-of: a Map's iterator makes garbage for every ID.
+  high.forEach((body, id) => {
+    if (id.startsWith('__')) {
+      requisiteInIds?.push(id);
+      return;
+    }
+    let requisiteIn = false;
     const sls = pyStr(body.__sls__);
     const idType = Object.hasOwn(idTypes, id) ? idTypes[id] : undefined;
     if (idType) errors.push(`ID '${id}' in SLS '${sls}' is not formed as a string, but is a ${idType}. It may need to be quoted.`);
@@ -60,6 +70,7 @@ export function verifyHigh(high: High, idTypes: Record<string, string> = {}): st
           break;
         }
         if (key === undefined) continue;
+        if (REQUISITE_IN.has(key)) requisiteIn = true;
         if (key === 'names' && !Array.isArray(arg[key])) errors.push(`The 'names' argument in state '${id}' in SLS '${sls}' needs to be formed as a list`);
         if (VERIFIED_REQUISITES.has(key)) {
           const keys = Object.keys(arg);
@@ -101,7 +112,8 @@ export function verifyHigh(high: High, idTypes: Record<string, string> = {}): st
         errors.push(`No function declared in state '${state}' in SLS '${sls}'`);
       } else if (fun > 1) errors.push(`Too many functions declared in state '${state}' in SLS '${sls}'`);
     }
-  }
+    if (requisiteIn) requisiteInIds?.push(id);
+  });
   return errors;
 }
 
@@ -112,19 +124,26 @@ interface RawChunk extends Record<string, unknown> {
 function chunksOf(id: string, body: Body, out: RawChunk[]): void {
   for (const state in body) {
     if (!isModuleKey(state)) continue;
-    const funcs: string[] = [];
+    // Made with the first function (most states have one): a list grown by push starts with room for 17.
+    let funcs: string[] | undefined;
     let names: unknown[] | undefined;
     // Salt keeps the first of equal `names` entries; a set of their JSON texts finds one in constant time.
     let seen: Set<string> | undefined;
-    const chunk: RawChunk = { state, name: id };
-    if ('__sls__' in body) chunk.__sls__ = body.__sls__;
-    if ('__env__' in body) chunk.__env__ = body.__env__;
-    chunk.__id__ = id;
+    let chunk: RawChunk;
+    // A rendered declaration has both: the chunk is made with its first five keys at once.
+    if ('__sls__' in body && '__env__' in body) chunk = { state, name: id, __sls__: body.__sls__, __env__: body.__env__, __id__: id };
+    else {
+      chunk = { state, name: id };
+      if ('__sls__' in body) chunk.__sls__ = body.__sls__;
+      if ('__env__' in body) chunk.__env__ = body.__env__;
+      chunk.__id__ = id;
+    }
     const args = argsOf(body, state);
     for (let a = 0; a < args.length; a++) {
       const arg = args[a] as Arg;
       if (typeof arg === 'string') {
-        if (!funcs.includes(arg)) funcs.push(arg);
+        if (funcs === undefined) funcs = [arg];
+        else if (!funcs.includes(arg)) funcs.push(arg);
         continue;
       }
       if (typeof arg !== 'object' || arg === null) continue;
@@ -155,15 +174,15 @@ function chunksOf(id: string, body: Body, out: RawChunk[]): void {
           for (const e of Array.isArray(extra) ? extra : []) if (typeof e === 'object' && e) Object.assign(live, e);
         } else live.name = typeof entry === 'string' ? entry : String(entry);
         live.name_order = i + 1;
-        for (const fun of funcs) out.push({ ...live, fun });
+        for (const fun of funcs ?? []) out.push({ ...live, fun });
       });
-    } else if (funcs.length === 1) {
+    } else if (funcs !== undefined && funcs.length === 1) {
       // The one chunk is the chunk itself, its function set last (as a copy with `fun` added would have it).
       chunk.fun = funcs[0];
       out.push(chunk);
     } else {
       // Chunks share the argument values: nothing after compile changes them, only chunk keys are set.
-      for (const fun of funcs) out.push({ ...chunk, fun });
+      for (const fun of funcs ?? []) out.push({ ...chunk, fun });
     }
   }
 }
@@ -176,11 +195,13 @@ function isInt(v: unknown): v is number {
 /** Salt's order_chunks: resolves every order flag, then sorts. */
 export function orderChunks(chunks: RawChunk[]): Chunk[] {
   let cap = 1;
-  for (const c of chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i] as RawChunk;
     if (!('order' in c) || !isInt(c.order)) continue;
     if (c.order > cap - 1 && c.order > 0) cap = c.order + 100;
   }
-  for (const c of chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i] as RawChunk;
     if (!('order' in c)) c.order = cap;
     else if (typeof c.order !== 'number') c.order = c.order === 'last' ? cap + 1000000 : c.order === 'first' ? 0 : cap;
     if (c.name_order !== undefined) {

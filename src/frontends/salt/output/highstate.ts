@@ -11,8 +11,19 @@ function formatChanges(changes: unknown, c: Colors = NO_COLORS): { changed: bool
   return { changed: true, text: `\n${nested(changes, 14, false, c)}` };
 }
 
+/** Durations already written: a run's durations are few distinct values (milliseconds to 3 decimals). */
+const DURATIONS = new Map<number, string>();
+
 function durationText(v: unknown): string {
-  return typeof v === 'number' ? pyFloat(v) : pyStr(v);
+  if (typeof v !== 'number') return pyStr(v);
+  // Zero is left out: the map would not tell -0 from 0.
+  if (v === 0) return pyFloat(v);
+  let text = DURATIONS.get(v);
+  if (text === undefined) {
+    text = pyFloat(v);
+    if (DURATIONS.size < 4096) DURATIONS.set(v, text);
+  }
+  return text;
 }
 
 /** Python's str.strip(): whitespace at both ends. */
@@ -37,18 +48,35 @@ function noChanges(changes: unknown): boolean {
   return true;
 }
 
-/** A state's block, its lines joined by newlines. */
+/**
+ * A state's block, its lines joined by newlines. Made by one join: one flat string per state, where
+ * appending piece by piece would keep dozens of string pieces per state alive until the text is printed.
+ */
 function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string {
   const { state, id, name, last: fun } = tagParts(tag);
   const raw = pyStr(ret.comment ?? '');
-  const comment = (/^\s|\s$/.test(raw) ? strip(raw) : raw).replaceAll('\n', COMMENT_INDENT);
+  const stripped = /^\s|\s$/.test(raw) ? strip(raw) : raw;
+  const comment = stripped.includes('\n') ? stripped.replaceAll('\n', COMMENT_INDENT) : stripped;
   const e = c.ENDC;
-  let text = `${t}----------${e}\n    ${t}      ID: ${id}${e}\n    ${t}Function: ${state}.${fun}${e}`;
-  if (id !== name) text += `\n    ${t}    Name: ${name}${e}`;
-  text += `\n    ${t}  Result: ${pyStr(ret.result)}${e}\n    ${t} Comment: ${comment}${e}`;
-  if ('start_time' in ret) text += `\n    ${t} Started: ${pyStr(ret.start_time)}${e}\n    ${t}Duration: ${durationText(ret.duration)} ms${e}`;
   const changes = noChanges(ret.changes) ? '' : formatChanges(ret.changes, c).text;
-  return `${text}\n${t}     Changes:   ${changes}${e}`;
+  const started = 'start_time' in ret;
+  if (t === '' && e === '') {
+    // No colours: the same text with the empty colour codes left out.
+    return [
+      '----------\n          ID: ', id, '\n    Function: ', state, '.', fun,
+      id !== name ? `\n        Name: ${name}` : '',
+      '\n      Result: ', pyStr(ret.result), '\n     Comment: ', comment,
+      started ? `\n     Started: ${pyStr(ret.start_time)}\n    Duration: ${durationText(ret.duration)} ms` : '',
+      '\n     Changes:   ', changes,
+    ].join('');
+  }
+  return [
+    t, '----------', e, '\n    ', t, '      ID: ', id, e, '\n    ', t, 'Function: ', state, '.', fun, e,
+    id !== name ? `\n    ${t}    Name: ${name}${e}` : '',
+    '\n    ', t, '  Result: ', pyStr(ret.result), e, '\n    ', t, ' Comment: ', comment, e,
+    started ? `\n    ${t} Started: ${pyStr(ret.start_time)}${e}\n    ${t}Duration: ${durationText(ret.duration)} ms${e}` : '',
+    '\n', t, '     Changes:   ', changes, e,
+  ].join('');
 }
 
 /** Salt's _format_terse: one line per state. */
@@ -79,24 +107,30 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     for (const err of data) out.push(fmt(c.LIGHT_RED, `----------\n    ${err}`));
     return out.join('\n');
   }
-  // The states' blocks, one string built as it goes (flattened once when printed), then the summary lines.
-  let blocks = '';
-  let shown = 0;
+  // The states' blocks, joined by newlines once at the end (one flat string), then the summary lines.
+  const blocks: string[] = [];
   const out: string[] = [];
   let hcolor = c.GREEN;
-  const states: Array<[string, Ret]> = [];
+  // The states' tags and returns in two lists (no pair per state), and their order by run number.
+  const tags: string[] = [];
+  const rets: Ret[] = [];
   let sorted = true;
   let lastNum = -Infinity;
   for (const tag in data) {
     const v = data[tag];
     if (typeof v !== 'object' || v === null || !('result' in v)) continue;
-    states.push([tag, v as Ret]);
+    tags.push(tag);
+    rets.push(v as Ret);
     const num = Number((v as Ret).__run_num__ ?? 0);
     if (!(num >= lastNum)) sorted = false;
     lastNum = num;
   }
-  // A run's dict is mostly in run order already: sorted only when it is not.
-  if (!sorted) states.sort((a, b) => Number(a[1].__run_num__ ?? 0) - Number(b[1].__run_num__ ?? 0));
+  // A run's dict is mostly in run order already: sorted (stably, by run number) only when it is not.
+  let order: number[] | undefined;
+  if (!sorted) {
+    order = tags.map((_, i) => i);
+    order.sort((a, b) => Number((rets[a] as Ret).__run_num__ ?? 0) - Number((rets[b] as Ret).__run_num__ ?? 0));
+  }
   const idMode = mode.endsWith('_id');
   const terse = mode.startsWith('terse');
   const mixed = mode.startsWith('mixed');
@@ -106,7 +140,10 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   let none = 0;
   let changed = 0;
   let total = 0;
-  for (const [tag, ret] of states) {
+  for (let j = 0; j < tags.length; j++) {
+    const at = order === undefined ? j : (order[j] as number);
+    const tag = tags[at] as string;
+    const ret = rets[at] as Ret;
     if (ret.result === true) ok++;
     else if (ret.result === false) failed++;
     else none++;
@@ -119,10 +156,10 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     if (ret.result === null) hcolor = tcolor = c.LIGHT_YELLOW;
     const shownTag = idMode ? idTag(tag) : tag;
     if (terse || (mixed && ret.result !== false) || (changesMode && ret.result && !schanged)) {
-      blocks += `${shown++ > 0 ? '\n' : ''}${terseLine(shownTag, ret, schanged, tcolor, c)}`;
+      blocks.push(terseLine(shownTag, ret, schanged, tcolor, c));
       continue;
     }
-    blocks += `${shown++ > 0 ? '\n' : ''}${stateBlock(shownTag, ret, tcolor, c)}`;
+    blocks.push(stateBlock(shownTag, ret, tcolor, c));
   }
   // Salt counts only the results it saw (True, False, None), so an empty run has no digits to fit.
   const counts = [ok, failed, none].filter((n) => n > 0);
@@ -133,7 +170,7 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   out.push(fmt(c.CYAN, `\nSummary for ${host}\n${'-'.repeat(width)}`));
   out.push(fmt(c.GREEN, row('Succeeded', ok + none)) + (stats.length > 0 ? ` (${stats.join(', ')})` : ''));
   out.push(fmt(failed ? c.RED : c.CYAN, row('Failed', failed)));
-  out.push(fmt(c.CYAN, `${'-'.repeat(width)}\nTotal states run: ${String(states.length).padStart(width - 7)}`));
+  out.push(fmt(c.CYAN, `${'-'.repeat(width)}\nTotal states run: ${String(tags.length).padStart(width - 7)}`));
   let sum = total;
   let unit = 'ms';
   if (sum > 999) {
@@ -141,5 +178,5 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
     unit = 's';
   }
   out.push(fmt(c.CYAN, `Total run time: ${sum.toFixed(3).padStart(width - 5)} ${unit}`));
-  return `${fmt(hcolor, `${host}:`)}\n${shown > 0 ? `${blocks}\n` : ''}${out.join('\n')}`;
+  return `${fmt(hcolor, `${host}:`)}\n${blocks.length > 0 ? `${blocks.join('\n')}\n` : ''}${out.join('\n')}`;
 }

@@ -51,7 +51,7 @@ export class HighRenderer {
 
   /** Salt's render_highstate over `env → [sls or glob]`. */
   renderMatches(matches: Record<string, string[]>, origin: (env: string) => Span): HighData {
-    const high: SlsState = new Map();
+    let high: SlsState = new Map();
     for (const [env, list] of Object.entries(matches)) {
       for (const slsMatch of list) {
         let targets = [slsMatch];
@@ -65,7 +65,9 @@ export class HighRenderer {
           if (this.mods.has(`${env}:${sls}`)) continue;
           const before = this.errors.length;
           const state = this.renderState(sls, env, matches, origin(env));
-          if (state.size > 0) this.mergeIncluded(high, state);
+          // Merged into nothing, a render without stashed extend or exclude lists is the merge itself.
+          if (state.size > 0 && high.size === 0 && !state.has(EXTEND) && !state.has(EXCLUDE)) high = state;
+          else if (state.size > 0) this.mergeIncluded(high, state);
           for (let i = before; i < this.errors.length; i++) {
             const e = this.errors[i] as string;
             if (e.includes('is not available') && e.includes(`SLS ${slsMatch} in saltenv`)) {
@@ -114,11 +116,22 @@ export class HighRenderer {
       if (!pairs) this.errors.push(`Error when rendering state with contents: ${pyStr(data)}`);
       return state;
     }
+    // The per-ID loops here and below index their lists and go over Maps with forEach: an iterator would
+    // make garbage for every ID.
+    const keys = out.value.keys;
     const keyPos = new Map<string, Span>();
-    for (const k of out.value.keys) keyPos.set(k.key, at(k.line, k.col));
-    for (const k of out.value.keys) if (k.nonString) this.idTypes[k.key] = k.nonString;
-    const order = out.value.keys.length === Object.keys(data).length ? out.value.keys.map((k) => k.key) : Object.keys(data);
-    for (const k of order) state.set(k, data[k]);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as (typeof keys)[number];
+      keyPos.set(k.key, at(k.line, k.col));
+      if (k.nonString) this.idTypes[k.key] = k.nonString;
+    }
+    const dataKeys = Object.keys(data);
+    if (keys.length === dataKeys.length) {
+      for (let i = 0; i < keys.length; i++) {
+        const k = (keys[i] as (typeof keys)[number]).key;
+        state.set(k, data[k]);
+      }
+    } else for (let i = 0; i < dataKeys.length; i++) state.set(dataKeys[i] as string, data[dataKeys[i] as string]);
     const posOf = (k: string): Span => keyPos.get(k) ?? at(1, 1);
 
     let include: unknown[] = [];
@@ -135,7 +148,9 @@ export class HighRenderer {
     this.handleExtend(state, sls, env, posOf('extend'));
     this.handleExclude(state, sls, posOf('exclude'));
     this.handleStateDecls(state, sls, env, posOf);
-    for (const k of state.keys()) if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
+    state.forEach((_, k) => {
+      if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
+    });
 
     const incSpan = posOf('include');
     for (const entry of include) this.include(entry, state, sls, env, found.rel, matches, incSpan);
@@ -235,18 +250,18 @@ export class HighRenderer {
   }
 
   private handleStateDecls(state: SlsState, sls: string, env: string, posOf: (k: string) => Span): void {
-    for (const [name, body] of state) {
-      if (name === EXTEND || name === EXCLUDE) continue;
+    state.forEach((body, name) => {
+      if (name === EXTEND || name === EXCLUDE) return;
       if (!isPlainObject(body)) {
         if (typeof body === 'string' && body.includes('.')) {
           const [mod, fun] = body.split('.');
           state.set(name, { __sls__: sls, __env__: env, [mod as string]: [fun as string] });
           this.shortIds.add(name);
-          continue;
+          return;
         }
         const msg = `ID ${name} in SLS ${sls} is not a dictionary`;
         this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf(name) }));
-        continue;
+        return;
       }
       // The declaration: __env__ and __sls__, the body's other keys in order, then each `mod.fun` key moved
       // to `mod` with the function appended to a copy of its list.
@@ -254,8 +269,13 @@ export class HighRenderer {
         __env__: typeof body.__env__ === 'string' ? body.__env__ : env,
         __sls__: typeof body.__sls__ === 'string' ? body.__sls__ : sls,
       };
-      let moved: Array<string | unknown[]> | undefined;
+      // The modules seen and the `mod.fun` keys moved: the first of each in variables (most IDs have one
+      // state), lists only for more.
+      let firstSeen: string | undefined;
       let seen: string[] | undefined;
+      let firstMod: string | undefined;
+      let firstArgs: unknown[] | undefined;
+      let moved: Array<string | unknown[]> | undefined;
       for (const key in body) {
         const value = body[key];
         if (key.startsWith('_') || !Array.isArray(value)) {
@@ -263,45 +283,50 @@ export class HighRenderer {
           continue;
         }
         const dot = key.indexOf('.');
-        if (dot < 0) {
-          (seen ??= []).push(key);
-          decl[key] = value;
-          continue;
-        }
-        const mod = key.slice(0, dot);
-        if (seen !== undefined && seen.includes(mod)) {
+        const mod = dot < 0 ? key : key.slice(0, dot);
+        if (dot >= 0 && (firstSeen === mod || (seen !== undefined && seen.includes(mod)))) {
           const msg = `ID '${name}' in SLS '${sls}' contains multiple state declarations of the same type`;
           this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf(name) }));
           decl[key] = value;
           continue;
         }
-        (seen ??= []).push(mod);
-        const args = value.slice();
-        args.push(key.slice(dot + 1));
-        (moved ??= []).push(mod, args);
+        if (firstSeen === undefined) firstSeen = mod;
+        else (seen ??= []).push(mod);
+        if (dot < 0) {
+          decl[key] = value;
+          continue;
+        }
+        // A copy with the function appended (a spread costs less than concat, or slice and push).
+        const args = [...value, key.slice(dot + 1)];
+        if (firstMod === undefined) {
+          firstMod = mod;
+          firstArgs = args;
+        } else (moved ??= []).push(mod, args);
       }
+      if (firstMod !== undefined) decl[firstMod] = firstArgs;
       if (moved !== undefined) for (let i = 0; i < moved.length; i += 2) decl[moved[i] as string] = moved[i + 1];
       state.set(name, decl);
-    }
+    });
   }
 
   private handleIorder(state: SlsState): void {
-    for (const body of state.values()) {
-      if (!isPlainObject(body)) continue;
+    state.forEach((body) => {
+      if (!isPlainObject(body)) return;
       for (const key in body) {
         const decl = body[key];
         if (key.startsWith('_') || !Array.isArray(decl)) continue;
         let hasOrder = false;
         for (let i = 0; i < decl.length; i++) {
           const a: unknown = decl[i];
-          if (isPlainObject(a) && firstKey(a) === 'order') {
+          // `in` first: most arguments have no `order` key at all, and it asks no key list of them.
+          if (isPlainObject(a) && 'order' in a && firstKey(a) === 'order') {
             hasOrder = true;
             break;
           }
         }
         if (!hasOrder) decl.push({ order: this.iorder++ });
       }
-    }
+    });
   }
 
   /** Salt's merge_included_states: stash lists move up; an ID seen twice with different bodies conflicts. */
@@ -314,7 +339,7 @@ export class HighRenderer {
       list.push(...moving);
       high.set(key, list);
     }
-    for (const [id, body] of state) {
+    state.forEach((body, id) => {
       const prev = high.get(id);
       if (prev !== undefined && !deepEqual(prev, body)) {
         const a = prev as IdDecl;
@@ -324,7 +349,7 @@ export class HighRenderer {
         this.problem(msg, error(SALT_CONFLICT, `ID '${id}' is declared in SLS '${a.__env__}:${a.__sls__}' and again in SLS '${b.__env__}:${b.__sls__}'; SLS IDs must be globally unique`, { span: where ? { file: where, line: 1, col: 1 } : this.spans[id] }));
       }
       high.set(id, body);
-    }
+    });
   }
 
   private toHighData(high: SlsState): HighData {
@@ -332,12 +357,12 @@ export class HighRenderer {
     const keyOrder: string[] = [];
     let extend: ExtendBlock[] = [];
     let exclude: ExcludeEntry[] = [];
-    for (const [k, v] of high) {
+    high.forEach((v, k) => {
       keyOrder.push(k);
       if (k === EXTEND) extend = dedupeExtends(v as ExtendBlock[]);
       else if (k === EXCLUDE) exclude = v as ExcludeEntry[];
       else states[k] = v as IdDecl;
-    }
+    });
     const shortIds = [...this.shortIds].filter((id) => Object.hasOwn(states, id));
     return {
       states,

@@ -124,7 +124,8 @@ function keyPositions(text: string, keys: readonly TopKey[]): Array<TopKey & { l
   let start = 0;
   let nl = text.indexOf('\n');
   let prev = 0;
-  for (const k of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as TopKey;
     if (k.offset < prev) return undefined;
     prev = k.offset;
     while (nl >= 0 && nl < k.offset) {

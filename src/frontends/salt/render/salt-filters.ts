@@ -1,6 +1,6 @@
 /** Jinja filters Salt adds to its environment (the ones formulas use most); values are plain JS here. */
 
-import { createHash } from 'node:crypto';
+import { createHash } from '../digest.js';
 import { PyError } from '../../../lang/jinja/errors.js';
 import { toJs, type FilterFn } from '../../../lang/jinja/index.js';
 import { bindArgs } from '../../../lang/jinja/pymethods.js';

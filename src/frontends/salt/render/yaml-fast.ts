@@ -16,6 +16,8 @@ const JSON_ESCAPES = /\\[^"\\/bfnrtu]/;
 
 /** JavaScript's whitespace other than the space (what trim() would also strip); tabs and CRs are refused before. */
 function otherSpace(c: number): boolean {
+  // Printable ASCII, most characters of an SLS file, is answered by the first test.
+  if (c > 0x20 && c < 0x7f) return false;
   return (
     (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
   );
@@ -113,8 +115,9 @@ class Reader {
   readonly indents: number[] = [];
   readonly texts: string[] = [];
   readonly offsets: number[] = [];
-  /** The key of each line the top-level mapping read, by line number. */
-  readonly rootKeys = new Map<number, unknown>();
+  /** The lines the top-level mapping read (ascending) and each one's key, in two lists. */
+  readonly rootLines: number[] = [];
+  readonly rootKeys: unknown[] = [];
 
   constructor(private readonly resolve: Resolve) {}
 
@@ -138,7 +141,7 @@ class Reader {
         if (c !== 0x23 /* # */) {
           while (nextHash < hashes.length && (hashes[nextHash] as number) < i) nextHash++;
           if (nextHash < hashes.length && (hashes[nextHash] as number) < end) throw new GiveUp();
-          if (c === 0x25 /* % */ || text.startsWith('---', i) || text.startsWith('...', i)) throw new GiveUp();
+          if (c === 0x25 /* % */ || (c === 0x2d && text.startsWith('---', i)) || (c === 0x2e && text.startsWith('...', i))) throw new GiveUp();
           let j = end;
           while (text.charCodeAt(j - 1) === 0x20) j--;
           if (otherSpace(text.charCodeAt(j - 1))) throw new GiveUp();
@@ -172,6 +175,7 @@ class Reader {
   private map(indent: number, firstText: string | undefined, root: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     let text = firstText;
+    let count = 0;
     for (;;) {
       if (text === undefined) {
         if (this.i >= this.texts.length) break;
@@ -186,12 +190,19 @@ class Reader {
       const key = scalar(text.slice(0, end), this.resolve);
       if (typeof key === 'object' || typeof key === 'number') throw new GiveUp();
       const k = String(key);
-      if (Object.hasOwn(out, k) || k === '<<' || k === '__proto__') throw new GiveUp();
-      if (root) this.rootKeys.set(line, key);
+      if (k === '<<' || k === '__proto__') throw new GiveUp();
+      // A repeated key: the top-level mapping (thousands of keys) counts its keys once at its end instead
+      // of asking for each one; a smaller mapping asks.
+      if (root) {
+        this.rootLines.push(line);
+        this.rootKeys.push(key);
+        count++;
+      } else if (Object.hasOwn(out, k)) throw new GiveUp();
       const value = valueAfter(text, end);
       out[k] = value === '' ? this.nested(indent, true) : scalar(value, this.resolve);
       text = undefined;
     }
+    if (root && Object.keys(out).length !== count) throw new GiveUp();
     return out;
   }
 
@@ -231,10 +242,13 @@ class Reader {
   /** Every line at indent 0 that reads as a `key:` entry, with its key (the top-level mapping's keys). */
   topKeys(): TopKey[] {
     const out: TopKey[] = [];
+    // Both go down the lines in order: the next line the top-level mapping read is the only one to try.
+    let r = 0;
     for (let l = 0; l < this.texts.length; l++) {
       if (this.indents[l] !== 0) continue;
+      while (r < this.rootLines.length && (this.rootLines[r] as number) < l) r++;
       let key: unknown;
-      if (this.rootKeys.has(l)) key = this.rootKeys.get(l);
+      if (this.rootLines[r] === l) key = this.rootKeys[r];
       else {
         const text = this.texts[l] as string;
         const end = keyEnd(text);

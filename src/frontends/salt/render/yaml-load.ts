@@ -221,9 +221,12 @@ const WORDS = new Map<string, boolean | null>([
   ...['no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((w) => [w, false] as const),
 ]);
 
+const WORD_MAX = Math.max(...[...WORDS.keys()].map((w) => w.length));
+
 /** A plain scalar as the Salt loader resolves it (the same rules as SALT_TAGS). */
 export function resolvePlain(s: string): unknown {
-  const word = WORDS.get(s);
+  // The words are 5 characters at most: a longer scalar (a path, most values) is not looked up.
+  const word = s.length <= WORD_MAX ? WORDS.get(s) : undefined;
   if (word !== undefined) return word;
   // Every number tag above starts with a digit, a sign or a dot: any other first character is a plain string.
   const c = s.charCodeAt(0);

@@ -257,7 +257,11 @@ export class StateCaller {
     // Each function builds its return dict in its own key order (Salt's JSON keeps it).
     const core: Ret = { name: low.name, changes: ret.changes, result: ret.result, comment: ret.comment };
     const out: Record<string, unknown> = {};
-    for (const k of impl.retOrder ?? NCRC) out[k] = core[k];
+    const order = impl.retOrder ?? NCRC;
+    for (let i = 0; i < order.length; i++) {
+      const k = order[i] as string;
+      out[k] = core[k];
+    }
     if (skipWatch && ret.result === false) out.skip_watch = true;
     return out as Ret;
   }

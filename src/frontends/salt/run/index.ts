@@ -8,8 +8,8 @@ import { type Kind, kinds as sharedKinds } from '../../../resources/index.js';
 import type { Chunk } from '../compile/index.js';
 import type { TranslateContext } from '../states/index.js';
 import { type Ret, StateCaller } from './caller.js';
-import { SaltState, tagOf } from './salt-state.js';
-import { tagParts } from '../tag.js';
+import { hasRequisites, SaltState, tagOf } from './salt-state.js';
+import { tagParts, tagType } from '../tag.js';
 
 export { MAX_REQUISITE_NESTING, RequisiteNestingError, tagOf } from './salt-state.js';
 export type SaltResult = Record<string, unknown>;
@@ -33,10 +33,16 @@ export interface SaltRun {
   readonly results: NodeResult[];
 }
 
+/** Whether an object has an own enumerable key (Object.keys(o).length > 0, without making the list). */
+function hasOwnKey(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
 function statusOf(r: Ret, test: boolean): NodeStatus {
   if (r.result === false) return 'failed';
   if (r.__state_ran__ === false) return 'skipped';
-  const changed = r.changes !== null && typeof r.changes === 'object' && Object.keys(r.changes).length > 0;
+  const changed = r.changes !== null && typeof r.changes === 'object' && hasOwnKey(r.changes);
   if (r.result === null || (test && changed)) return 'pending';
   return changed ? 'changed' : 'ok';
 }
@@ -55,12 +61,11 @@ function nowIso(): string {
 
 /** One core result record per entry of Salt's running dict. */
 export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
-  const parts = tagParts(tag);
   const changes = r.changes !== null && typeof r.changes === 'object' && !Array.isArray(r.changes) ? (r.changes as Record<string, unknown>) : {};
   return {
     id: tag,
-    name: typeof r.name === 'string' ? r.name : parts.name,
-    type: `${parts.state}.${parts.fourth}`,
+    name: typeof r.name === 'string' ? r.name : tagParts(tag).name,
+    type: tagType(tag),
     result: r.result,
     status: statusOf(r, test),
     changes,
@@ -87,7 +92,10 @@ interface Built {
 }
 
 function changeCount(r: Ret): number {
-  return r.changes && typeof r.changes === 'object' ? Object.keys(r.changes).length : 0;
+  if (!r.changes || typeof r.changes !== 'object') return 0;
+  let n = 0;
+  for (const k in r.changes) if (Object.hasOwn(r.changes, k)) n++;
+  return n;
 }
 
 function builtOf(r: Ret, result: NodeResult): Built {
@@ -101,19 +109,31 @@ function unchanged(b: Built, r: Ret): boolean {
   );
 }
 
+/**
+ * The chunks the runtime may write into. It writes only where requisites are: a watch becomes a require,
+ * a prereq marks its target chunks (and a prereq's trial run unmarks its own). Without any requisite the chunks are handed over as they are (the
+ * runtime copies a chunk it calls with other keys); with one, each is copied so the caller's stay as
+ * compiled.
+ */
+function runnable(chunks: readonly Chunk[]): { chunks: Chunk[]; noRequisites: boolean } {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i] as Chunk;
+    if (hasRequisites(c) || '__prereq__' in c) return { chunks: chunks.map((x) => ({ ...x })), noRequisites: false };
+  }
+  return { chunks: chunks as Chunk[], noRequisites: true };
+}
+
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
   const caller = new StateCaller({ ctx: opts.ctx, translate: { ...opts.translate, lowstate: chunks }, kinds: opts.kinds ?? sharedKinds });
   // The record built for a state's progress is kept for the end of the run when the running dict still
   // holds that very return with every field the record reads unchanged (a parallel state's return, for
-  // one, is filled in later).
-  const built = new Map<string, Built>();
-  const recordOf = (tag: string, r: Ret): NodeResult => {
-    const b = built.get(tag);
-    if (b && b.ret === r && unchanged(b, r)) return b.result;
-    return nodeResult(tag, r, opts.test);
-  };
+  // one, is filled in later). The records are kept in the order they were built, with their tags.
+  const builtTags: string[] = [];
+  const built: Built[] = [];
   const onResult = opts.onResult;
-  const state = new SaltState(chunks.map((c) => ({ ...c })), {
+  const run = runnable(chunks);
+  const state = new SaltState(run.chunks, {
+    noRequisites: run.noRequisites,
     test: opts.test,
     failhard: opts.failhard,
     caller,
@@ -121,7 +141,8 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
       ? {
           onResult: (tag: string, r: Ret) => {
             const result = nodeResult(tag, r, opts.test);
-            built.set(tag, builtOf(r, result));
+            builtTags.push(tag);
+            built.push(builtOf(r, result));
             onResult(result);
           },
         }
@@ -133,8 +154,24 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     running = { [tagOf(chunks[0])]: r };
     opts.onResult?.(nodeResult(tagOf(chunks[0]), r, opts.test));
   } else running = (await state.run()) as Record<string, SaltResult>;
+  // The running dict holds its entries in the order their records were built, each once, unless some
+  // entry came in otherwise (a listen error) or a tag was recorded twice: then the latest record of each
+  // tag is looked up by tag.
+  const tags = Object.keys(running);
+  let inOrder = tags.length === builtTags.length;
+  for (let i = 0; inOrder && i < tags.length; i++) if (tags[i] !== builtTags[i]) inOrder = false;
+  let byTag: Map<string, Built> | undefined;
+  if (!inOrder) {
+    byTag = new Map();
+    for (let i = 0; i < builtTags.length; i++) byTag.set(builtTags[i] as string, built[i] as Built);
+  }
   const results: NodeResult[] = [];
-  for (const tag in running) results.push(recordOf(tag, running[tag] as Ret));
+  for (let i = 0; i < tags.length; i++) {
+    const tag = tags[i] as string;
+    const r = running[tag] as Ret;
+    const b = byTag === undefined ? built[i] : byTag.get(tag);
+    results.push(b && b.ret === r && unchanged(b, r) ? b.result : nodeResult(tag, r, opts.test));
+  }
   return { running, results };
 }
 

@@ -36,7 +36,7 @@ export class RequisiteNestingError extends Error {
 }
 
 /** Whether a chunk names any requisite check_requisite looks at (watch included: it may become a require). */
-function hasRequisites(low: Low): boolean {
+export function hasRequisites(low: Record<string, unknown>): boolean {
   for (let i = 0; i < CHECKED.length; i++) if ((CHECKED[i] as string) in low) return true;
   return 'prerequired' in low;
 }
@@ -50,26 +50,27 @@ export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: 
  * `performance` global would load perf_hooks for two numbers).
  */
 function monoMs(): number {
-  const [s, ns] = process.hrtime();
-  return s * 1000 + ns / 1e6;
+  // Indexed, not destructured: destructuring an array walks an iterator (garbage on every call).
+  const t = process.hrtime();
+  return (t[0] as number) * 1000 + (t[1] as number) / 1e6;
 }
 
 /** The wall clock at the start of the monotonic clock, in ms: set once, so the microseconds keep counting. */
 let wallAtMono: number | undefined;
 
-/** Python's datetime.time().isoformat() of now, local time. */
-export function saltTime(d = new Date(), mono = monoMs()): string {
+/** Python's datetime.time().isoformat() of now (`ms`, the wall clock in milliseconds), local time. */
+export function saltTime(ms = Date.now(), mono = monoMs()): string {
   wallAtMono ??= Date.now() - mono;
   const us = Math.floor((wallAtMono + mono) * 1000) % 1000;
-  return `${clockOf(d)}${us < 10 ? '00' : us < 100 ? '0' : ''}${us}`;
+  return `${clockOf(ms)}${us < 10 ? '00' : us < 100 ? '0' : ''}${us}`;
 }
 
 let clockMs = Number.NaN;
 let clockText = '';
 /** HH:MM:SS.mmm of a local time, made once per millisecond (many states start in the same one). */
-function clockOf(d: Date): string {
-  const ms = d.getTime();
+function clockOf(ms: number): string {
   if (ms !== clockMs) {
+    const d = new Date(ms);
     const p = (n: number, w = 2) => String(n).padStart(w, '0');
     clockMs = ms;
     clockText = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
@@ -108,6 +109,8 @@ export interface SaltStateOptions {
   readonly caller: StateCaller;
   /** Called after each entry of the running dict is set (progress). */
   readonly onResult?: (tag: string, ret: Ret) => void;
+  /** The caller found that no chunk names a requisite (hasRequisites is false for each). */
+  readonly noRequisites?: boolean;
 }
 
 export class SaltState {
@@ -121,10 +124,15 @@ export class SaltState {
   /** States being called, each for the requisites of the one before. */
   private nesting = 0;
 
+  /** Whether no chunk of the run names a requisite (then none can come to, and none is asked each time). */
+  private readonly noRequisites: boolean;
+
   constructor(
     private readonly chunks: Low[],
     private readonly o: SaltStateOptions,
-  ) {}
+  ) {
+    this.noRequisites = o.noRequisites === true;
+  }
 
   async callChunks(chunks: Low[] = this.chunks): Promise<Running> {
     let running: Running = {};
@@ -137,10 +145,10 @@ export class SaltState {
       }
       const tag = tagOf(low);
       if (!(tag in running)) {
-        if (this.procs.size === 0 && !hasRequisites(low)) {
+        if (this.procs.size === 0 && ((this.noRequisites && chunks === this.chunks) || !hasRequisites(low))) {
           // call_chunk of a state with no requisite: its requisites are met, so it is called, at once when
-          // its function settles at once.
-          if (!low.prerequired) this.active.add(tag);
+          // its function settles at once. Salt marks it active while it runs; only requisites look at the
+          // active states, and the call of a state without any looks at none, so it is not marked.
           const called = this.call(low, chunks, running);
           const ret = called instanceof Promise ? await called : called;
           if (low.__prereq__) this.pre[tag] = ret;
@@ -475,7 +483,7 @@ export class SaltState {
    * state with no checks whose function settles at once returns without a promise.
    */
   private call(low: Low, _chunks: Low[], running: Running): Ret | Promise<Ret> {
-    const startWall = new Date();
+    const startWall = Date.now();
     const t0 = monoMs();
     const errors = this.verifyData(low);
     if (errors.length > 0) {
@@ -491,7 +499,7 @@ export class SaltState {
   }
 
   /** State.call for a state with unless/onlyif/creates, check_cmd, a mod_watch or parallel. */
-  private async callChecked(low: Low, running: Running, test: boolean, startWall: Date, t0: number): Promise<Ret> {
+  private async callChecked(low: Low, running: Running, test: boolean, startWall: number, t0: number): Promise<Ret> {
     // No comment yet: the key comes after the checks' keys, as in Salt's dict.
     let ret = { result: false, name: low.name, changes: {} } as unknown as Ret;
     if ('unless' in low || 'onlyif' in low || 'creates' in low) {
@@ -517,7 +525,7 @@ export class SaltState {
   }
 
   /** The keys State.call adds to a return (none to a prereq's trial run). */
-  private runKeys(low: Low, ret: Ret, startWall: Date, t0: number): Ret {
+  private runKeys(low: Low, ret: Ret, startWall: number, t0: number): Ret {
     if (low.__prereq__) {
       low.__prereq__ = false;
       return ret;

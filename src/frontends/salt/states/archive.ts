@@ -5,7 +5,7 @@
  * extraction and its record. The archive is listed and unpacked with the system's tar and unzip, through
  * the host.
  */
-import { createHash } from 'node:crypto';
+import { createHash } from '../digest.js';
 import { posix } from 'node:path';
 import type { Host } from '../../../host/types.js';
 import type { Chunk } from '../compile/index.js';

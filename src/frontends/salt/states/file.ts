@@ -34,37 +34,48 @@ function dataPath(data: Record<string, unknown>, key: string, delimiter: string)
 
 const CONTENTS_KEYS = ['contents', 'contents_pillar', 'contents_grains'];
 
+/** contents_pillar / contents_grains: the value (or the values' lines) at the keys, or why not. */
+function contentsFrom(what: 'Pillar' | 'Grain', data: () => Record<string, unknown>, keys: unknown, delimiter: string): unknown {
+  const list = Array.isArray(keys) ? keys : [keys];
+  const parts: unknown[] = [];
+  for (const k of list) {
+    const v = dataPath(data(), pyText(k), delimiter);
+    if (v === undefined) return { fail: `${what} ${pyText(k)} does not exist`, arg: what === 'Pillar' ? 'contents_pillar' : 'contents_grains' };
+    parts.push(v);
+  }
+  return Array.isArray(keys) ? parts.map(pyText).join('\n') : parts[0];
+}
+
 /** The text file.managed writes for contents / contents_pillar / contents_grains, as Salt builds it. */
 function managedContents(chunk: Chunk, ctx: TranslateContext): { text: string } | { fail: string; arg?: string } | undefined {
-  const given = CONTENTS_KEYS.filter((k) => chunk[k] !== undefined && chunk[k] !== null);
-  if (given.length === 0) return undefined;
+  // The contents keys given (no list made: most chunks give one or none).
+  let first: string | undefined;
+  let count = 0;
+  for (let i = 0; i < CONTENTS_KEYS.length; i++) {
+    const k = CONTENTS_KEYS[i] as string;
+    if (chunk[k] !== undefined && chunk[k] !== null && count++ === 0) first = k;
+  }
+  if (first === undefined) return undefined;
   if (chunk.source !== undefined && chunk.source !== null && truthy(chunk.source)) {
     return { fail: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'", arg: 'source' };
   }
-  if (given.length > 1) return { fail: "Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted", arg: 'contents' };
+  if (count > 1) return { fail: "Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted", arg: 'contents' };
   const delimiter = typeof chunk.contents_delimiter === 'string' ? chunk.contents_delimiter : ':';
   let use: unknown;
-  const from = (what: 'Pillar' | 'Grain', data: () => Record<string, unknown>, keys: unknown): unknown => {
-    const list = Array.isArray(keys) ? keys : [keys];
-    const parts: unknown[] = [];
-    for (const k of list) {
-      const v = dataPath(data(), pyText(k), delimiter);
-      if (v === undefined) return { fail: `${what} ${pyText(k)} does not exist`, arg: what === 'Pillar' ? 'contents_pillar' : 'contents_grains' };
-      parts.push(v);
-    }
-    return Array.isArray(keys) ? parts.map(pyText).join('\n') : parts[0];
-  };
-  if (given[0] === 'contents_pillar') use = from('Pillar', ctx.pillar, chunk.contents_pillar);
-  else if (given[0] === 'contents_grains') use = from('Grain', ctx.grains ?? (() => ({})), chunk.contents_grains);
+  if (first === 'contents_pillar') use = contentsFrom('Pillar', ctx.pillar, chunk.contents_pillar, delimiter);
+  else if (first === 'contents_grains') use = contentsFrom('Grain', ctx.grains ?? (() => ({})), chunk.contents_grains, delimiter);
   else use = chunk.contents;
   if (use && typeof use === 'object' && !Array.isArray(use) && 'fail' in use) return use as { fail: string };
   if (chunk.allow_empty === false && !truthy(use)) {
-    const id = given[0] === 'contents' ? "'contents'" : `${given[0]} ${pyText(chunk[given[0] as string])}`;
-    return { fail: `${id} value would result in empty contents. Set allow_empty to True to allow the managed file to be empty.`, arg: given[0] as string };
+    const id = first === 'contents' ? "'contents'" : `${first} ${pyText(chunk[first])}`;
+    return { fail: `${id} value would result in empty contents. Set allow_empty to True to allow the managed file to be empty.`, arg: first };
   }
   let text = '';
-  for (const part of strList(use) ?? []) {
-    for (const line of pySplitLines(part)) {
+  const parts = strList(use) ?? [];
+  for (let p = 0; p < parts.length; p++) {
+    const lines = pySplitLines(parts[p] as string);
+    for (let l = 0; l < lines.length; l++) {
+      const line = lines[l] as string;
       const end = line.charCodeAt(line.length - 1);
       text += `${end === 10 || end === 13 ? line.replace(/\n+$/, '').replace(/\r+$/, '') : line}\n`;
     }
@@ -425,8 +436,10 @@ function withOwnerWording(impl: StateImpl): StateImpl {
     ...impl,
     finish(chunk, ret, ctx): SaltRet {
       const out = finish ? finish(chunk, ret, ctx) : ret;
+      // Only a failure can be reworded: the comment of any other return is not searched.
+      if (out.result !== false) return out;
       const m = /^(User|Group) (.+) is not available \(not in \/etc\/(?:passwd|group)\)$/.exec(out.comment);
-      if (!m || out.result !== false) return out;
+      if (!m) return out;
       return { result: false, changes: {}, comment: m[1] === 'User' ? `User ${m[2]} is not available ` : `Group ${m[2]} is not available` };
     },
   };

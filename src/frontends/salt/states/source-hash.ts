@@ -5,7 +5,7 @@
  * otherwise the source must match it before it is copied. A `salt://` source is checked by the file
  * server and its source_hash is not used, as in Salt.
  */
-import { createHash } from 'node:crypto';
+import { createHash } from '../digest.js';
 import { statSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import type { Host } from '../../../host/types.js';
