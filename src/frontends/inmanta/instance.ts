@@ -3,10 +3,14 @@ import type { Span } from '../../core/diag.js';
 import { InmantaError, where } from './errors.js';
 import type { EntityType, RelationDef, ValueType } from './types.js';
 import { isInstance, type Value } from './values.js';
-import { makeLayout, type SlotLayout, Slots } from './slots.js';
+import { makeLayout, type SlotLayout, Slots, type SlotSource } from './slots.js';
 import { ListVar, OptionVar, ResultVar, type Var, type VarHost } from './vars.js';
+import { validateValue } from './types.js';
 
 let nextId = 0;
+
+/** An attribute without a value yet (in an instance's plain values, see `Instance`). */
+const UNSET: unique symbol = Symbol('unset');
 
 /** One slot of a type: an attribute (with its type) or a relation end. */
 type SlotSpec = { readonly kind: 'attribute'; readonly name: string; readonly type: ValueType } | { readonly kind: 'relation'; readonly name: string; readonly rel: RelationDef };
@@ -33,7 +37,13 @@ export function slotOf(entity: EntityType, name: string): number | undefined {
   return layoutOf(entity).index.get(name);
 }
 
-export class Instance {
+/**
+ * An instance of an entity. An attribute's variable is made only when something asks for it (a read, a
+ * wait, a message); until then its value and where it was set are kept as plain values in `cells` (two
+ * entries per slot), which is all most attributes ever need: a constructor sets them and the exporter
+ * reads them. Relation ends always have their variable.
+ */
+export class Instance implements SlotSource<Var> {
   readonly isInstance = true;
   readonly id = nextId++;
   readonly slots: Slots<Var>;
@@ -42,6 +52,9 @@ export class Instance {
   /** Every later constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
   private sites: Span[] | undefined;
   private readonly layout: SlotLayout<SlotSpec>;
+  private readonly host: VarHost;
+  /** Per slot: the value of an attribute whose variable was not made yet (UNSET while it has none), then where it was set. */
+  private readonly cells: unknown[];
 
   constructor(
     host: VarHost,
@@ -50,20 +63,37 @@ export class Instance {
     creator: Instance | undefined,
   ) {
     this.creator = creator;
+    this.host = host;
     const layout = layoutOf(entity);
     this.layout = layout;
-    const vars: Var[] = new Array(layout.specs.length);
-    for (let i = 0; i < layout.specs.length; i++) {
+    const n = layout.specs.length;
+    const vars: (Var | undefined)[] = new Array(n);
+    const cells: unknown[] = new Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      cells[2 * i] = UNSET;
+      cells[2 * i + 1] = undefined;
       const s = layout.specs[i] as SlotSpec;
-      if (s.kind === 'attribute') {
-        const v = new ResultVar(host, s.name, this);
-        v.type = s.type;
-        vars[i] = v;
-      } else if (s.rel.upper === 1 && s.rel.lower === 1) vars[i] = new ResultVar(host, s.name, this);
+      if (s.kind === 'attribute') vars[i] = undefined;
+      else if (s.rel.upper === 1 && s.rel.lower === 1) vars[i] = new ResultVar(host, s.name, this);
       else if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
       else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
     }
-    this.slots = new Slots(layout, vars);
+    this.cells = cells;
+    this.slots = new Slots(layout, vars, this);
+  }
+
+  /** The variable of the `i`th slot, an attribute's, holding the value set so far (Slots asks for it once). */
+  materialize(i: number): Var {
+    const s = this.layout.specs[i] as SlotSpec;
+    const v = new ResultVar(this.host, s.name, this);
+    if (s.kind === 'attribute') v.type = s.type;
+    const value = this.cells[2 * i];
+    if (value !== UNSET) {
+      v.value = value as Value;
+      v.isSet = true;
+      v.setAt = this.cells[2 * i + 1] as Span | undefined;
+    }
+    return v;
   }
 
   /** The variables that can be frozen while the instance is new (its optional and multi-valued relation ends). */
@@ -95,12 +125,19 @@ export class Instance {
 
   /** `set` of the `i`th slot of the type's layout (the place of a name is the same in every instance of the type). */
   setAt(i: number, value: Value, span: Span | undefined): void {
-    const slot = this.slots.at(i);
     const spec = this.layout.specs[i] as SlotSpec;
     try {
       // A relation end named like an attribute takes its place in the layout, as it does in relations().
-      if (spec.kind === 'attribute') (slot as ResultVar).set(value, span);
-      else this.setRelation(spec.rel, slot, value, span);
+      if (spec.kind === 'attribute') {
+        // A first value of an attribute nobody asked for yet is checked as its variable would and kept
+        // plainly; anything else goes through the variable (a second value, a waiting reader).
+        if (this.slots.made(i) === undefined && this.cells[2 * i] === UNSET) {
+          const why = validateValue(spec.type, value);
+          if (why) throw new InmantaError('RuntimeException', why, span);
+          this.cells[2 * i] = value;
+          this.cells[2 * i + 1] = span;
+        } else (this.slots.at(i) as ResultVar).set(value, span);
+      } else this.setRelation(spec.rel, this.slots.at(i), value, span);
     } catch (e) {
       const name = spec.name;
       if (!InmantaError.is(e) || e.kind === 'AttributeException') throw e;
@@ -146,30 +183,29 @@ export class Instance {
 
   /** What is missing once everything is frozen; one message per attribute. */
   incomplete(out: InmantaError[] = []): InmantaError[] {
-    const at = (name: string): string => {
-      const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
-      return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
-    };
-    const specs = this.layout.specs;
     for (let i = 0; i < this.slots.size; i++) {
+      // Most slots are set: their names are looked up only for a message.
+      if (this.isSetAt(i)) continue;
       const slot = this.slots.at(i);
-      // Most slots are set: their names are looked up only for a message. An attribute and a [1] relation
-      // end are a plain ResultVar (see the constructor).
-      const spec = specs[i] as SlotSpec;
-      if ((spec.kind === 'attribute' || (spec.rel.upper === 1 && spec.rel.lower === 1)) && (slot as ResultVar).isSet) continue;
       const name = this.slots.nameAt(i);
       if (slot instanceof ListVar) {
         const lower = this.entity.relations().get(name)?.lower ?? 0;
         if (slot.items.length < lower) {
-          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at(name)} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${this.declaredAt(name)} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
         }
       } else if (slot instanceof OptionVar) {
         continue;
       } else if (!(slot as ResultVar).isSet) {
-        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at(name)} is not set`).showAt(this.span));
+        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${this.declaredAt(name)} is not set`).showAt(this.span));
       }
     }
     return out;
+  }
+
+  /** ` (file:line:col)` where the attribute or relation end `name` is declared, for a message. */
+  private declaredAt(name: string): string {
+    const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
+    return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
   }
 
   /** The value of an attribute once known (for the exporter: after the compile everything is). */
@@ -178,8 +214,20 @@ export class Instance {
     return i === undefined ? undefined : this.valueAt(i);
   }
 
+  /** Whether the `i`th slot is an attribute or a [1] relation end that holds a value. */
+  private isSetAt(i: number): boolean {
+    const spec = this.layout.specs[i] as SlotSpec;
+    if (spec.kind === 'relation' && !(spec.rel.upper === 1 && spec.rel.lower === 1)) return false;
+    const made = this.slots.made(i);
+    return made === undefined ? this.cells[2 * i] !== UNSET : (made as ResultVar).isSet;
+  }
+
   /** `value` of the `i`th slot of the type's layout. */
   valueAt(i: number): Value | undefined {
+    if (this.slots.made(i) === undefined) {
+      const value = this.cells[2 * i];
+      return value === UNSET ? undefined : (value as Value);
+    }
     const s = this.slots.at(i);
     if (s instanceof ListVar) return s.items;
     const r = s as ResultVar;
