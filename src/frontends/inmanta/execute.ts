@@ -1,20 +1,21 @@
 /** Statements become scheduler units; constructors create instances and select their implementations. */
 import type { Span } from '../../core/diag.js';
-import type { Expr, Stmt } from './ast.js';
+import type { Expr, KwArg, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
 import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
-import { Instance, slotOf } from './instance.js';
+import { Instance, slotIndex, slotOf } from './instance.js';
 import { declaredNames, type Namespace, Scope } from './namespace.js';
-import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
+import type { EntityType, ImplementationDef, ImplementDef, IndexDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
 import { ListVar, type Var } from './vars.js';
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
 export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
-  for (const s of stmts) {
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i] as Stmt;
     if (s.kind === 'assign' || s.kind === 'expr' || s.kind === 'for' || s.kind === 'if') {
       // As the real compiler does, the statement's own steps are scheduled first, then the statement waits on them.
       const staged = newStaged();
@@ -167,67 +168,115 @@ function defaultsOf(type: EntityType): readonly DefaultOf[] {
 }
 const defaultsCache = new WeakMap<EntityType, readonly DefaultOf[]>();
 
+/**
+ * The keyword arguments of a constructor call, evaluated, as two lists: the names in the order first
+ * given and their values (a name given again keeps its place and takes the later value, as a map would).
+ */
+function constructorArgs(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, type: EntityType): { names: string[]; values: Value[] } {
+  if (e.starstar.length > 0) {
+    const m = kwValues(ctx, e.kwargs, e.starstar, type);
+    return { names: [...m.keys()], values: [...m.values()] };
+  }
+  const names: string[] = [];
+  const values: Value[] = [];
+  const kwargs = e.kwargs;
+  for (let i = 0; i < kwargs.length; i++) {
+    const k = kwargs[i] as KwArg;
+    const v = evaluate(ctx, k.value, type.relations().get(k.name)?.target);
+    const at = names.indexOf(k.name);
+    if (at < 0) {
+      names.push(k.name);
+      values.push(v);
+    } else values[at] = v;
+  }
+  return { names, values };
+}
+
 /** `Type(k=v, **d)`: an index hit returns the existing instance (and re-assigns the given values to it). */
 export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
-  return remember(ctx, e, ctx.key, () => {
-    const { c, scope } = ctx;
-    const type = c.constructorType(e.type, scope.ns, e.span, expected);
-    const values = kwValues(ctx, e.kwargs, e.starstar, type);
-    const attrs = type.attributes();
+  return remember(ctx, e, ctx.key, () => constructNow(ctx, e, expected));
+}
+
+function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
+  const { c, scope } = ctx;
+  const type = c.constructorType(e.type, scope.ns, e.span, expected);
+  const { names, values } = constructorArgs(ctx, e, type);
+  const n = names.length;
+  // Every name given is an attribute or a relation end: each has a slot in the type's layout.
+  const layout = slotIndex(type);
+  const slots: number[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = layout.get(names[i] as string);
+    if (at === undefined) throw new InmantaError('TypingException', `no attribute ${names[i]} on type ${type.fullName}`, e.span);
+    slots[i] = at;
+  }
+  // The defaults the call did not override, and their values (in declaration order).
+  const used: DefaultOf[] = [];
+  const defaults: Value[] = [];
+  const all = defaultsOf(type);
+  for (let i = 0; i < all.length; i++) {
+    const d = all[i] as DefaultOf;
+    if (names.includes(d.name)) continue;
+    defaults.push(d.literal ? ((d.expr as Extract<Expr, { kind: 'lit' }>).value as Value) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr));
+    used.push(d);
+  }
+  const defaultOf = (a: string): number => {
+    for (let i = 0; i < used.length; i++) if ((used[i] as DefaultOf).name === a) return i;
+    return -1;
+  };
+  const identity = (a: string): Value | undefined => {
+    const at = names.indexOf(a);
+    return at >= 0 ? values[at] : defaults[defaultOf(a)];
+  };
+  const indexes = type.allIndexes();
+  let missing: string[] | undefined;
+  for (let x = 0; x < indexes.length; x++) {
+    const attrs = (indexes[x] as IndexDef).attrs;
+    for (let i = 0; i < attrs.length; i++) {
+      const a = attrs[i] as string;
+      if (!names.includes(a) && defaultOf(a) < 0 && !missing?.includes(a)) (missing ??= []).push(a);
+    }
+  }
+  if (missing) {
     const rels = type.relations();
-    values.forEach((_, k) => {
-      if (!attrs.has(k) && !rels.has(k)) throw new InmantaError('TypingException', `no attribute ${k} on type ${type.fullName}`, e.span);
+    const lines = missing.map((a) => {
+      const what = rels.has(a) ? 'relation' : 'attribute';
+      return `\n\t* Missing ${what} '${a}'. The ${what} ${type.fullName}.${a} is part of an index.`;
     });
-    // The defaults the call did not override, and their values (in declaration order).
-    const used: DefaultOf[] = [];
-    const defaults: Value[] = [];
-    for (const d of defaultsOf(type)) {
-      if (values.has(d.name)) continue;
-      defaults.push(d.literal ? ((d.expr as Extract<Expr, { kind: 'lit' }>).value as Value) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr));
-      used.push(d);
+    throw new InmantaError('IndexAttributeMissingInConstructorException', `Invalid Constructor call:${lines.join('')}`, e.span);
+  }
+  const keys = c.indexKeys(type, identity);
+  const existing = c.findExisting(type, keys);
+  if (existing) {
+    if (existing.entity !== type) {
+      throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
     }
-    const defaultOf = (a: string): number => used.findIndex((d) => d.name === a);
-    const identity = (a: string): Value | undefined => (values.has(a) ? values.get(a) : defaults[defaultOf(a)]);
-    const missing: string[] = [];
-    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!values.has(a) && defaultOf(a) < 0 && !missing.includes(a)) missing.push(a);
-    if (missing.length > 0) {
-      const lines = missing.map((a) => {
-        const what = rels.has(a) ? 'relation' : 'attribute';
-        return `\n\t* Missing ${what} '${a}'. The ${what} ${type.fullName}.${a} is part of an index.`;
-      });
-      throw new InmantaError('IndexAttributeMissingInConstructorException', `Invalid Constructor call:${lines.join('')}`, e.span);
-    }
-    const keys = c.indexKeys(type, identity);
-    const existing = c.findExisting(type, keys);
-    if (existing) {
-      if (existing.entity !== type) {
-        throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
-      }
-      existing.constructedAgainAt(e.span);
-      // The constructor assigns its defaults again too: a default that differs is a double set.
-      used.forEach((d, i) => existing.set(d.name, defaults[i] as Value, e.span));
-      for (const [k, v] of values) existing.set(k, v, e.span);
-      return existing;
-    }
-    if (++c.instanceCount > c.maxInstances) {
-      const by = ctx.creator ? `, here by the implementation of ${ctx.creator}` : '';
-      throw new InmantaError(
-        'RuntimeException',
-        `The model constructs more than ${c.maxInstances} instances: an implementation that keeps constructing its own entity never ends (${type.fullName} constructed again${by}). Set CAIRN_INMANTA_MAX_INSTANCES for a model that really is this large`,
-        e.span,
-      );
-    }
-    const inst = new Instance(c.sched, type, e.span, ctx.creator);
-    for (const slot of inst.growing()) c.sched.track(slot);
-    // A default counts as set where it is declared, as the real compiler reports it.
-    for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
-    values.forEach((v, k) => inst.set(k, v, e.span));
-    for (const t of type.lineage()) t.instances.push(inst);
-    c.instances.push(inst);
-    c.register(inst, type, keys);
-    scheduleImplementations(c, inst);
-    return inst;
-  });
+    existing.constructedAgainAt(e.span);
+    // The constructor assigns its defaults again too: a default that differs is a double set.
+    used.forEach((d, i) => existing.set(d.name, defaults[i] as Value, e.span));
+    for (let i = 0; i < n; i++) existing.set(names[i] as string, values[i] as Value, e.span);
+    return existing;
+  }
+  if (++c.instanceCount > c.maxInstances) {
+    const by = ctx.creator ? `, here by the implementation of ${ctx.creator}` : '';
+    throw new InmantaError(
+      'RuntimeException',
+      `The model constructs more than ${c.maxInstances} instances: an implementation that keeps constructing its own entity never ends (${type.fullName} constructed again${by}). Set CAIRN_INMANTA_MAX_INSTANCES for a model that really is this large`,
+      e.span,
+    );
+  }
+  const inst = new Instance(c.sched, type, e.span, ctx.creator);
+  const growing = inst.growing();
+  for (let i = 0; i < growing.length; i++) c.sched.track(growing[i] as Var);
+  // A default counts as set where it is declared, as the real compiler reports it.
+  for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
+  for (let i = 0; i < n; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);
+  const lineage = type.lineage();
+  for (let i = 0; i < lineage.length; i++) (lineage[i] as EntityType).instances.push(inst);
+  c.instances.push(inst);
+  c.register(inst, type, keys);
+  scheduleImplementations(c, inst);
+  return inst;
 }
 
 /** The implement statements that apply to a type: its own, and its parents' where it says `using parents`. */

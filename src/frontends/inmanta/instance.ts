@@ -32,6 +32,11 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
   return layout;
 }
 
+/** Where the slot of each attribute and relation end is in the layout of `entity`'s instances. */
+export function slotIndex(entity: EntityType): ReadonlyMap<string, number> {
+  return layoutOf(entity).index;
+}
+
 /** Where the slot of `name` is in the layout of `entity`'s instances, if it has one. */
 export function slotOf(entity: EntityType, name: string): number | undefined {
   return layoutOf(entity).index.get(name);

@@ -50,7 +50,8 @@ export class Unit implements Parked {
   ) {}
   /** Registers on every input that is not known yet, then queues the unit if nothing is missing. */
   await(requires: readonly Var[]): void {
-    for (const v of requires) {
+    for (let i = 0; i < requires.length; i++) {
+      const v = requires[i] as Var;
       if (v.known) continue;
       this.waitcount++;
       this.waitingOn = v;
