@@ -125,11 +125,14 @@ function masked(v: unknown, secrets: readonly string[]): unknown {
 export function exportResources(c: Compilation): ExportedResource[] {
   const instances = allInstances(c);
   const byInstance = new Map<Instance, ExportedResource>();
+  // The same resources in the order of their instances.
+  const exported: ExportedResource[] = [];
   const specs = new Map<EntityType, Exported | undefined>();
   const allSecrets = [...c.secrets];
   // The agent of each std::Host, named once.
   const agents = new Map<Instance, string>();
-  for (const inst of instances) {
+  for (let n = 0; n < instances.length; n++) {
+    const inst = instances[n] as Instance;
     const found = specOf(inst.entity, specs);
     if (!found) continue;
     const host = inst.value('host');
@@ -152,10 +155,12 @@ export function exportResources(c: Compilation): ExportedResource[] {
       : { id, type: found.type, agent, attributes, requires: [], instance: inst };
     if (secrets.length > 0) res.secrets = allSecrets;
     byInstance.set(inst, res);
+    exported.push(res);
   }
   // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.
   const built = new Map<Instance, Instance[]>();
-  for (const inst of instances) {
+  for (let n = 0; n < instances.length; n++) {
+    const inst = instances[n] as Instance;
     for (let p = inst.creator; p; p = p.creator) {
       const list = built.get(p) ?? [];
       list.push(inst);
@@ -167,10 +172,13 @@ export function exportResources(c: Compilation): ExportedResource[] {
     if (byInstance.has(v)) return [v];
     return (built.get(v) ?? []).filter((x) => byInstance.has(x));
   };
-  for (const [inst, res] of byInstance) {
+  for (let n = 0; n < exported.length; n++) {
+    const res = exported[n] as ExportedResource;
     // What an enclosing abstract entity requires, every resource its implementations built requires too.
+    const own = res.instance.value('requires') as readonly Value[] | undefined;
+    if (res.instance.creator === undefined && (own === undefined || own.length === 0)) continue;
     const reqs: Value[] = [];
-    for (let p: Instance | undefined = inst; p; p = p.creator) reqs.push(...((p.value('requires') as readonly Value[] | undefined) ?? []));
+    for (let p: Instance | undefined = res.instance; p; p = p.creator) reqs.push(...((p.value('requires') as readonly Value[] | undefined) ?? []));
     if (reqs.length === 0) continue;
     const ids = new Set<string>();
     for (const r of reqs) for (const x of expand(r)) ids.add((byInstance.get(x) as ExportedResource).id);
@@ -179,7 +187,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     res.requires.push(...[...ids].sort());
   }
   const seen = new Map<string, ExportedResource>();
-  for (const r of byInstance.values()) {
+  for (let n = 0; n < exported.length; n++) {
+    const r = exported[n] as ExportedResource;
     const first = seen.get(r.id);
     if (first && JSON.stringify(first.attributes) !== JSON.stringify(r.attributes)) {
       throw new InmantaError('DuplicateException', `Resource ${r.id} is exported twice with different attributes (${first.instance} and ${r.instance})`, r.instance.span);
@@ -195,7 +204,8 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
   const nodes: GraphNode[] = [];
   const edges: Edge[] = [];
   const managed = new Set<string>();
-  for (const r of resources) {
+  for (let n = 0; n < resources.length; n++) {
+    const r = resources[n] as ExportedResource;
     if (r.attributes.managed === false) continue;
     // A reload-only command that requires nothing, or takes no events, can never be asked to run.
     if (r.type === 'exec::Run' && r.attributes.reload_only === true && (r.requires.length === 0 || r.attributes.receive_events === false)) continue;
@@ -205,8 +215,9 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
     nodes.push(r.secrets ? { id: r.id, type, name: r.id, params, span: r.instance.span, meta, secret: { values: r.secrets } } : { id: r.id, type, name: r.id, params, span: r.instance.span, meta });
     managed.add(r.id);
   }
-  for (const r of resources) {
-    if (!managed.has(r.id)) continue;
+  for (let n = 0; n < resources.length; n++) {
+    const r = resources[n] as ExportedResource;
+    if (r.requires.length === 0 || !managed.has(r.id)) continue;
     // A reload-only command runs only when something it requires changed in this deploy (and it takes events).
     const reloadOnly = r.type === 'exec::Run' && r.attributes.reload_only === true;
     for (const dep of r.requires) if (managed.has(dep)) edges.push({ from: dep, to: r.id, kind: reloadOnly ? 'onchanges' : 'require', span: r.instance.span });

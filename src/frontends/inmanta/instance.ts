@@ -152,7 +152,8 @@ export class Instance implements SlotSource<Var> {
 
   private setRelation(rel: RelationDef, slot: Var, value: Value, span: Span | undefined): void {
     const values = Array.isArray(value) ? value : [value];
-    for (const v of values) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as Value;
       if (v === null) {
         if (slot instanceof OptionVar) slot.set(null, span);
         else if (rel.lower > 0 || !(slot instanceof ListVar)) throw new InmantaError('RuntimeException', `Invalid value None for relation ${rel.owner.fullName}.${rel.name}`, span);
