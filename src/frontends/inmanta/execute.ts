@@ -10,12 +10,83 @@ import { Instance, slotIndex, slotOf } from './instance.js';
 import { declaredNames, type Namespace, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef, IndexDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
+import { Unit } from './scheduler.js';
 import { ListVar, type Var } from './vars.js';
+
+/**
+ * Whether preparing the expression splits steps off it (an attribute read, `and`/`or`, a conditional, a
+ * comprehension, a plugin call, an index lookup: see `prepare`). Errs on the side of yes: only literals,
+ * names and what is built of them (constructors, lists, dicts, operators, plain interpolation) say no.
+ */
+function hasSteps(e: Expr): boolean {
+  switch (e.kind) {
+    case 'lit':
+    case 'undef':
+    case 'ref':
+      return false;
+    case 'new':
+      for (let i = 0; i < e.kwargs.length; i++) if (hasSteps((e.kwargs[i] as KwArg).value)) return true;
+      for (let i = 0; i < e.starstar.length; i++) if (hasSteps(e.starstar[i] as Expr)) return true;
+      return false;
+    case 'list':
+      return e.items.some(hasSteps);
+    case 'dict':
+      return e.entries.some(([, x]) => hasSteps(x));
+    case 'not':
+    case 'neg':
+      return hasSteps(e.operand);
+    case 'bin':
+      return e.op === 'and' || e.op === 'or' || hasSteps(e.left) || hasSteps(e.right);
+    case 'mapget':
+      return hasSteps(e.obj) || hasSteps(e.key);
+    case 'fmt':
+      return e.parts.some((p) => typeof p !== 'string' && (p.path.length !== 1 || p.spec.length > 0));
+    default:
+      return true;
+  }
+}
+
+/** Whether a statement is an assignment or expression that `prepare` splits no step off (most of a large model). */
+function stepless(s: Stmt): boolean {
+  let known = steplessCache.get(s);
+  if (known === undefined) {
+    known = (s.kind === 'expr' && !hasSteps(s.expr)) || (s.kind === 'assign' && !hasSteps(s.value));
+    steplessCache.set(s, known);
+  }
+  return known;
+}
+const steplessCache = new WeakMap<Stmt, boolean>();
+
+/**
+ * A statement with no steps of its own: it runs in a context made when it runs and remembers what it
+ * constructs in its unit, where a statement with steps keeps both from when it was prepared.
+ */
+class StatementUnit extends Unit {
+  constructor(
+    readonly c: Compilation,
+    readonly scope: Scope,
+    readonly creator: Instance | undefined,
+    readonly stmt: Stmt,
+  ) {
+    super(c.sched, stmt.span, runStatementUnit);
+  }
+}
+
+function runStatementUnit(u: Unit): void {
+  const su = u as StatementUnit;
+  runStatement({ c: su.c, unit: su, scope: su.scope, key: '', creator: su.creator }, su.stmt);
+}
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
 export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i] as Stmt;
+    if ((s.kind === 'expr' || s.kind === 'assign') && stepless(s)) {
+      const requires: Var[] = [];
+      prepareStatement({ c, unit: c.sched.placeholder, scope, key: '', creator }, s, requires);
+      c.sched.addUnit(new StatementUnit(c, scope, creator, s), requires);
+      continue;
+    }
     if (s.kind === 'assign' || s.kind === 'expr' || s.kind === 'for' || s.kind === 'if') {
       // As the real compiler does, the statement's own steps are scheduled first, then the statement waits on them.
       const staged = newStaged();

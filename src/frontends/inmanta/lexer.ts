@@ -111,8 +111,13 @@ export class Tokens {
   private ends: Int32Array;
   private lineNos: Int32Array;
   private cols: Int32Array;
-  private readonly strings = new Map<number, string>();
+  /** The decoded text of the string and regex tokens, in order; `subs` holds the flavour, `texts` the place here. */
+  private readonly strings: string[] = [];
+  private texts: Int32Array;
   private readonly names = new Map<string, string>();
+  /** The last span `spanAt` made, and its token: a statement and its first expression start at one token. */
+  private lastSpan: Span | undefined;
+  private lastSpanAt = -1;
 
   constructor(
     private readonly src: string,
@@ -125,6 +130,7 @@ export class Tokens {
     this.ends = new Int32Array(cap);
     this.lineNos = new Int32Array(cap);
     this.cols = new Int32Array(cap);
+    this.texts = new Int32Array(cap);
   }
 
   /** Adds a token of kind number `kind` (KIND_CODE). */
@@ -137,7 +143,10 @@ export class Tokens {
     this.ends[i] = end;
     this.lineNos[i] = line;
     this.cols[i] = col;
-    if (text !== undefined) this.strings.set(i, text);
+    if (text !== undefined) {
+      this.texts[i] = this.strings.length;
+      this.strings.push(text);
+    }
   }
 
   private grow(): void {
@@ -153,6 +162,7 @@ export class Tokens {
     this.ends = more(this.ends, (n) => new Int32Array(n));
     this.lineNos = more(this.lineNos, (n) => new Int32Array(n));
     this.cols = more(this.cols, (n) => new Int32Array(n));
+    this.texts = more(this.texts, (n) => new Int32Array(n));
   }
 
   kind(i: number): TokKind {
@@ -175,7 +185,7 @@ export class Tokens {
         return OP_LIST[this.subs[i] as number] === text;
       case 5:
       case 6:
-        return this.strings.get(i) === text;
+        return this.strings[this.texts[i] as number] === text;
       case 8:
         return text === '';
       default: {
@@ -185,9 +195,13 @@ export class Tokens {
     }
   }
 
-  /** Where the token starts (a new object each time; `token(i).span` keeps one). */
+  /** Where the token starts (asked again for the same token, the same object; `token(i).span` keeps one of its own). */
   spanAt(i: number): Span {
-    return { file: this.lines.file, line: this.lineNos[i] as number, col: this.cols[i] as number };
+    if (i === this.lastSpanAt) return this.lastSpan as Span;
+    const span = { file: this.lines.file, line: this.lineNos[i] as number, col: this.cols[i] as number };
+    this.lastSpan = span;
+    this.lastSpanAt = i;
+    return span;
   }
 
   /** A string token's flavour. */
@@ -213,7 +227,7 @@ export class Tokens {
         return OP_LIST[this.subs[i] as number] as string;
       case 5:
       case 6:
-        return this.strings.get(i) as string;
+        return this.strings[this.texts[i] as number] as string;
       case 8:
         return '';
       default:

@@ -619,7 +619,7 @@ class Parser {
         const name = toks.text(i);
         this.checkHyphenAt(i, name);
         this.pos += 2;
-        kwargs.push({ name, value: this.expr(), span: toks.spanAt(i) });
+        kwargs.push({ name, value: this.expr() });
       } else args.push(this.expr());
       if (!this.accept(',')) break;
     }
