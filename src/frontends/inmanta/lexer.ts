@@ -34,10 +34,24 @@ for (const k of KEYWORD_LIST) KEYWORD_SHAPES[k.length * 128 + k.charCodeAt(0)] =
 
 /** Operators: a two-character one wins over its first character alone. */
 const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
-const OPS2_FIRST = new Set([...OPS2].map((o) => o[0] as string));
 const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 const OP_LIST = [...OPS2, ...OPS1];
 const OP_INDEX = new Map(OP_LIST.map((o, i) => [o, i]));
+/** By character code: the number of the one-character operator (-1 when none), and of each two-character one by its second character. */
+const OP1_BY_CODE = new Int8Array(128).fill(-1);
+for (const o of OPS1) OP1_BY_CODE[o.charCodeAt(0)] = OP_INDEX.get(o) as number;
+const OP2_BY_CODES = new Int8Array(128 * 128).fill(-1);
+for (const o of OPS2) OP2_BY_CODES[o.charCodeAt(0) * 128 + o.charCodeAt(1)] = OP_INDEX.get(o) as number;
+
+/** The operator number of the operator at `i` (a two-character one wins over its first character), or -1. */
+function operatorAt(src: string, i: number, code: number, next: number): number {
+  if (code >= 128) return -1;
+  if (next < 128 && next >= 0) {
+    const two = OP2_BY_CODES[code * 128 + next] as number;
+    if (two >= 0) return two;
+  }
+  return OP1_BY_CODE[code] as number;
+}
 /** For each operator: 1 when it opens a bracket, -1 when it closes one, else 0. */
 const BRACKET = Int8Array.from(OP_LIST, (o) => ('([{'.includes(o) ? 1 : ')]}'.includes(o) ? -1 : 0));
 
@@ -269,10 +283,24 @@ function isDigit(d: number): boolean {
 function isNameStart(d: number): boolean {
   return (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95;
 }
-/** The characters inside a name, [a-zA-Z_0-9-]; sticky, matched where a name's first character ends. */
-const NAME_REST = /[a-zA-Z0-9_-]*/y;
 /** A quoted string's characters up to its quote, a backslash or the end of the line. */
 const PLAIN_BODY: Readonly<Record<string, RegExp>> = { '"': /[^"\\\n]*/y, "'": /[^'\\\n]*/y };
+
+/**
+ * Where the number at `i` (a digit, or `-` and a digit) ends: as `NUMBER` reads it, digits then `.` and
+ * digits when a digit follows the dot; read within the next 64 characters (see numberAt).
+ */
+function numberEnd(src: string, i: number): number {
+  let j = src.charCodeAt(i) === 45 ? i + 1 : i;
+  while (isDigit(src.charCodeAt(j))) j++;
+  if (src.charCodeAt(j) === 46 && isDigit(src.charCodeAt(j + 1))) {
+    j += 2;
+    while (isDigit(src.charCodeAt(j))) j++;
+  }
+  if (j - i <= 64) return j;
+  const t = numberAt(src, i);
+  return t === undefined ? -1 : i + t.length;
+}
 
 /** The number at `i`, read within the next 64 characters. */
 function numberAt(src: string, i: number): string | undefined {
@@ -331,9 +359,9 @@ export function lex(file: string, src: string): Tokens {
       text = code === 114 ? prefixed.raw : decodeEscapes(prefixed.raw);
       end = prefixed.end;
     } else if (isNameStart(code)) {
-      NAME_REST.lastIndex = i + 1;
-      NAME_REST.test(src);
-      let j = Math.min(NAME_REST.lastIndex, i + 256);
+      let j = i + 1;
+      for (let d = src.charCodeAt(j); isNameStart(d) || isDigit(d) || d === 45; d = src.charCodeAt(j)) j++;
+      j = Math.min(j, i + 256);
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (src.charCodeAt(j - 1) === 45) j--;
       const len = j - i;
@@ -368,18 +396,17 @@ export function lex(file: string, src: string): Tokens {
       // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
       // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
       // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
-      const num = (code === 45 ? isDigit(next) : isDigit(code)) ? numberAt(src, i) : undefined;
-      if (num) {
-        kind = num.includes('.') ? KIND_CODE.float : KIND_CODE.int;
-        end = i + num.length;
+      const numEnd = (code === 45 ? isDigit(next) : isDigit(code)) ? numberEnd(src, i) : -1;
+      if (numEnd >= 0) {
+        kind = KIND_CODE.int;
+        for (let k = i; k < numEnd; k++) if (src.charCodeAt(k) === 46) kind = KIND_CODE.float;
+        end = numEnd;
       } else {
-        const c = src[i] as string;
-        const two = OPS2_FIRST.has(c) ? src.slice(i, i + 2) : '';
-        const op = OPS2.has(two) ? two : OPS1.has(c) ? c : undefined;
-        if (!op) illegal(start);
+        const op = operatorAt(src, i, code, next);
+        if (op < 0) illegal(start);
         kind = KIND_CODE.op;
-        sub = OP_INDEX.get(op as string) as number;
-        end = i + (op as string).length;
+        sub = op;
+        end = i + (OP_LIST[op] as string).length;
       }
     }
     while (start >= nextLineStart) {
