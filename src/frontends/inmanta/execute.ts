@@ -6,9 +6,11 @@ import { InmantaError } from './errors.js';
 import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
-import { Instance, slotIndex, slotOf } from './instance.js';
-import { declaredNames, type Namespace, Scope } from './namespace.js';
-import type { EntityType, ImplementationDef, ImplementDef, IndexDef } from './types.js';
+import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source } from './constructor-plan.js';
+import { keyOf } from './compilation.js';
+import { Instance, slotIndex } from './instance.js';
+import { declaredNames, Scope } from './namespace.js';
+import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
 import { Unit } from './scheduler.js';
 import { ListVar, type Var } from './vars.js';
@@ -213,32 +215,6 @@ function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
   obj.set(attr, value, s.span);
 }
 
-/** A default of a type's attribute: a plain literal is kept as its value, anything else is evaluated per instance. */
-interface DefaultOf {
-  readonly name: string;
-  readonly expr: Expr;
-  readonly ns: Namespace;
-  readonly literal: boolean;
-  /** Where its slot is in the type's layout. */
-  readonly slot: number;
-}
-
-/** The attributes of a type that have a default, in declaration order; worked out once per type. */
-function defaultsOf(type: EntityType): readonly DefaultOf[] {
-  const known = defaultsCache.get(type);
-  if (known) return known;
-  const out: DefaultOf[] = [];
-  for (const [name, a] of type.attributes()) {
-    if (a.default === undefined || a.default === 'undef') continue;
-    const { expr, ns } = a.default;
-    // A default is a constant: a plain literal is its own value; only lists, dicts and floats are built anew.
-    out.push({ name, expr, ns, literal: expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object'), slot: slotOf(type, name) as number });
-  }
-  defaultsCache.set(type, out);
-  return out;
-}
-const defaultsCache = new WeakMap<EntityType, readonly DefaultOf[]>();
-
 /**
  * The keyword arguments of a constructor call, evaluated, as two lists: the names in the order first
  * given and their values (a name given again keeps its place and takes the later value, as a map would).
@@ -269,8 +245,34 @@ export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected:
 }
 
 function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
-  const { c, scope } = ctx;
-  const type = c.constructorType(e.type, scope.ns, e.span, expected);
+  const type = ctx.c.constructorType(e.type, ctx.scope.ns, e.span, expected);
+  const plan = planFor(e, type);
+  if (!plan) return constructAnyCall(ctx, e, type);
+  // As the general way below, for a call that cannot fail before the index lookup, with what the call
+  // site always does worked out once.
+  const kwargs = e.kwargs;
+  const values: Value[] = new Array(kwargs.length);
+  for (let i = 0; i < kwargs.length; i++) values[i] = evaluate(ctx, (kwargs[i] as KwArg).value, plan.targets[i]);
+  const used = plan.used;
+  const defaults: Value[] = new Array(used.length);
+  for (let i = 0; i < used.length; i++) defaults[i] = defaultValue(ctx, used[i] as DefaultOf);
+  const keys: string[] = new Array(plan.indexes.length);
+  for (let x = 0; x < plan.indexes.length; x++) {
+    const { ix, sources } = plan.indexes[x] as ConstructorPlan['indexes'][number];
+    let key = '';
+    for (let j = 0; j < sources.length; j++) key += `${j > 0 ? ',' : ''}${ix.sorted[j] as string}=${keyOf(source(values, defaults, sources[j] as number) ?? null)}`;
+    keys[x] = key;
+  }
+  return place(ctx, e, type, plan.slots, values, used, defaults, keys);
+}
+
+/** The value of a default the call left in place. */
+function defaultValue(ctx: Ctx, d: DefaultOf): Value {
+  return d.literal ? literalValue(d) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr);
+}
+
+/** Any constructor call: `**` arguments, a name given twice, unknown names and missing index attributes are found here. */
+function constructAnyCall(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, type: EntityType): Instance {
   const { names, values } = constructorArgs(ctx, e, type);
   const n = names.length;
   // Every name given is an attribute or a relation end: each has a slot in the type's layout.
@@ -288,27 +290,17 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
   for (let i = 0; i < all.length; i++) {
     const d = all[i] as DefaultOf;
     if (names.includes(d.name)) continue;
-    defaults.push(d.literal ? ((d.expr as Extract<Expr, { kind: 'lit' }>).value as Value) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr));
+    defaults.push(defaultValue(ctx, d));
     used.push(d);
   }
-  const defaultOf = (a: string): number => {
-    for (let i = 0; i < used.length; i++) if ((used[i] as DefaultOf).name === a) return i;
-    return -1;
-  };
+  const defaultOf = (a: string): number => used.findIndex((d) => d.name === a);
   const identity = (a: string): Value | undefined => {
     const at = names.indexOf(a);
     return at >= 0 ? values[at] : defaults[defaultOf(a)];
   };
-  const indexes = type.allIndexes();
-  let missing: string[] | undefined;
-  for (let x = 0; x < indexes.length; x++) {
-    const attrs = (indexes[x] as IndexDef).attrs;
-    for (let i = 0; i < attrs.length; i++) {
-      const a = attrs[i] as string;
-      if (!names.includes(a) && defaultOf(a) < 0 && !missing?.includes(a)) (missing ??= []).push(a);
-    }
-  }
-  if (missing) {
+  const missing: string[] = [];
+  for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!names.includes(a) && defaultOf(a) < 0 && !missing.includes(a)) missing.push(a);
+  if (missing.length > 0) {
     const rels = type.relations();
     const lines = missing.map((a) => {
       const what = rels.has(a) ? 'relation' : 'attribute';
@@ -316,7 +308,24 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
     });
     throw new InmantaError('IndexAttributeMissingInConstructorException', `Invalid Constructor call:${lines.join('')}`, e.span);
   }
-  const keys = c.indexKeys(type, identity);
+  return place(ctx, e, type, slots, values, used, defaults, ctx.c.indexKeys(type, identity));
+}
+
+/**
+ * The instance a constructor call with these values gives: the existing one with the same index key (given
+ * the values again), or a new one, registered under `keys` and with its implementations scheduled.
+ */
+function place(
+  ctx: Ctx,
+  e: Extract<Expr, { kind: 'new' }>,
+  type: EntityType,
+  slots: readonly number[],
+  values: readonly Value[],
+  used: readonly DefaultOf[],
+  defaults: readonly Value[],
+  keys: readonly string[],
+): Instance {
+  const c = ctx.c;
   const existing = c.findExisting(type, keys);
   if (existing) {
     if (existing.entity !== type) {
@@ -324,8 +333,8 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
     }
     existing.constructedAgainAt(e.span);
     // The constructor assigns its defaults again too: a default that differs is a double set.
-    used.forEach((d, i) => existing.set(d.name, defaults[i] as Value, e.span));
-    for (let i = 0; i < n; i++) existing.set(names[i] as string, values[i] as Value, e.span);
+    for (let i = 0; i < used.length; i++) existing.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, e.span);
+    for (let i = 0; i < slots.length; i++) existing.setAt(slots[i] as number, values[i] as Value, e.span);
     return existing;
   }
   if (++c.instanceCount > c.maxInstances) {
@@ -341,7 +350,7 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
   for (let i = 0; i < growing.length; i++) c.sched.track(growing[i] as Var);
   // A default counts as set where it is declared, as the real compiler reports it.
   for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
-  for (let i = 0; i < n; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);
+  for (let i = 0; i < slots.length; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);
   const lineage = type.lineage();
   for (let i = 0; i < lineage.length; i++) (lineage[i] as EntityType).instances.push(inst);
   c.instances.push(inst);
