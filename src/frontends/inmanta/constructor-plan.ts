@@ -62,18 +62,40 @@ export function source(args: readonly Value[], defaults: readonly Value[], k: nu
   return k >= 0 ? args[k] : defaults[-k - 1];
 }
 
-/** The plan of a call for `type`, or undefined when the call has to go the general way (`**`, a repeated or unknown name, a missing index attribute). */
+/**
+ * The plan of a call for `type`, or undefined when the call has to go the general way (`**`, a repeated or
+ * unknown name, a missing index attribute). Plans are kept per type by the names the call gives, in order:
+ * calls written alike share one (the parser keeps one string per name, so the names compare at once).
+ */
 export function planFor(e: Extract<Expr, { kind: 'new' }>, type: EntityType): ConstructorPlan | undefined {
-  const known = plans.get(e);
-  if (known !== undefined && known.type === type) return known.plan;
+  if (e.starstar.length > 0) return undefined;
+  let shapes = plans.get(type);
+  if (!shapes) {
+    shapes = [];
+    plans.set(type, shapes);
+  }
+  const kwargs = e.kwargs;
+  for (let s = 0; s < shapes.length; s++) {
+    const shape = shapes[s] as Shape;
+    const names = shape.names;
+    if (names.length !== kwargs.length) continue;
+    let same = true;
+    for (let i = 0; same && i < names.length; i++) same = names[i] === (kwargs[i] as KwArg).name;
+    if (same) return shape.plan;
+  }
   const plan = makePlan(e, type);
-  plans.set(e, { type, plan });
+  // A model with many shapes of call for one type keeps the first ones; the others are worked out each time.
+  if (shapes.length < MAX_SHAPES) shapes.push({ names: kwargs.map((k) => k.name), plan });
   return plan;
 }
-const plans = new WeakMap<object, { readonly type: EntityType; readonly plan: ConstructorPlan | undefined }>();
+interface Shape {
+  readonly names: readonly string[];
+  readonly plan: ConstructorPlan | undefined;
+}
+const MAX_SHAPES = 32;
+const plans = new WeakMap<EntityType, Shape[]>();
 
 function makePlan(e: Extract<Expr, { kind: 'new' }>, type: EntityType): ConstructorPlan | undefined {
-  if (e.starstar.length > 0) return undefined;
   const layout = slotIndex(type);
   const names = e.kwargs.map((k: KwArg) => k.name);
   const slots: number[] = [];
