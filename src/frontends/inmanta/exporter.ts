@@ -86,6 +86,9 @@ interface Exported {
   readonly attributes: readonly string[];
   /** Where each attribute is in the entity's slot layout, found from its first instance. */
   slots?: readonly number[];
+  /** Where `host` and `requires` are in that layout, if the entity has them. */
+  hostSlot?: number | undefined;
+  requiresSlot?: number | undefined;
 }
 
 function specOf(entity: EntityType, cache: Map<EntityType, Exported | undefined>): Exported | undefined {
@@ -124,9 +127,10 @@ function masked(v: unknown, secrets: readonly string[]): unknown {
 
 export function exportResources(c: Compilation): ExportedResource[] {
   const instances = allInstances(c);
-  const byInstance = new Map<Instance, ExportedResource>();
-  // The same resources in the order of their instances.
+  // The resources in the order of their instances, and those that require something (themselves or through
+  // the instances that built them).
   const exported: ExportedResource[] = [];
+  const requiring: ExportedResource[] = [];
   const specs = new Map<EntityType, Exported | undefined>();
   const allSecrets = [...c.secrets];
   // The agent of each std::Host, named once.
@@ -135,7 +139,12 @@ export function exportResources(c: Compilation): ExportedResource[] {
     const inst = instances[n] as Instance;
     const found = specOf(inst.entity, specs);
     if (!found) continue;
-    const host = inst.value('host');
+    if (!found.slots) {
+      found.slots = found.attributes.map((name) => inst.slots.indexOf(name) as number);
+      found.hostSlot = inst.slots.indexOf('host');
+      found.requiresSlot = inst.slots.indexOf('requires');
+    }
+    const host = found.hostSlot === undefined ? undefined : inst.valueAt(found.hostSlot);
     let agent = 'internal';
     if (isInstance(host)) {
       agent = agents.get(host) as string;
@@ -145,7 +154,7 @@ export function exportResources(c: Compilation): ExportedResource[] {
       }
     }
     const attributes: Record<string, unknown> = {};
-    const slots = (found.slots ??= found.attributes.map((name) => inst.slots.indexOf(name) as number));
+    const slots = found.slots;
     for (let i = 0; i < slots.length; i++) attributes[found.attributes[i] as string] = toPlain(inst.valueAt(slots[i] as number) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
     // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
@@ -154,9 +163,29 @@ export function exportResources(c: Compilation): ExportedResource[] {
       ? { id, type: found.type, agent, agentSpan: host.span, attributes, requires: [], instance: inst }
       : { id, type: found.type, agent, attributes, requires: [], instance: inst };
     if (secrets.length > 0) res.secrets = allSecrets;
-    byInstance.set(inst, res);
     exported.push(res);
+    const own = found.requiresSlot === undefined ? undefined : (inst.valueAt(found.requiresSlot) as readonly Value[] | undefined);
+    if (inst.creator !== undefined || (own !== undefined && own.length !== 0)) requiring.push(res);
   }
+  // Requirements: most resources of a large model have none, and then none of what follows is made.
+  if (requiring.length > 0) addRequirements(instances, exported, requiring);
+  const seen = new Map<string, ExportedResource>();
+  for (let n = 0; n < exported.length; n++) {
+    const r = exported[n] as ExportedResource;
+    const first = seen.get(r.id);
+    if (first && JSON.stringify(first.attributes) !== JSON.stringify(r.attributes)) {
+      throw new InmantaError('DuplicateException', `Resource ${r.id} is exported twice with different attributes (${first.instance} and ${r.instance})`, r.instance.span);
+    }
+    seen.set(r.id, r);
+  }
+  // The ids are unique here: sorted as strings (by UTF-16 code units, as `<` compares them).
+  return [...seen.keys()].sort().map((id) => seen.get(id) as ExportedResource);
+}
+
+/** Fills `requires` of the resources that require something, themselves or through the instances that built them. */
+function addRequirements(instances: readonly Instance[], exported: readonly ExportedResource[], requiring: readonly ExportedResource[]): void {
+  const byInstance = new Map<Instance, ExportedResource>();
+  for (const res of exported) byInstance.set(res.instance, res);
   // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.
   const built = new Map<Instance, Instance[]>();
   for (let n = 0; n < instances.length; n++) {
@@ -172,11 +201,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     if (byInstance.has(v)) return [v];
     return (built.get(v) ?? []).filter((x) => byInstance.has(x));
   };
-  for (let n = 0; n < exported.length; n++) {
-    const res = exported[n] as ExportedResource;
+  for (const res of requiring) {
     // What an enclosing abstract entity requires, every resource its implementations built requires too.
-    const own = res.instance.value('requires') as readonly Value[] | undefined;
-    if (res.instance.creator === undefined && (own === undefined || own.length === 0)) continue;
     const reqs: Value[] = [];
     for (let p: Instance | undefined = res.instance; p; p = p.creator) reqs.push(...((p.value('requires') as readonly Value[] | undefined) ?? []));
     if (reqs.length === 0) continue;
@@ -186,17 +212,6 @@ export function exportResources(c: Compilation): ExportedResource[] {
     ids.delete(res.id);
     res.requires.push(...[...ids].sort());
   }
-  const seen = new Map<string, ExportedResource>();
-  for (let n = 0; n < exported.length; n++) {
-    const r = exported[n] as ExportedResource;
-    const first = seen.get(r.id);
-    if (first && JSON.stringify(first.attributes) !== JSON.stringify(r.attributes)) {
-      throw new InmantaError('DuplicateException', `Resource ${r.id} is exported twice with different attributes (${first.instance} and ${r.instance})`, r.instance.span);
-    }
-    seen.set(r.id, r);
-  }
-  // The ids are unique here: sorted as strings (by UTF-16 code units, as `<` compares them).
-  return [...seen.keys()].sort().map((id) => seen.get(id) as ExportedResource);
 }
 
 /** The core graph of the exported resources; unmanaged resources are left out. */

@@ -114,9 +114,10 @@ class Parser {
     if (t.kind === 'kw') throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
     throw new InmantaError('ParserException', `Syntax error at token ${tokenValue(t)}`, t.after);
   }
-  private expect(text: string): Token {
+  /** Moves past the keyword or operator `text`, which must be there (without making its token). */
+  private expect(text: string): void {
     if (!this.is(text)) this.fail();
-    return this.next();
+    this.skip();
   }
   private ident(): Token {
     const t = this.tok;
