@@ -50,14 +50,8 @@ function hasSteps(e: Expr): boolean {
 
 /** Whether a statement is an assignment or expression that `prepare` splits no step off (most of a large model). */
 function stepless(s: Stmt): boolean {
-  let known = steplessCache.get(s);
-  if (known === undefined) {
-    known = (s.kind === 'expr' && !hasSteps(s.expr)) || (s.kind === 'assign' && !hasSteps(s.value));
-    steplessCache.set(s, known);
-  }
-  return known;
+  return (s.kind === 'expr' && !hasSteps(s.expr)) || (s.kind === 'assign' && !hasSteps(s.value));
 }
-const steplessCache = new WeakMap<Stmt, boolean>();
 
 /**
  * A statement with no steps of its own: it runs in a context made when it runs and remembers what it

@@ -222,6 +222,9 @@ export class Instance implements SlotSource<Var> {
 
   /** Whether the `i`th slot is an attribute or a [1] relation end that holds a value. */
   private isSetAt(i: number): boolean {
+    // An attribute that got a value before its variable was made (most of them) is set: a variable made
+    // since holds that value.
+    if (this.cells[2 * i] !== UNSET) return true;
     const spec = this.layout.specs[i] as SlotSpec;
     if (spec.kind === 'relation' && !(spec.rel.upper === 1 && spec.rel.lower === 1)) return false;
     const made = this.slots.made(i);

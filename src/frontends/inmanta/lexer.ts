@@ -137,7 +137,9 @@ export class Tokens {
     private readonly src: string,
     private readonly lines: Lines,
   ) {
-    const cap = (src.length >> 3) + 16;
+    // A model has a token every four or five characters (a constructor call per line); room for one every
+    // four, so that a large file's arrays are not grown and copied while it is read.
+    const cap = (src.length >> 2) + 16;
     this.kinds = new Uint8Array(cap);
     this.subs = new Uint8Array(cap);
     this.offsets = new Int32Array(cap);
