@@ -49,11 +49,6 @@ function validModuleYml(dir: string): boolean {
   }
 }
 
-/** The file name a bundled module's model is reported under. */
-function bundledFile(name: string): string {
-  return `<bundled ${name}>/_init.cf`;
-}
-
 export function loadProject(projectDir: string): LoadedProject {
   const main = join(projectDir, 'main.cf');
   if (!existsSync(main) || !statSync(main).isFile()) {
@@ -75,17 +70,8 @@ export function loadProject(projectDir: string): LoadedProject {
     return undefined;
   };
 
-  // The bundled std (which every project loads) is parsed first, unless the module path has its own: its
-  // definitions take the parser through most of the language, so the parser V8 optimizes for main.cf is
-  // not thrown away when the modules are parsed after it. Namespaces are still made in the order below.
-  const early = new Map<string, Stmt[]>();
-  const bundledStd = BUNDLED.std;
-  if (bundledStd !== undefined && !searchPath.some((dir) => existsSync(join(dir, 'std', 'model', '_init.cf')))) {
-    early.set('std', parseFile(bundledFile('std'), bundledStd));
-  }
-
   const parse = (name: string, file: string, src: string): void => {
-    const stmts = early.get(name) ?? parseFile(file, src);
+    const stmts = parseFile(file, src);
     namespaces.set(name, new Namespace(name, file, stmts));
     for (let i = 0; i < stmts.length; i++) {
       const s = stmts[i] as Stmt;
@@ -101,7 +87,7 @@ export function loadProject(projectDir: string): LoadedProject {
     if (!dir) {
       const bundled = sub.length === 0 ? BUNDLED[mod as string] : undefined;
       if (bundled === undefined) throw new InmantaError('ModuleLoadingException', `Failed to load module ${name}`, span);
-      parse(name, bundledFile(name), bundled);
+      parse(name, `<bundled ${name}>/_init.cf`, bundled);
       return;
     }
     if (sub.length > 0) load(mod as string, span);
