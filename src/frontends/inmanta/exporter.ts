@@ -73,7 +73,8 @@ export interface ExportedResource {
   /** Where the agent's std::Host was constructed (absent for the internal agent). */
   readonly agentSpan?: Span;
   readonly attributes: Record<string, unknown>;
-  readonly requires: string[];
+  /** The ids it requires, sorted (one shared empty list for the resources that require nothing). */
+  readonly requires: readonly string[];
   readonly instance: Instance;
   /** The secret values its attributes hold (from std::password): set only when there are some. */
   readonly secrets?: readonly string[];
@@ -125,6 +126,8 @@ function masked(v: unknown, secrets: readonly string[]): unknown {
   return v;
 }
 
+const NO_REQUIRES: readonly string[] = Object.freeze([]);
+
 export function exportResources(c: Compilation): ExportedResource[] {
   const instances = allInstances(c);
   // The resources in the order of their instances, and those that require something (themselves or through
@@ -160,8 +163,8 @@ export function exportResources(c: Compilation): ExportedResource[] {
     // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
     const secrets = allSecrets.length === 0 ? allSecrets : allSecrets.filter((v) => v.trim().length >= 3 && holds(attributes, v));
     const res: { -readonly [K in keyof ExportedResource]: ExportedResource[K] } = isInstance(host)
-      ? { id, type: found.type, agent, agentSpan: host.span, attributes, requires: [], instance: inst }
-      : { id, type: found.type, agent, attributes, requires: [], instance: inst };
+      ? { id, type: found.type, agent, agentSpan: host.span, attributes, requires: NO_REQUIRES, instance: inst }
+      : { id, type: found.type, agent, attributes, requires: NO_REQUIRES, instance: inst };
     if (secrets.length > 0) res.secrets = allSecrets;
     exported.push(res);
     const own = found.requiresSlot === undefined ? undefined : (inst.valueAt(found.requiresSlot) as readonly Value[] | undefined);
@@ -210,7 +213,7 @@ function addRequirements(instances: readonly Instance[], exported: readonly Expo
     for (const r of reqs) for (const x of expand(r)) ids.add((byInstance.get(x) as ExportedResource).id);
     // Requiring the entity that built this resource must not make it require itself.
     ids.delete(res.id);
-    res.requires.push(...[...ids].sort());
+    if (ids.size > 0) (res as { requires: readonly string[] }).requires = [...ids].sort();
   }
 }
 
@@ -219,6 +222,8 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
   const nodes: GraphNode[] = [];
   const edges: Edge[] = [];
   const managed = new Set<string>();
+  // Each resource type's node metadata, one object per type (nothing changes it).
+  const metas = new Map<string, { readonly inmantaType: string }>();
   for (let n = 0; n < resources.length; n++) {
     const r = resources[n] as ExportedResource;
     if (r.attributes.managed === false) continue;
@@ -226,7 +231,11 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
     if (r.type === 'exec::Run' && r.attributes.reload_only === true && (r.requires.length === 0 || r.attributes.receive_events === false)) continue;
     const spec = SPECS[r.type] as ResourceSpec;
     const { type, params } = spec.node(r.attributes);
-    const meta = { inmantaType: r.type };
+    let meta = metas.get(r.type);
+    if (!meta) {
+      meta = { inmantaType: r.type };
+      metas.set(r.type, meta);
+    }
     nodes.push(r.secrets ? { id: r.id, type, name: r.id, params, span: r.instance.span, meta, secret: { values: r.secrets } } : { id: r.id, type, name: r.id, params, span: r.instance.span, meta });
     managed.add(r.id);
   }
