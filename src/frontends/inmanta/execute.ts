@@ -340,8 +340,7 @@ function place(
     );
   }
   const inst = new Instance(c.sched, type, e.span, ctx.creator);
-  const growing = inst.growing();
-  for (let i = 0; i < growing.length; i++) c.sched.track(growing[i] as Var);
+  inst.trackGrowing(c.sched);
   // A default counts as set where it is declared, as the real compiler reports it.
   for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
   for (let i = 0; i < slots.length; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);

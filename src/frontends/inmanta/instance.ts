@@ -32,6 +32,30 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
   return layout;
 }
 
+/** A new instance's plain values and variables before its relation ends get theirs: copied, not built, per instance. */
+interface Blank {
+  readonly cells: readonly unknown[];
+  readonly vars: readonly undefined[];
+  /** The slots that are relation ends. */
+  readonly relations: readonly number[];
+}
+const blanks = new WeakMap<EntityType, Blank>();
+
+function blankOf(entity: EntityType): Blank {
+  const known = blanks.get(entity);
+  if (known) return known;
+  const specs = layoutOf(entity).specs;
+  const cells: unknown[] = [];
+  const relations: number[] = [];
+  specs.forEach((s, i) => {
+    cells.push(UNSET, undefined);
+    if (s.kind === 'relation') relations.push(i);
+  });
+  const blank = { cells, vars: specs.map(() => undefined), relations };
+  blanks.set(entity, blank);
+  return blank;
+}
+
 /** Where the slot of each attribute and relation end is in the layout of `entity`'s instances. */
 export function slotIndex(entity: EntityType): ReadonlyMap<string, number> {
   return layoutOf(entity).index;
@@ -71,19 +95,17 @@ export class Instance implements SlotSource<Var> {
     this.host = host;
     const layout = layoutOf(entity);
     this.layout = layout;
-    const n = layout.specs.length;
-    const vars: (Var | undefined)[] = new Array(n);
-    const cells: unknown[] = new Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      cells[2 * i] = UNSET;
-      cells[2 * i + 1] = undefined;
-      const s = layout.specs[i] as SlotSpec;
-      if (s.kind === 'attribute') vars[i] = undefined;
-      else if (s.rel.upper === 1 && s.rel.lower === 1) vars[i] = new ResultVar(host, s.name, this);
+    const blank = blankOf(entity);
+    const vars: (Var | undefined)[] = blank.vars.slice();
+    const relations = blank.relations;
+    for (let r = 0; r < relations.length; r++) {
+      const i = relations[r] as number;
+      const s = layout.specs[i] as Extract<SlotSpec, { kind: 'relation' }>;
+      if (s.rel.upper === 1 && s.rel.lower === 1) vars[i] = new ResultVar(host, s.name, this);
       else if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
       else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
     }
-    this.cells = cells;
+    this.cells = blank.cells.slice();
     this.slots = new Slots(layout, vars, this);
   }
 
@@ -101,9 +123,13 @@ export class Instance implements SlotSource<Var> {
     return v;
   }
 
-  /** The variables that can be frozen while the instance is new (its optional and multi-valued relation ends). */
-  growing(): Var[] {
-    return this.slots.growing();
+  /**
+   * Hands `track` the variables that can be frozen while the instance is new (its optional and
+   * multi-valued relation ends), in layout order.
+   */
+  trackGrowing(track: { track(v: Var): void }): void {
+    const growing = this.layout.growing;
+    for (let k = 0; k < growing.length; k++) track.track(this.slots.at(growing[k] as number));
   }
 
   /** A later constructor call with the same index key returned this instance. */

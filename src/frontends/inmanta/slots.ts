@@ -78,10 +78,6 @@ export class Slots<V> {
   made(i: number): V | undefined {
     return this.vars[i];
   }
-  /** The variables that grow until frozen. */
-  growing(): V[] {
-    return this.layout.growing.map((i) => this.at(i));
-  }
   *[Symbol.iterator](): IterableIterator<[string, V]> {
     for (let i = 0; i < this.vars.length; i++) yield [this.layout.names[i] as string, this.at(i)];
   }
