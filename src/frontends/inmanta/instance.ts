@@ -36,8 +36,8 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
 interface Blank {
   readonly cells: readonly unknown[];
   readonly vars: readonly undefined[];
-  /** The slots that are relation ends. */
-  readonly relations: readonly number[];
+  /** The slots whose variable is made with the instance: optional and multi-valued relation ends (they may be frozen). */
+  readonly eager: readonly number[];
 }
 const blanks = new WeakMap<EntityType, Blank>();
 
@@ -46,12 +46,12 @@ function blankOf(entity: EntityType): Blank {
   if (known) return known;
   const specs = layoutOf(entity).specs;
   const cells: unknown[] = [];
-  const relations: number[] = [];
+  const eager: number[] = [];
   specs.forEach((s, i) => {
     cells.push(UNSET, undefined);
-    if (s.kind === 'relation') relations.push(i);
+    if (s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1)) eager.push(i);
   });
-  const blank = { cells, vars: specs.map(() => undefined), relations };
+  const blank = { cells, vars: specs.map(() => undefined), eager };
   blanks.set(entity, blank);
   return blank;
 }
@@ -67,10 +67,11 @@ export function slotOf(entity: EntityType, name: string): number | undefined {
 }
 
 /**
- * An instance of an entity. An attribute's variable is made only when something asks for it (a read, a
- * wait, a message); until then its value and where it was set are kept as plain values in `cells` (two
- * entries per slot), which is all most attributes ever need: a constructor sets them and the exporter
- * reads them. Relation ends always have their variable.
+ * An instance of an entity. The variable of an attribute or of a [1] relation end is made only when
+ * something asks for it (a read, a wait, a message, a second value); until then its value and where it was
+ * set are kept as plain values in `cells` (two entries per slot), which is all most of them ever need: a
+ * constructor sets them and the exporter reads them. Optional and multi-valued relation ends (which may
+ * be frozen) have their variable from the start.
  */
 export class Instance implements SlotSource<Var> {
   readonly isInstance = true;
@@ -97,19 +98,18 @@ export class Instance implements SlotSource<Var> {
     this.layout = layout;
     const blank = blankOf(entity);
     const vars: (Var | undefined)[] = blank.vars.slice();
-    const relations = blank.relations;
-    for (let r = 0; r < relations.length; r++) {
-      const i = relations[r] as number;
+    const eager = blank.eager;
+    for (let r = 0; r < eager.length; r++) {
+      const i = eager[r] as number;
       const s = layout.specs[i] as Extract<SlotSpec, { kind: 'relation' }>;
-      if (s.rel.upper === 1 && s.rel.lower === 1) vars[i] = new ResultVar(host, s.name, this);
-      else if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
+      if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
       else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
     }
     this.cells = blank.cells.slice();
     this.slots = new Slots(layout, vars, this);
   }
 
-  /** The variable of the `i`th slot, an attribute's, holding the value set so far (Slots asks for it once). */
+  /** The variable of the `i`th slot (an attribute's or a [1] relation end's), holding the value set so far (Slots asks for it once). */
   materialize(i: number): Var {
     const s = this.layout.specs[i] as SlotSpec;
     const v = new ResultVar(this.host, s.name, this);
@@ -168,7 +168,7 @@ export class Instance implements SlotSource<Var> {
           this.cells[2 * i] = value;
           this.cells[2 * i + 1] = span;
         } else (this.slots.at(i) as ResultVar).set(value, span);
-      } else this.setRelation(spec.rel, this.slots.at(i), value, span);
+      } else this.setRelation(i, spec.rel, value, span);
     } catch (e) {
       const name = spec.name;
       if (!InmantaError.is(e) || e.kind === 'AttributeException') throw e;
@@ -176,11 +176,12 @@ export class Instance implements SlotSource<Var> {
     }
   }
 
-  private setRelation(rel: RelationDef, slot: Var, value: Value, span: Span | undefined): void {
+  private setRelation(at: number, rel: RelationDef, value: Value, span: Span | undefined): void {
     const values = Array.isArray(value) ? value : [value];
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as Value;
       if (v === null) {
+        const slot = this.slots.at(at);
         if (slot instanceof OptionVar) slot.set(null, span);
         else if (rel.lower > 0 || !(slot instanceof ListVar)) throw new InmantaError('RuntimeException', `Invalid value None for relation ${rel.owner.fullName}.${rel.name}`, span);
         continue;
@@ -188,12 +189,22 @@ export class Instance implements SlotSource<Var> {
       if (!isInstance(v) || !v.entity.isA(rel.target)) {
         throw new InmantaError('RuntimeException', `Invalid class type for ${String(v)}, should be ${rel.target.fullName}`, span);
       }
-      if (!this.addOne(slot, v, span)) continue;
+      if (!this.addOneAt(at, v, span)) continue;
       if (rel.reverse) {
         const back = v.slots.get(rel.reverse.name);
         if (back) v.addOneWrapped(rel.reverse.name, back, this, span);
       }
     }
+  }
+
+  /** `addOne` to the `at`th slot: the first value of a [1] relation end nobody asked for yet is kept plainly. */
+  private addOneAt(at: number, v: Instance, span: Span | undefined): boolean {
+    if (this.slots.made(at) === undefined && this.cells[2 * at] === UNSET) {
+      this.cells[2 * at] = v;
+      this.cells[2 * at + 1] = span;
+      return true;
+    }
+    return this.addOne(this.slots.at(at), v, span);
   }
 
   private addOne(slot: Var, v: Instance, span: Span | undefined): boolean {
