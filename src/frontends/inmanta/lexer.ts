@@ -1,5 +1,6 @@
 /** Tokens of the Inmanta language. Newlines are not tokens; `line` lets the parser keep `(`/`[` on one line. */
 import type { Span } from '../../core/diag.js';
+import { MAX_NESTING } from '../../core/nesting.js';
 import { InmantaError } from './errors.js';
 
 export type TokKind = 'id' | 'cid' | 'kw' | 'int' | 'float' | 'str' | 'regex' | 'op' | 'eof';
@@ -129,6 +130,9 @@ export class Tokens {
   private readonly strings: string[] = [];
   private texts: Int32Array;
   private readonly names = new Map<string, string>();
+  /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
+  private depth = 0;
+  tooDeepAt = -1;
   /** The last span `spanAt` made, and its token: a statement and its first expression start at one token. */
   private lastSpan: Span | undefined;
   private lastSpanAt = -1;
@@ -159,6 +163,12 @@ export class Tokens {
     this.ends[i] = end;
     this.lineNos[i] = line;
     this.cols[i] = col;
+    if (kind === 7) {
+      const b = BRACKET[sub] as number;
+      if (b === 1) {
+        if (++this.depth > MAX_NESTING && this.tooDeepAt < 0) this.tooDeepAt = i;
+      } else if (b === -1 && this.depth > 0) this.depth--;
+    }
     if (text !== undefined) {
       this.texts[i] = this.strings.length;
       this.strings.push(text);
@@ -225,10 +235,6 @@ export class Tokens {
     return FLAVOURS[this.subs[i] as number] as StrFlavour;
   }
 
-  /** 1 for an opening bracket `(`, `[` or `{`, -1 for a closing one, else 0. */
-  bracket(i: number): number {
-    return this.kinds[i] === 7 ? (BRACKET[this.subs[i] as number] as number) : 0;
-  }
 
   /** The token's kind as its number (id 0, cid 1, kw 2, int 3, float 4, str 5, regex 6, op 7, eof 8). */
   kindCode(i: number): number {

@@ -40,15 +40,10 @@ export function parseFile(file: string, src: string): Stmt[] {
   }
 }
 
-/** Brackets nested past the shared limit are refused before parsing, at the first one too deep. */
+/** Brackets nested past the shared limit are refused before parsing, at the first one too deep (the lexer finds it). */
 function tooDeep(toks: Tokens): void {
-  let depth = 0;
-  for (let i = 0; i < toks.count; i++) {
-    const b = toks.bracket(i);
-    if (b === 1) {
-      if (++depth > MAX_NESTING) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, toks.token(i).span);
-    } else if (b === -1) depth = Math.max(0, depth - 1);
-  }
+  const i = toks.tooDeepAt;
+  if (i >= 0) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, toks.token(i).span);
 }
 
 class Parser {
