@@ -11,7 +11,7 @@ import type { InmantaOptions } from './inmanta-command.js';
 import { wantsFleet } from './inventory.js';
 import { checkCompiled, preflight, runCompiled } from '../engine/pipeline.js';
 import { printReport } from '../engine/report.js';
-import { LARGE_INPUT, tuneJitForOneRun } from '../engine/heap.js';
+import { LARGE_INPUT, limitInliningForLargeCompile, tuneJitForOneRun } from '../engine/heap.js';
 import { writeOut } from '../engine/stdio.js';
 
 /** The error as `--out json` shows it; paths inside the message are relative to the project, like `file`. */
@@ -52,6 +52,7 @@ export async function runInmanta(action: string, project: string, opts: InmantaO
   // instructions; a 1,000-line one about a tenth more, so a small one keeps the larger budget throughout).
   const largeModel = fileSize(join(projectDir, 'main.cf')) >= LARGE_INPUT;
   if (!largeModel) tuneJitForOneRun();
+  else limitInliningForLargeCompile();
   const result = await compileFor(projectDir, here, largeModel ? tuneJitForOneRun : undefined);
   let resources: ExportedResource[] = [];
   let error = result.error;

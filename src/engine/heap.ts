@@ -97,6 +97,25 @@ export function endJitForLargeRun(items: number): boolean {
   return true;
 }
 
+/**
+ * TurboFan inlines up to 920 bytes of bytecode into a function it optimizes. A front end that compiles a
+ * large model once makes its parser's and evaluator's hot functions inline most of the language: an
+ * Inmanta keyword-argument list took in the whole expression parser, the costliest function TurboFan
+ * compiled in a deploy of 10,000 files. With half that, the deploy took about 8% less wall time and a
+ * little less CPU (measured against the graph file's no-op in the same rounds); a model of 1,000 files
+ * gained nothing, so only a large one is run so. Only where heap tuning is allowed.
+ */
+const ONE_RUN_INLINED_BYTECODE = 460;
+let inliningTuned = false;
+
+/** Halves TurboFan's cumulative inlining for a large compile that runs once in this process, where allowed; true when this call did. */
+export function limitInliningForLargeCompile(): boolean {
+  if (!allowed || inliningTuned) return false;
+  inliningTuned = true;
+  process.getBuiltinModule('node:v8').setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${ONE_RUN_INLINED_BYTECODE}`);
+  return true;
+}
+
 /** Tunes a run over a graph file of `chars` characters: the heap for a large one, the JIT budget for a middling one. */
 export function tuneForGraphInput(chars: number): void {
   tuneHeapForInput(chars);

@@ -31,10 +31,10 @@ export type Expr =
   | { readonly kind: 'cond'; readonly test: Expr; readonly then: Expr; readonly else: Expr; readonly span: Span }
   | { readonly kind: 'comp'; readonly value: Expr; readonly fors: readonly { readonly name: string; readonly iter: Expr }[]; readonly guards: readonly Expr[]; readonly span: Span };
 
+/** `name=value` in a call; where it is written is its value's span (a large model holds many of them). */
 export interface KwArg {
   readonly name: string;
   readonly value: Expr;
-  readonly span: Span;
 }
 
 export interface Attribute {

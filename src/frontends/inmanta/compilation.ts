@@ -15,7 +15,8 @@ export interface ModuleDirs {
   readonly project?: string;
 }
 
-function keyOf(v: Value): string {
+/** How a value is written in an index key. */
+export function keyOf(v: Value): string {
   return isInstance(v) ? `#${v.id}` : pyRepr(v);
 }
 

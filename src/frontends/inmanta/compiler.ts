@@ -80,8 +80,9 @@ export async function compileFor(projectDir: string, target: Pick<Host, 'facts'>
   return finish(started);
 }
 
-function allInstances(c: Compilation): Instance[] {
-  return [...c.instances].sort((a, b) => a.id - b.id);
+/** Every instance in the order of their ids, the order they were made in (see Compilation). */
+function allInstances(c: Compilation): readonly Instance[] {
+  return c.instances;
 }
 
 /** After the last freeze: unanswered queries, then incomplete objects (several become a MultiException). */
@@ -92,7 +93,8 @@ function finalCheck(c: Compilation): void {
     }
   }
   const problems: InmantaError[] = [];
-  for (const i of allInstances(c)) i.incomplete(problems);
+  const instances = allInstances(c);
+  for (let i = 0; i < instances.length; i++) (instances[i] as Instance).incomplete(problems);
   if (problems.length === 1) throw problems[0];
   if (problems.length > 1) throw new InmantaError('MultiException', '', undefined, problems);
   const stuck = c.sched.stuck();

@@ -17,12 +17,13 @@ export interface Ctx {
   readonly staged?: Staged;
 }
 
-/** The separate steps of one statement: each plugin call, index query, attribute read and condition runs on its own. */
-export class Staged {
+/**
+ * The separate steps of one statement: each plugin call, index query, attribute read and condition runs on
+ * its own. As a memo it holds the constructors and plugin calls already made by any step of the statement.
+ */
+export class Staged extends Memo {
   private vars: Map<object, Var> | undefined;
   private failures: Map<object, unknown> | undefined;
-  /** Constructors and plugin calls already made by any step of the statement. */
-  readonly memo = new Memo();
   /** The result variable of the step prepared for a syntax node. */
   varOf(node: object): Var | undefined {
     return this.vars?.get(node);

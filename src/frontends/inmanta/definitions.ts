@@ -12,8 +12,27 @@ import { Float, pyRepr, truthy, type Value } from './values.js';
 
 type Of<K extends Stmt['kind']> = Extract<Stmt, { kind: K }>;
 
+/**
+ * The definitions of a namespace (the statements that are not assignments or expressions), found once: a
+ * large model is mostly constructors, which the passes below would otherwise each go over.
+ */
+function definitionsOf(ns: Namespace): readonly Stmt[] {
+  let defs = definitionCache.get(ns);
+  if (!defs) {
+    defs = [];
+    const stmts = ns.stmts;
+    for (let i = 0; i < stmts.length; i++) {
+      const s = stmts[i] as Stmt;
+      if (s.kind !== 'expr' && s.kind !== 'assign') defs.push(s);
+    }
+    definitionCache.set(ns, defs);
+  }
+  return defs;
+}
+const definitionCache = new WeakMap<Namespace, Stmt[]>();
+
 function each<K extends Stmt['kind']>(c: Compilation, kind: K, fn: (s: Of<K>, ns: Namespace) => void): void {
-  for (const ns of c.namespaces.values()) for (const s of ns.stmts) if (s.kind === kind) fn(s as Of<K>, ns);
+  for (const ns of c.namespaces.values()) for (const s of definitionsOf(ns)) if (s.kind === kind) fn(s as Of<K>, ns);
 }
 
 function duplicate(what: string, name: string, span: Span): InmantaError {

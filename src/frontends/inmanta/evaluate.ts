@@ -25,7 +25,7 @@ export function provideConstructor(fn: Constructor): void {
 /** Memoises a side effect for the whole statement (all its steps), or for the unit when it was not split. */
 export function remember<T>(ctx: Ctx, node: object, key: string, make: () => T): T {
   const staged = ctx.staged;
-  return staged ? staged.memo.remember(node, key, make) : ctx.unit.remember(node, key, make);
+  return staged ? staged.remember(node, key, make) : ctx.unit.remember(node, key, make);
 }
 
 /** Runs `body` as a step of its own once `requires` are known; an error is kept for the reading statement. */
@@ -74,7 +74,7 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
     case 'undef':
       return;
     case 'fmt':
-      for (const p of e.parts) preparePart(ctx, p, e.span, out);
+      for (let i = 0; i < e.parts.length; i++) preparePart(ctx, e.parts[i] as StrPart, e.span, out);
       return;
     case 'ref': {
       const v = refVar(ctx, e.name, e.span);
@@ -99,7 +99,7 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       prepare(ctx, e.key, out);
       return;
     case 'list':
-      for (const x of e.items) prepare(ctx, x, out);
+      for (let i = 0; i < e.items.length; i++) prepare(ctx, e.items[i] as Expr, out);
       return;
     case 'dict':
       for (const [, x] of e.entries) prepare(ctx, x, out);
@@ -181,9 +181,9 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
     }
     case 'call': {
       const sub: Var[] = [];
-      for (const a of e.args) prepare(ctx, a, sub);
-      for (const k of e.kwargs) prepare(ctx, k.value, sub);
-      for (const x of e.starstar) prepare(ctx, x, sub);
+      for (let i = 0; i < e.args.length; i++) prepare(ctx, e.args[i] as Expr, sub);
+      for (let i = 0; i < e.kwargs.length; i++) prepare(ctx, (e.kwargs[i] as KwArg).value, sub);
+      for (let i = 0; i < e.starstar.length; i++) prepare(ctx, e.starstar[i] as Expr, sub);
       const rv = new ResultVar(sched, `call ${e.name}`);
       staged.setVar(e, rv);
       // A plugin call that fails stops the compile there, as the compiler's function unit raises at once.
@@ -192,8 +192,9 @@ export function prepare(ctx: Ctx, e: Expr, out: Var[]): void {
       return;
     }
     case 'new':
-      for (const k of e.kwargs) prepare(ctx, k.value, out);
-      for (const x of e.starstar) prepare(ctx, x, out);
+      // Indexed loops: a large model prepares thousands of constructors before V8 optimizes this.
+      for (let i = 0; i < e.kwargs.length; i++) prepare(ctx, (e.kwargs[i] as KwArg).value, out);
+      for (let i = 0; i < e.starstar.length; i++) prepare(ctx, e.starstar[i] as Expr, out);
       return;
     case 'query':
     case 'selector': {

@@ -1,20 +1,88 @@
 /** Statements become scheduler units; constructors create instances and select their implementations. */
 import type { Span } from '../../core/diag.js';
-import type { Expr, Stmt } from './ast.js';
+import type { Expr, KwArg, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
 import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
-import { Instance, slotOf } from './instance.js';
-import { declaredNames, type Namespace, Scope } from './namespace.js';
+import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source } from './constructor-plan.js';
+import { keyOf } from './compilation.js';
+import { Instance, slotIndex } from './instance.js';
+import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
+import { Unit } from './scheduler.js';
 import { ListVar, type Var } from './vars.js';
+
+/**
+ * Whether preparing the expression splits steps off it (an attribute read, `and`/`or`, a conditional, a
+ * comprehension, a plugin call, an index lookup: see `prepare`). Errs on the side of yes: only literals,
+ * names and what is built of them (constructors, lists, dicts, operators, plain interpolation) say no.
+ */
+function hasSteps(e: Expr): boolean {
+  switch (e.kind) {
+    case 'lit':
+    case 'undef':
+    case 'ref':
+      return false;
+    case 'new':
+      for (let i = 0; i < e.kwargs.length; i++) if (hasSteps((e.kwargs[i] as KwArg).value)) return true;
+      for (let i = 0; i < e.starstar.length; i++) if (hasSteps(e.starstar[i] as Expr)) return true;
+      return false;
+    case 'list':
+      return e.items.some(hasSteps);
+    case 'dict':
+      return e.entries.some(([, x]) => hasSteps(x));
+    case 'not':
+    case 'neg':
+      return hasSteps(e.operand);
+    case 'bin':
+      return e.op === 'and' || e.op === 'or' || hasSteps(e.left) || hasSteps(e.right);
+    case 'mapget':
+      return hasSteps(e.obj) || hasSteps(e.key);
+    case 'fmt':
+      return e.parts.some((p) => typeof p !== 'string' && (p.path.length !== 1 || p.spec.length > 0));
+    default:
+      return true;
+  }
+}
+
+/** Whether a statement is an assignment or expression that `prepare` splits no step off (most of a large model). */
+function stepless(s: Stmt): boolean {
+  return (s.kind === 'expr' && !hasSteps(s.expr)) || (s.kind === 'assign' && !hasSteps(s.value));
+}
+
+/**
+ * A statement with no steps of its own: it runs in a context made when it runs and remembers what it
+ * constructs in its unit, where a statement with steps keeps both from when it was prepared.
+ */
+class StatementUnit extends Unit {
+  constructor(
+    readonly c: Compilation,
+    readonly scope: Scope,
+    readonly creator: Instance | undefined,
+    readonly stmt: Stmt,
+  ) {
+    super(c.sched, stmt.span, runStatementUnit);
+  }
+}
+
+function runStatementUnit(u: Unit): void {
+  const su = u as StatementUnit;
+  runStatement({ c: su.c, unit: su, scope: su.scope, key: '', creator: su.creator }, su.stmt);
+}
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
 export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
-  for (const s of stmts) {
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i] as Stmt;
+    if ((s.kind === 'expr' || s.kind === 'assign') && stepless(s)) {
+      const requires: Var[] = [];
+      prepareStatement({ c, unit: c.sched.placeholder, scope, key: '', creator }, s, requires);
+      c.sched.addUnit(new StatementUnit(c, scope, creator, s), requires);
+      continue;
+    }
     if (s.kind === 'assign' || s.kind === 'expr' || s.kind === 'for' || s.kind === 'if') {
       // As the real compiler does, the statement's own steps are scheduled first, then the statement waits on them.
       const staged = newStaged();
@@ -141,93 +209,147 @@ function assign(ctx: Ctx, s: Extract<Stmt, { kind: 'assign' }>): void {
   obj.set(attr, value, s.span);
 }
 
-/** A default of a type's attribute: a plain literal is kept as its value, anything else is evaluated per instance. */
-interface DefaultOf {
-  readonly name: string;
-  readonly expr: Expr;
-  readonly ns: Namespace;
-  readonly literal: boolean;
-  /** Where its slot is in the type's layout. */
-  readonly slot: number;
-}
-
-/** The attributes of a type that have a default, in declaration order; worked out once per type. */
-function defaultsOf(type: EntityType): readonly DefaultOf[] {
-  const known = defaultsCache.get(type);
-  if (known) return known;
-  const out: DefaultOf[] = [];
-  for (const [name, a] of type.attributes()) {
-    if (a.default === undefined || a.default === 'undef') continue;
-    const { expr, ns } = a.default;
-    // A default is a constant: a plain literal is its own value; only lists, dicts and floats are built anew.
-    out.push({ name, expr, ns, literal: expr.kind === 'lit' && (expr.value === null || typeof expr.value !== 'object'), slot: slotOf(type, name) as number });
+/**
+ * The keyword arguments of a constructor call, evaluated, as two lists: the names in the order first
+ * given and their values (a name given again keeps its place and takes the later value, as a map would).
+ */
+function constructorArgs(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, type: EntityType): { names: string[]; values: Value[] } {
+  if (e.starstar.length > 0) {
+    const m = kwValues(ctx, e.kwargs, e.starstar, type);
+    return { names: [...m.keys()], values: [...m.values()] };
   }
-  defaultsCache.set(type, out);
-  return out;
+  const names: string[] = [];
+  const values: Value[] = [];
+  const kwargs = e.kwargs;
+  for (let i = 0; i < kwargs.length; i++) {
+    const k = kwargs[i] as KwArg;
+    const v = evaluate(ctx, k.value, type.relations().get(k.name)?.target);
+    const at = names.indexOf(k.name);
+    if (at < 0) {
+      names.push(k.name);
+      values.push(v);
+    } else values[at] = v;
+  }
+  return { names, values };
 }
-const defaultsCache = new WeakMap<EntityType, readonly DefaultOf[]>();
 
 /** `Type(k=v, **d)`: an index hit returns the existing instance (and re-assigns the given values to it). */
 export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
-  return remember(ctx, e, ctx.key, () => {
-    const { c, scope } = ctx;
-    const type = c.constructorType(e.type, scope.ns, e.span, expected);
-    const values = kwValues(ctx, e.kwargs, e.starstar, type);
-    const attrs = type.attributes();
+  return remember(ctx, e, ctx.key, () => constructNow(ctx, e, expected));
+}
+
+function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
+  const type = ctx.c.constructorType(e.type, ctx.scope.ns, e.span, expected);
+  const plan = planFor(e, type);
+  if (!plan) return constructAnyCall(ctx, e, type);
+  // As the general way below, for a call that cannot fail before the index lookup, with what the call
+  // site always does worked out once.
+  const kwargs = e.kwargs;
+  const values: Value[] = new Array(kwargs.length);
+  for (let i = 0; i < kwargs.length; i++) values[i] = evaluate(ctx, (kwargs[i] as KwArg).value, plan.targets[i]);
+  const used = plan.used;
+  const defaults: Value[] = new Array(used.length);
+  for (let i = 0; i < used.length; i++) defaults[i] = defaultValue(ctx, used[i] as DefaultOf);
+  const keys: string[] = new Array(plan.indexes.length);
+  for (let x = 0; x < plan.indexes.length; x++) {
+    const { ix, sources } = plan.indexes[x] as ConstructorPlan['indexes'][number];
+    let key = '';
+    for (let j = 0; j < sources.length; j++) key += `${j > 0 ? ',' : ''}${ix.sorted[j] as string}=${keyOf(source(values, defaults, sources[j] as number) ?? null)}`;
+    keys[x] = key;
+  }
+  return place(ctx, e, type, plan.slots, values, used, defaults, keys);
+}
+
+/** The value of a default the call left in place. */
+function defaultValue(ctx: Ctx, d: DefaultOf): Value {
+  return d.literal ? literalValue(d) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr);
+}
+
+/** Any constructor call: `**` arguments, a name given twice, unknown names and missing index attributes are found here. */
+function constructAnyCall(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, type: EntityType): Instance {
+  const { names, values } = constructorArgs(ctx, e, type);
+  const n = names.length;
+  // Every name given is an attribute or a relation end: each has a slot in the type's layout.
+  const layout = slotIndex(type);
+  const slots: number[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = layout.get(names[i] as string);
+    if (at === undefined) throw new InmantaError('TypingException', `no attribute ${names[i]} on type ${type.fullName}`, e.span);
+    slots[i] = at;
+  }
+  // The defaults the call did not override, and their values (in declaration order).
+  const used: DefaultOf[] = [];
+  const defaults: Value[] = [];
+  const all = defaultsOf(type);
+  for (let i = 0; i < all.length; i++) {
+    const d = all[i] as DefaultOf;
+    if (names.includes(d.name)) continue;
+    defaults.push(defaultValue(ctx, d));
+    used.push(d);
+  }
+  const defaultOf = (a: string): number => used.findIndex((d) => d.name === a);
+  const identity = (a: string): Value | undefined => {
+    const at = names.indexOf(a);
+    return at >= 0 ? values[at] : defaults[defaultOf(a)];
+  };
+  const missing: string[] = [];
+  for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!names.includes(a) && defaultOf(a) < 0 && !missing.includes(a)) missing.push(a);
+  if (missing.length > 0) {
     const rels = type.relations();
-    values.forEach((_, k) => {
-      if (!attrs.has(k) && !rels.has(k)) throw new InmantaError('TypingException', `no attribute ${k} on type ${type.fullName}`, e.span);
+    const lines = missing.map((a) => {
+      const what = rels.has(a) ? 'relation' : 'attribute';
+      return `\n\t* Missing ${what} '${a}'. The ${what} ${type.fullName}.${a} is part of an index.`;
     });
-    // The defaults the call did not override, and their values (in declaration order).
-    const used: DefaultOf[] = [];
-    const defaults: Value[] = [];
-    for (const d of defaultsOf(type)) {
-      if (values.has(d.name)) continue;
-      defaults.push(d.literal ? ((d.expr as Extract<Expr, { kind: 'lit' }>).value as Value) : evaluate({ ...ctx, scope: d.ns.scope, key: `${ctx.key}/default` }, d.expr));
-      used.push(d);
+    throw new InmantaError('IndexAttributeMissingInConstructorException', `Invalid Constructor call:${lines.join('')}`, e.span);
+  }
+  return place(ctx, e, type, slots, values, used, defaults, ctx.c.indexKeys(type, identity));
+}
+
+/**
+ * The instance a constructor call with these values gives: the existing one with the same index key (given
+ * the values again), or a new one, registered under `keys` and with its implementations scheduled.
+ */
+function place(
+  ctx: Ctx,
+  e: Extract<Expr, { kind: 'new' }>,
+  type: EntityType,
+  slots: readonly number[],
+  values: readonly Value[],
+  used: readonly DefaultOf[],
+  defaults: readonly Value[],
+  keys: readonly string[],
+): Instance {
+  const c = ctx.c;
+  const existing = c.findExisting(type, keys);
+  if (existing) {
+    if (existing.entity !== type) {
+      throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
     }
-    const defaultOf = (a: string): number => used.findIndex((d) => d.name === a);
-    const identity = (a: string): Value | undefined => (values.has(a) ? values.get(a) : defaults[defaultOf(a)]);
-    const missing: string[] = [];
-    for (const ix of type.allIndexes()) for (const a of ix.attrs) if (!values.has(a) && defaultOf(a) < 0 && !missing.includes(a)) missing.push(a);
-    if (missing.length > 0) {
-      const lines = missing.map((a) => {
-        const what = rels.has(a) ? 'relation' : 'attribute';
-        return `\n\t* Missing ${what} '${a}'. The ${what} ${type.fullName}.${a} is part of an index.`;
-      });
-      throw new InmantaError('IndexAttributeMissingInConstructorException', `Invalid Constructor call:${lines.join('')}`, e.span);
-    }
-    const keys = c.indexKeys(type, identity);
-    const existing = c.findExisting(type, keys);
-    if (existing) {
-      if (existing.entity !== type) {
-        throw new InmantaError('DuplicateException', `${existing} and a new ${type.fullName} have the same index key`, e.span);
-      }
-      existing.constructedAgainAt(e.span);
-      // The constructor assigns its defaults again too: a default that differs is a double set.
-      used.forEach((d, i) => existing.set(d.name, defaults[i] as Value, e.span));
-      for (const [k, v] of values) existing.set(k, v, e.span);
-      return existing;
-    }
-    if (++c.instanceCount > c.maxInstances) {
-      const by = ctx.creator ? `, here by the implementation of ${ctx.creator}` : '';
-      throw new InmantaError(
-        'RuntimeException',
-        `The model constructs more than ${c.maxInstances} instances: an implementation that keeps constructing its own entity never ends (${type.fullName} constructed again${by}). Set CAIRN_INMANTA_MAX_INSTANCES for a model that really is this large`,
-        e.span,
-      );
-    }
-    const inst = new Instance(c.sched, type, e.span, ctx.creator);
-    for (const slot of inst.growing()) c.sched.track(slot);
-    // A default counts as set where it is declared, as the real compiler reports it.
-    for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
-    values.forEach((v, k) => inst.set(k, v, e.span));
-    for (const t of type.lineage()) t.instances.push(inst);
-    c.instances.push(inst);
-    c.register(inst, type, keys);
-    scheduleImplementations(c, inst);
-    return inst;
-  });
+    existing.constructedAgainAt(e.span);
+    // The constructor assigns its defaults again too: a default that differs is a double set.
+    for (let i = 0; i < used.length; i++) existing.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, e.span);
+    for (let i = 0; i < slots.length; i++) existing.setAt(slots[i] as number, values[i] as Value, e.span);
+    return existing;
+  }
+  if (++c.instanceCount > c.maxInstances) {
+    const by = ctx.creator ? `, here by the implementation of ${ctx.creator}` : '';
+    throw new InmantaError(
+      'RuntimeException',
+      `The model constructs more than ${c.maxInstances} instances: an implementation that keeps constructing its own entity never ends (${type.fullName} constructed again${by}). Set CAIRN_INMANTA_MAX_INSTANCES for a model that really is this large`,
+      e.span,
+    );
+  }
+  const inst = new Instance(c.sched, type, e.span, ctx.creator);
+  inst.trackGrowing(c.sched);
+  // A default counts as set where it is declared, as the real compiler reports it.
+  for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
+  for (let i = 0; i < slots.length; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);
+  const lineage = type.lineage();
+  for (let i = 0; i < lineage.length; i++) (lineage[i] as EntityType).instances.push(inst);
+  c.instances.push(inst);
+  c.register(inst, type, keys);
+  scheduleImplementations(c, inst);
+  return inst;
 }
 
 /** The implement statements that apply to a type: its own, and its parents' where it says `using parents`. */

@@ -73,7 +73,8 @@ export interface ExportedResource {
   /** Where the agent's std::Host was constructed (absent for the internal agent). */
   readonly agentSpan?: Span;
   readonly attributes: Record<string, unknown>;
-  readonly requires: string[];
+  /** The ids it requires, sorted (one shared empty list for the resources that require nothing). */
+  readonly requires: readonly string[];
   readonly instance: Instance;
   /** The secret values its attributes hold (from std::password): set only when there are some. */
   readonly secrets?: readonly string[];
@@ -86,6 +87,9 @@ interface Exported {
   readonly attributes: readonly string[];
   /** Where each attribute is in the entity's slot layout, found from its first instance. */
   slots?: readonly number[];
+  /** Where `host` and `requires` are in that layout, if the entity has them. */
+  hostSlot?: number | undefined;
+  requiresSlot?: number | undefined;
 }
 
 function specOf(entity: EntityType, cache: Map<EntityType, Exported | undefined>): Exported | undefined {
@@ -122,17 +126,28 @@ function masked(v: unknown, secrets: readonly string[]): unknown {
   return v;
 }
 
+const NO_REQUIRES: readonly string[] = Object.freeze([]);
+
 export function exportResources(c: Compilation): ExportedResource[] {
   const instances = allInstances(c);
-  const byInstance = new Map<Instance, ExportedResource>();
+  // The resources in the order of their instances, and those that require something (themselves or through
+  // the instances that built them).
+  const exported: ExportedResource[] = [];
+  const requiring: ExportedResource[] = [];
   const specs = new Map<EntityType, Exported | undefined>();
   const allSecrets = [...c.secrets];
   // The agent of each std::Host, named once.
   const agents = new Map<Instance, string>();
-  for (const inst of instances) {
+  for (let n = 0; n < instances.length; n++) {
+    const inst = instances[n] as Instance;
     const found = specOf(inst.entity, specs);
     if (!found) continue;
-    const host = inst.value('host');
+    if (!found.slots) {
+      found.slots = found.attributes.map((name) => inst.slots.indexOf(name) as number);
+      found.hostSlot = inst.slots.indexOf('host');
+      found.requiresSlot = inst.slots.indexOf('requires');
+    }
+    const host = found.hostSlot === undefined ? undefined : inst.valueAt(found.hostSlot);
     let agent = 'internal';
     if (isInstance(host)) {
       agent = agents.get(host) as string;
@@ -142,20 +157,42 @@ export function exportResources(c: Compilation): ExportedResource[] {
       }
     }
     const attributes: Record<string, unknown> = {};
-    const slots = (found.slots ??= found.attributes.map((name) => inst.slots.indexOf(name) as number));
+    const slots = found.slots;
     for (let i = 0; i < slots.length; i++) attributes[found.attributes[i] as string] = toPlain(inst.valueAt(slots[i] as number) ?? null);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
     // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
     const secrets = allSecrets.length === 0 ? allSecrets : allSecrets.filter((v) => v.trim().length >= 3 && holds(attributes, v));
     const res: { -readonly [K in keyof ExportedResource]: ExportedResource[K] } = isInstance(host)
-      ? { id, type: found.type, agent, agentSpan: host.span, attributes, requires: [], instance: inst }
-      : { id, type: found.type, agent, attributes, requires: [], instance: inst };
+      ? { id, type: found.type, agent, agentSpan: host.span, attributes, requires: NO_REQUIRES, instance: inst }
+      : { id, type: found.type, agent, attributes, requires: NO_REQUIRES, instance: inst };
     if (secrets.length > 0) res.secrets = allSecrets;
-    byInstance.set(inst, res);
+    exported.push(res);
+    const own = found.requiresSlot === undefined ? undefined : (inst.valueAt(found.requiresSlot) as readonly Value[] | undefined);
+    if (inst.creator !== undefined || (own !== undefined && own.length !== 0)) requiring.push(res);
   }
+  // Requirements: most resources of a large model have none, and then none of what follows is made.
+  if (requiring.length > 0) addRequirements(instances, exported, requiring);
+  const seen = new Map<string, ExportedResource>();
+  for (let n = 0; n < exported.length; n++) {
+    const r = exported[n] as ExportedResource;
+    const first = seen.get(r.id);
+    if (first && JSON.stringify(first.attributes) !== JSON.stringify(r.attributes)) {
+      throw new InmantaError('DuplicateException', `Resource ${r.id} is exported twice with different attributes (${first.instance} and ${r.instance})`, r.instance.span);
+    }
+    seen.set(r.id, r);
+  }
+  // The ids are unique here: sorted as strings (by UTF-16 code units, as `<` compares them).
+  return [...seen.keys()].sort().map((id) => seen.get(id) as ExportedResource);
+}
+
+/** Fills `requires` of the resources that require something, themselves or through the instances that built them. */
+function addRequirements(instances: readonly Instance[], exported: readonly ExportedResource[], requiring: readonly ExportedResource[]): void {
+  const byInstance = new Map<Instance, ExportedResource>();
+  for (const res of exported) byInstance.set(res.instance, res);
   // Instances each resource's abstract (non-resource) requirements stand for: what their implementations built.
   const built = new Map<Instance, Instance[]>();
-  for (const inst of instances) {
+  for (let n = 0; n < instances.length; n++) {
+    const inst = instances[n] as Instance;
     for (let p = inst.creator; p; p = p.creator) {
       const list = built.get(p) ?? [];
       list.push(inst);
@@ -167,27 +204,17 @@ export function exportResources(c: Compilation): ExportedResource[] {
     if (byInstance.has(v)) return [v];
     return (built.get(v) ?? []).filter((x) => byInstance.has(x));
   };
-  for (const [inst, res] of byInstance) {
+  for (const res of requiring) {
     // What an enclosing abstract entity requires, every resource its implementations built requires too.
     const reqs: Value[] = [];
-    for (let p: Instance | undefined = inst; p; p = p.creator) reqs.push(...((p.value('requires') as readonly Value[] | undefined) ?? []));
+    for (let p: Instance | undefined = res.instance; p; p = p.creator) reqs.push(...((p.value('requires') as readonly Value[] | undefined) ?? []));
     if (reqs.length === 0) continue;
     const ids = new Set<string>();
     for (const r of reqs) for (const x of expand(r)) ids.add((byInstance.get(x) as ExportedResource).id);
     // Requiring the entity that built this resource must not make it require itself.
     ids.delete(res.id);
-    res.requires.push(...[...ids].sort());
+    if (ids.size > 0) (res as { requires: readonly string[] }).requires = [...ids].sort();
   }
-  const seen = new Map<string, ExportedResource>();
-  for (const r of byInstance.values()) {
-    const first = seen.get(r.id);
-    if (first && JSON.stringify(first.attributes) !== JSON.stringify(r.attributes)) {
-      throw new InmantaError('DuplicateException', `Resource ${r.id} is exported twice with different attributes (${first.instance} and ${r.instance})`, r.instance.span);
-    }
-    seen.set(r.id, r);
-  }
-  // The ids are unique here: sorted as strings (by UTF-16 code units, as `<` compares them).
-  return [...seen.keys()].sort().map((id) => seen.get(id) as ExportedResource);
 }
 
 /** The core graph of the exported resources; unmanaged resources are left out. */
@@ -195,18 +222,26 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
   const nodes: GraphNode[] = [];
   const edges: Edge[] = [];
   const managed = new Set<string>();
-  for (const r of resources) {
+  // Each resource type's node metadata, one object per type (nothing changes it).
+  const metas = new Map<string, { readonly inmantaType: string }>();
+  for (let n = 0; n < resources.length; n++) {
+    const r = resources[n] as ExportedResource;
     if (r.attributes.managed === false) continue;
     // A reload-only command that requires nothing, or takes no events, can never be asked to run.
     if (r.type === 'exec::Run' && r.attributes.reload_only === true && (r.requires.length === 0 || r.attributes.receive_events === false)) continue;
     const spec = SPECS[r.type] as ResourceSpec;
     const { type, params } = spec.node(r.attributes);
-    const meta = { inmantaType: r.type };
+    let meta = metas.get(r.type);
+    if (!meta) {
+      meta = { inmantaType: r.type };
+      metas.set(r.type, meta);
+    }
     nodes.push(r.secrets ? { id: r.id, type, name: r.id, params, span: r.instance.span, meta, secret: { values: r.secrets } } : { id: r.id, type, name: r.id, params, span: r.instance.span, meta });
     managed.add(r.id);
   }
-  for (const r of resources) {
-    if (!managed.has(r.id)) continue;
+  for (let n = 0; n < resources.length; n++) {
+    const r = resources[n] as ExportedResource;
+    if (r.requires.length === 0 || !managed.has(r.id)) continue;
     // A reload-only command runs only when something it requires changed in this deploy (and it takes events).
     const reloadOnly = r.type === 'exec::Run' && r.attributes.reload_only === true;
     for (const dep of r.requires) if (managed.has(dep)) edges.push({ from: dep, to: r.id, kind: reloadOnly ? 'onchanges' : 'require', span: r.instance.span });

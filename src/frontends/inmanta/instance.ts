@@ -3,10 +3,14 @@ import type { Span } from '../../core/diag.js';
 import { InmantaError, where } from './errors.js';
 import type { EntityType, RelationDef, ValueType } from './types.js';
 import { isInstance, type Value } from './values.js';
-import { makeLayout, type SlotLayout, Slots } from './slots.js';
+import { makeLayout, type SlotLayout, Slots, type SlotSource } from './slots.js';
 import { ListVar, OptionVar, ResultVar, type Var, type VarHost } from './vars.js';
+import { validateValue } from './types.js';
 
 let nextId = 0;
+
+/** An attribute without a value yet (in an instance's plain values, see `Instance`). */
+const UNSET: unique symbol = Symbol('unset');
 
 /** One slot of a type: an attribute (with its type) or a relation end. */
 type SlotSpec = { readonly kind: 'attribute'; readonly name: string; readonly type: ValueType } | { readonly kind: 'relation'; readonly name: string; readonly rel: RelationDef };
@@ -28,12 +32,48 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
   return layout;
 }
 
+/** A new instance's plain values and variables before its relation ends get theirs: copied, not built, per instance. */
+interface Blank {
+  readonly cells: readonly unknown[];
+  readonly vars: readonly undefined[];
+  /** The slots whose variable is made with the instance: optional and multi-valued relation ends (they may be frozen). */
+  readonly eager: readonly number[];
+}
+const blanks = new WeakMap<EntityType, Blank>();
+
+function blankOf(entity: EntityType): Blank {
+  const known = blanks.get(entity);
+  if (known) return known;
+  const specs = layoutOf(entity).specs;
+  const cells: unknown[] = [];
+  const eager: number[] = [];
+  specs.forEach((s, i) => {
+    cells.push(UNSET, undefined);
+    if (s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1)) eager.push(i);
+  });
+  const blank = { cells, vars: specs.map(() => undefined), eager };
+  blanks.set(entity, blank);
+  return blank;
+}
+
+/** Where the slot of each attribute and relation end is in the layout of `entity`'s instances. */
+export function slotIndex(entity: EntityType): ReadonlyMap<string, number> {
+  return layoutOf(entity).index;
+}
+
 /** Where the slot of `name` is in the layout of `entity`'s instances, if it has one. */
 export function slotOf(entity: EntityType, name: string): number | undefined {
   return layoutOf(entity).index.get(name);
 }
 
-export class Instance {
+/**
+ * An instance of an entity. The variable of an attribute or of a [1] relation end is made only when
+ * something asks for it (a read, a wait, a message, a second value); until then its value and where it was
+ * set are kept as plain values in `cells` (two entries per slot), which is all most of them ever need: a
+ * constructor sets them and the exporter reads them. Optional and multi-valued relation ends (which may
+ * be frozen) have their variable from the start.
+ */
+export class Instance implements SlotSource<Var> {
   readonly isInstance = true;
   readonly id = nextId++;
   readonly slots: Slots<Var>;
@@ -42,6 +82,9 @@ export class Instance {
   /** Every later constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
   private sites: Span[] | undefined;
   private readonly layout: SlotLayout<SlotSpec>;
+  private readonly host: VarHost;
+  /** Per slot: the value of an attribute whose variable was not made yet (UNSET while it has none), then where it was set. */
+  private readonly cells: unknown[];
 
   constructor(
     host: VarHost,
@@ -50,25 +93,43 @@ export class Instance {
     creator: Instance | undefined,
   ) {
     this.creator = creator;
+    this.host = host;
     const layout = layoutOf(entity);
     this.layout = layout;
-    const vars: Var[] = new Array(layout.specs.length);
-    for (let i = 0; i < layout.specs.length; i++) {
-      const s = layout.specs[i] as SlotSpec;
-      if (s.kind === 'attribute') {
-        const v = new ResultVar(host, s.name, this);
-        v.type = s.type;
-        vars[i] = v;
-      } else if (s.rel.upper === 1 && s.rel.lower === 1) vars[i] = new ResultVar(host, s.name, this);
-      else if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
+    const blank = blankOf(entity);
+    const vars: (Var | undefined)[] = blank.vars.slice();
+    const eager = blank.eager;
+    for (let r = 0; r < eager.length; r++) {
+      const i = eager[r] as number;
+      const s = layout.specs[i] as Extract<SlotSpec, { kind: 'relation' }>;
+      if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
       else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
     }
-    this.slots = new Slots(layout, vars);
+    this.cells = blank.cells.slice();
+    this.slots = new Slots(layout, vars, this);
   }
 
-  /** The variables that can be frozen while the instance is new (its optional and multi-valued relation ends). */
-  growing(): Var[] {
-    return this.slots.growing();
+  /** The variable of the `i`th slot (an attribute's or a [1] relation end's), holding the value set so far (Slots asks for it once). */
+  materialize(i: number): Var {
+    const s = this.layout.specs[i] as SlotSpec;
+    const v = new ResultVar(this.host, s.name, this);
+    if (s.kind === 'attribute') v.type = s.type;
+    const value = this.cells[2 * i];
+    if (value !== UNSET) {
+      v.value = value as Value;
+      v.isSet = true;
+      v.setAt = this.cells[2 * i + 1] as Span | undefined;
+    }
+    return v;
+  }
+
+  /**
+   * Hands `track` the variables that can be frozen while the instance is new (its optional and
+   * multi-valued relation ends), in layout order.
+   */
+  trackGrowing(track: { track(v: Var): void }): void {
+    const growing = this.layout.growing;
+    for (let k = 0; k < growing.length; k++) track.track(this.slots.at(growing[k] as number));
   }
 
   /** A later constructor call with the same index key returned this instance. */
@@ -95,12 +156,19 @@ export class Instance {
 
   /** `set` of the `i`th slot of the type's layout (the place of a name is the same in every instance of the type). */
   setAt(i: number, value: Value, span: Span | undefined): void {
-    const slot = this.slots.at(i);
     const spec = this.layout.specs[i] as SlotSpec;
     try {
       // A relation end named like an attribute takes its place in the layout, as it does in relations().
-      if (spec.kind === 'attribute') (slot as ResultVar).set(value, span);
-      else this.setRelation(spec.rel, slot, value, span);
+      if (spec.kind === 'attribute') {
+        // A first value of an attribute nobody asked for yet is checked as its variable would and kept
+        // plainly; anything else goes through the variable (a second value, a waiting reader).
+        if (this.slots.made(i) === undefined && this.cells[2 * i] === UNSET) {
+          const why = validateValue(spec.type, value);
+          if (why) throw new InmantaError('RuntimeException', why, span);
+          this.cells[2 * i] = value;
+          this.cells[2 * i + 1] = span;
+        } else (this.slots.at(i) as ResultVar).set(value, span);
+      } else this.setRelation(i, spec.rel, value, span);
     } catch (e) {
       const name = spec.name;
       if (!InmantaError.is(e) || e.kind === 'AttributeException') throw e;
@@ -108,10 +176,12 @@ export class Instance {
     }
   }
 
-  private setRelation(rel: RelationDef, slot: Var, value: Value, span: Span | undefined): void {
+  private setRelation(at: number, rel: RelationDef, value: Value, span: Span | undefined): void {
     const values = Array.isArray(value) ? value : [value];
-    for (const v of values) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as Value;
       if (v === null) {
+        const slot = this.slots.at(at);
         if (slot instanceof OptionVar) slot.set(null, span);
         else if (rel.lower > 0 || !(slot instanceof ListVar)) throw new InmantaError('RuntimeException', `Invalid value None for relation ${rel.owner.fullName}.${rel.name}`, span);
         continue;
@@ -119,12 +189,22 @@ export class Instance {
       if (!isInstance(v) || !v.entity.isA(rel.target)) {
         throw new InmantaError('RuntimeException', `Invalid class type for ${String(v)}, should be ${rel.target.fullName}`, span);
       }
-      if (!this.addOne(slot, v, span)) continue;
+      if (!this.addOneAt(at, v, span)) continue;
       if (rel.reverse) {
         const back = v.slots.get(rel.reverse.name);
         if (back) v.addOneWrapped(rel.reverse.name, back, this, span);
       }
     }
+  }
+
+  /** `addOne` to the `at`th slot: the first value of a [1] relation end nobody asked for yet is kept plainly. */
+  private addOneAt(at: number, v: Instance, span: Span | undefined): boolean {
+    if (this.slots.made(at) === undefined && this.cells[2 * at] === UNSET) {
+      this.cells[2 * at] = v;
+      this.cells[2 * at + 1] = span;
+      return true;
+    }
+    return this.addOne(this.slots.at(at), v, span);
   }
 
   private addOne(slot: Var, v: Instance, span: Span | undefined): boolean {
@@ -146,30 +226,29 @@ export class Instance {
 
   /** What is missing once everything is frozen; one message per attribute. */
   incomplete(out: InmantaError[] = []): InmantaError[] {
-    const at = (name: string): string => {
-      const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
-      return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
-    };
-    const specs = this.layout.specs;
     for (let i = 0; i < this.slots.size; i++) {
+      // Most slots are set: their names are looked up only for a message.
+      if (this.isSetAt(i)) continue;
       const slot = this.slots.at(i);
-      // Most slots are set: their names are looked up only for a message. An attribute and a [1] relation
-      // end are a plain ResultVar (see the constructor).
-      const spec = specs[i] as SlotSpec;
-      if ((spec.kind === 'attribute' || (spec.rel.upper === 1 && spec.rel.lower === 1)) && (slot as ResultVar).isSet) continue;
       const name = this.slots.nameAt(i);
       if (slot instanceof ListVar) {
         const lower = this.entity.relations().get(name)?.lower ?? 0;
         if (slot.items.length < lower) {
-          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at(name)} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${this.declaredAt(name)} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
         }
       } else if (slot instanceof OptionVar) {
         continue;
       } else if (!(slot as ResultVar).isSet) {
-        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${at(name)} is not set`).showAt(this.span));
+        out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${this.declaredAt(name)} is not set`).showAt(this.span));
       }
     }
     return out;
+  }
+
+  /** ` (file:line:col)` where the attribute or relation end `name` is declared, for a message. */
+  private declaredAt(name: string): string {
+    const declared = this.entity.relations().get(name)?.span ?? this.entity.attributes().get(name)?.span;
+    return declared ? ` (${declared.file}:${declared.line}:${declared.col})` : '';
   }
 
   /** The value of an attribute once known (for the exporter: after the compile everything is). */
@@ -178,8 +257,23 @@ export class Instance {
     return i === undefined ? undefined : this.valueAt(i);
   }
 
+  /** Whether the `i`th slot is an attribute or a [1] relation end that holds a value. */
+  private isSetAt(i: number): boolean {
+    // An attribute that got a value before its variable was made (most of them) is set: a variable made
+    // since holds that value.
+    if (this.cells[2 * i] !== UNSET) return true;
+    const spec = this.layout.specs[i] as SlotSpec;
+    if (spec.kind === 'relation' && !(spec.rel.upper === 1 && spec.rel.lower === 1)) return false;
+    const made = this.slots.made(i);
+    return made === undefined ? this.cells[2 * i] !== UNSET : (made as ResultVar).isSet;
+  }
+
   /** `value` of the `i`th slot of the type's layout. */
   valueAt(i: number): Value | undefined {
+    if (this.slots.made(i) === undefined) {
+      const value = this.cells[2 * i];
+      return value === UNSET ? undefined : (value as Value);
+    }
     const s = this.slots.at(i);
     if (s instanceof ListVar) return s.items;
     const r = s as ResultVar;

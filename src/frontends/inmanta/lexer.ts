@@ -1,5 +1,6 @@
 /** Tokens of the Inmanta language. Newlines are not tokens; `line` lets the parser keep `(`/`[` on one line. */
 import type { Span } from '../../core/diag.js';
+import { MAX_NESTING } from '../../core/nesting.js';
 import { InmantaError } from './errors.js';
 
 export type TokKind = 'id' | 'cid' | 'kw' | 'int' | 'float' | 'str' | 'regex' | 'op' | 'eof';
@@ -34,10 +35,24 @@ for (const k of KEYWORD_LIST) KEYWORD_SHAPES[k.length * 128 + k.charCodeAt(0)] =
 
 /** Operators: a two-character one wins over its first character alone. */
 const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
-const OPS2_FIRST = new Set([...OPS2].map((o) => o[0] as string));
 const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 const OP_LIST = [...OPS2, ...OPS1];
 const OP_INDEX = new Map(OP_LIST.map((o, i) => [o, i]));
+/** By character code: the number of the one-character operator (-1 when none), and of each two-character one by its second character. */
+const OP1_BY_CODE = new Int8Array(128).fill(-1);
+for (const o of OPS1) OP1_BY_CODE[o.charCodeAt(0)] = OP_INDEX.get(o) as number;
+const OP2_BY_CODES = new Int8Array(128 * 128).fill(-1);
+for (const o of OPS2) OP2_BY_CODES[o.charCodeAt(0) * 128 + o.charCodeAt(1)] = OP_INDEX.get(o) as number;
+
+/** The operator number of the operator at `i` (a two-character one wins over its first character), or -1. */
+function operatorAt(src: string, i: number, code: number, next: number): number {
+  if (code >= 128) return -1;
+  if (next < 128 && next >= 0) {
+    const two = OP2_BY_CODES[code * 128 + next] as number;
+    if (two >= 0) return two;
+  }
+  return OP1_BY_CODE[code] as number;
+}
 /** For each operator: 1 when it opens a bracket, -1 when it closes one, else 0. */
 const BRACKET = Int8Array.from(OP_LIST, (o) => ('([{'.includes(o) ? 1 : ')]}'.includes(o) ? -1 : 0));
 
@@ -111,20 +126,31 @@ export class Tokens {
   private ends: Int32Array;
   private lineNos: Int32Array;
   private cols: Int32Array;
-  private readonly strings = new Map<number, string>();
+  /** The decoded text of the string and regex tokens, in order; `subs` holds the flavour, `texts` the place here. */
+  private readonly strings: string[] = [];
+  private texts: Int32Array;
   private readonly names = new Map<string, string>();
+  /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
+  private depth = 0;
+  tooDeepAt = -1;
+  /** The last span `spanAt` made, and its token: a statement and its first expression start at one token. */
+  private lastSpan: Span | undefined;
+  private lastSpanAt = -1;
 
   constructor(
     private readonly src: string,
     private readonly lines: Lines,
   ) {
-    const cap = (src.length >> 3) + 16;
+    // A model has a token every four or five characters (a constructor call per line); room for one every
+    // four, so that a large file's arrays are not grown and copied while it is read.
+    const cap = (src.length >> 2) + 16;
     this.kinds = new Uint8Array(cap);
     this.subs = new Uint8Array(cap);
     this.offsets = new Int32Array(cap);
     this.ends = new Int32Array(cap);
     this.lineNos = new Int32Array(cap);
     this.cols = new Int32Array(cap);
+    this.texts = new Int32Array(cap);
   }
 
   /** Adds a token of kind number `kind` (KIND_CODE). */
@@ -137,7 +163,16 @@ export class Tokens {
     this.ends[i] = end;
     this.lineNos[i] = line;
     this.cols[i] = col;
-    if (text !== undefined) this.strings.set(i, text);
+    if (kind === 7) {
+      const b = BRACKET[sub] as number;
+      if (b === 1) {
+        if (++this.depth > MAX_NESTING && this.tooDeepAt < 0) this.tooDeepAt = i;
+      } else if (b === -1 && this.depth > 0) this.depth--;
+    }
+    if (text !== undefined) {
+      this.texts[i] = this.strings.length;
+      this.strings.push(text);
+    }
   }
 
   private grow(): void {
@@ -153,6 +188,7 @@ export class Tokens {
     this.ends = more(this.ends, (n) => new Int32Array(n));
     this.lineNos = more(this.lineNos, (n) => new Int32Array(n));
     this.cols = more(this.cols, (n) => new Int32Array(n));
+    this.texts = more(this.texts, (n) => new Int32Array(n));
   }
 
   kind(i: number): TokKind {
@@ -175,7 +211,7 @@ export class Tokens {
         return OP_LIST[this.subs[i] as number] === text;
       case 5:
       case 6:
-        return this.strings.get(i) === text;
+        return this.strings[this.texts[i] as number] === text;
       case 8:
         return text === '';
       default: {
@@ -185,9 +221,13 @@ export class Tokens {
     }
   }
 
-  /** Where the token starts (a new object each time; `token(i).span` keeps one). */
+  /** Where the token starts (asked again for the same token, the same object; `token(i).span` keeps one of its own). */
   spanAt(i: number): Span {
-    return { file: this.lines.file, line: this.lineNos[i] as number, col: this.cols[i] as number };
+    if (i === this.lastSpanAt) return this.lastSpan as Span;
+    const span = { file: this.lines.file, line: this.lineNos[i] as number, col: this.cols[i] as number };
+    this.lastSpan = span;
+    this.lastSpanAt = i;
+    return span;
   }
 
   /** A string token's flavour. */
@@ -195,10 +235,6 @@ export class Tokens {
     return FLAVOURS[this.subs[i] as number] as StrFlavour;
   }
 
-  /** 1 for an opening bracket `(`, `[` or `{`, -1 for a closing one, else 0. */
-  bracket(i: number): number {
-    return this.kinds[i] === 7 ? (BRACKET[this.subs[i] as number] as number) : 0;
-  }
 
   /** The token's kind as its number (id 0, cid 1, kw 2, int 3, float 4, str 5, regex 6, op 7, eof 8). */
   kindCode(i: number): number {
@@ -213,7 +249,7 @@ export class Tokens {
         return OP_LIST[this.subs[i] as number] as string;
       case 5:
       case 6:
-        return this.strings.get(i) as string;
+        return this.strings[this.texts[i] as number] as string;
       case 8:
         return '';
       default:
@@ -255,10 +291,24 @@ function isDigit(d: number): boolean {
 function isNameStart(d: number): boolean {
   return (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95;
 }
-/** The characters inside a name, [a-zA-Z_0-9-]; sticky, matched where a name's first character ends. */
-const NAME_REST = /[a-zA-Z0-9_-]*/y;
 /** A quoted string's characters up to its quote, a backslash or the end of the line. */
 const PLAIN_BODY: Readonly<Record<string, RegExp>> = { '"': /[^"\\\n]*/y, "'": /[^'\\\n]*/y };
+
+/**
+ * Where the number at `i` (a digit, or `-` and a digit) ends: as `NUMBER` reads it, digits then `.` and
+ * digits when a digit follows the dot; read within the next 64 characters (see numberAt).
+ */
+function numberEnd(src: string, i: number): number {
+  let j = src.charCodeAt(i) === 45 ? i + 1 : i;
+  while (isDigit(src.charCodeAt(j))) j++;
+  if (src.charCodeAt(j) === 46 && isDigit(src.charCodeAt(j + 1))) {
+    j += 2;
+    while (isDigit(src.charCodeAt(j))) j++;
+  }
+  if (j - i <= 64) return j;
+  const t = numberAt(src, i);
+  return t === undefined ? -1 : i + t.length;
+}
 
 /** The number at `i`, read within the next 64 characters. */
 function numberAt(src: string, i: number): string | undefined {
@@ -317,9 +367,9 @@ export function lex(file: string, src: string): Tokens {
       text = code === 114 ? prefixed.raw : decodeEscapes(prefixed.raw);
       end = prefixed.end;
     } else if (isNameStart(code)) {
-      NAME_REST.lastIndex = i + 1;
-      NAME_REST.test(src);
-      let j = Math.min(NAME_REST.lastIndex, i + 256);
+      let j = i + 1;
+      for (let d = src.charCodeAt(j); isNameStart(d) || isDigit(d) || d === 45; d = src.charCodeAt(j)) j++;
+      j = Math.min(j, i + 256);
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (src.charCodeAt(j - 1) === 45) j--;
       const len = j - i;
@@ -354,18 +404,17 @@ export function lex(file: string, src: string): Tokens {
       // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
       // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
       // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
-      const num = (code === 45 ? isDigit(next) : isDigit(code)) ? numberAt(src, i) : undefined;
-      if (num) {
-        kind = num.includes('.') ? KIND_CODE.float : KIND_CODE.int;
-        end = i + num.length;
+      const numEnd = (code === 45 ? isDigit(next) : isDigit(code)) ? numberEnd(src, i) : -1;
+      if (numEnd >= 0) {
+        kind = KIND_CODE.int;
+        for (let k = i; k < numEnd; k++) if (src.charCodeAt(k) === 46) kind = KIND_CODE.float;
+        end = numEnd;
       } else {
-        const c = src[i] as string;
-        const two = OPS2_FIRST.has(c) ? src.slice(i, i + 2) : '';
-        const op = OPS2.has(two) ? two : OPS1.has(c) ? c : undefined;
-        if (!op) illegal(start);
+        const op = operatorAt(src, i, code, next);
+        if (op < 0) illegal(start);
         kind = KIND_CODE.op;
-        sub = OP_INDEX.get(op as string) as number;
-        end = i + (op as string).length;
+        sub = op;
+        end = i + (OP_LIST[op] as string).length;
       }
     }
     while (start >= nextLineStart) {

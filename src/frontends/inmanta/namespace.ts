@@ -25,7 +25,10 @@ export class Namespace {
 /** Names a block assigns with `name = …`: they belong to that block's scope wherever the statement sits in it. */
 export function declaredNames(stmts: readonly Stmt[]): string[] {
   const out: string[] = [];
-  for (const s of stmts) if (s.kind === 'assign' && s.target.length === 1 && s.op === '=' && s.target[0]) out.push(s.target[0]);
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i] as Stmt;
+    if (s.kind === 'assign' && s.target.length === 1 && s.op === '=' && s.target[0]) out.push(s.target[0]);
+  }
   return out;
 }
 

@@ -40,15 +40,10 @@ export function parseFile(file: string, src: string): Stmt[] {
   }
 }
 
-/** Brackets nested past the shared limit are refused before parsing, at the first one too deep. */
+/** Brackets nested past the shared limit are refused before parsing, at the first one too deep (the lexer finds it). */
 function tooDeep(toks: Tokens): void {
-  let depth = 0;
-  for (let i = 0; i < toks.count; i++) {
-    const b = toks.bracket(i);
-    if (b === 1) {
-      if (++depth > MAX_NESTING) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, toks.token(i).span);
-    } else if (b === -1) depth = Math.max(0, depth - 1);
-  }
+  const i = toks.tooDeepAt;
+  if (i >= 0) throw new InmantaError('ParserException', `Syntax error: nesting deeper than ${MAX_NESTING} levels is not supported here`, toks.token(i).span);
 }
 
 class Parser {
@@ -114,9 +109,10 @@ class Parser {
     if (t.kind === 'kw') throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
     throw new InmantaError('ParserException', `Syntax error at token ${tokenValue(t)}`, t.after);
   }
-  private expect(text: string): Token {
+  /** Moves past the keyword or operator `text`, which must be there (without making its token). */
+  private expect(text: string): void {
     if (!this.is(text)) this.fail();
-    return this.next();
+    this.skip();
   }
   private ident(): Token {
     const t = this.tok;
@@ -147,53 +143,60 @@ class Parser {
   }
 
   private statement(top: boolean): Stmt {
-    const t = this.tok;
-    if (t.kind === 'kw' && (this.peekIs('=') || this.peekIs('+=')) && !['true', 'false', 'null'].includes(t.text)) {
-      throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
-    }
-    if (t.kind === 'kw') {
-      switch (t.text) {
-        case 'import':
-          if (top) return this.importStmt();
-          break;
-        case 'entity':
-          if (top) return this.entity();
-          break;
-        case 'implementation':
-          if (top) return this.implementation();
-          break;
-        case 'implement':
-          if (top) return this.implement();
-          break;
-        case 'typedef':
-          if (top) return this.typedef();
-          break;
-        case 'index':
-          if (top) return this.index();
-          break;
-        case 'for':
-          return this.forStmt();
-        case 'if':
-          return this.ifStmt();
-        default:
-          break;
-      }
-      this.fail();
-    }
-    if ((t.kind === 'cid' || (t.kind === 'id' && this.peekIs('::'))) && top && this.looksLikeRelation()) return this.relation();
-    if (t.kind === 'id' && (this.peekIs('=') || this.peekIs('+=') || this.peekIs('.'))) {
+    // Most statements of a large model start with a name: read from the token arrays, without a token object.
+    const k = this.toks.kindCode(this.pos);
+    if (k === 2) return this.keywordStatement(top);
+    if ((k === 1 || (k === 0 && this.peekIs('::'))) && top && this.looksLikeRelation()) return this.relation();
+    const span = this.toks.spanAt(this.pos);
+    if (k === 0 && (this.peekIs('=') || this.peekIs('+=') || this.peekIs('.'))) {
       const save = this.pos;
       const path = [this.ident().text];
       while (this.accept('.')) path.push(this.ident().text);
       if (this.is('=') || this.is('+=')) {
-        if (this.is('+=') && path.length === 1) throw new InmantaError('ParserException', `Syntax error: Can not perform += on variable ${path[0]}`, t.span);
+        if (this.is('+=') && path.length === 1) throw new InmantaError('ParserException', `Syntax error: Can not perform += on variable ${path[0]}`, span);
         const op = this.next().text as '=' | '+=';
-        return { kind: 'assign', target: path, op, value: this.expr(), span: t.span };
+        return { kind: 'assign', target: path, op, value: this.expr(), span };
       }
       this.pos = save;
     }
     // Any expression is a statement; whatever cannot continue it starts the next one, newline or not.
-    return { kind: 'expr', expr: this.expr(), span: t.span };
+    return { kind: 'expr', expr: this.expr(), span };
+  }
+
+  /** A statement that starts with a keyword. */
+  private keywordStatement(top: boolean): Stmt {
+    const t = this.tok;
+    if ((this.peekIs('=') || this.peekIs('+=')) && !['true', 'false', 'null'].includes(t.text)) {
+      throw new InmantaError('ParserException', `Syntax error: invalid identifier, ${t.text} is a reserved keyword`, t.span);
+    }
+    switch (t.text) {
+      case 'import':
+        if (top) return this.importStmt();
+        break;
+      case 'entity':
+        if (top) return this.entity();
+        break;
+      case 'implementation':
+        if (top) return this.implementation();
+        break;
+      case 'implement':
+        if (top) return this.implement();
+        break;
+      case 'typedef':
+        if (top) return this.typedef();
+        break;
+      case 'index':
+        if (top) return this.index();
+        break;
+      case 'for':
+        return this.forStmt();
+      case 'if':
+        return this.ifStmt();
+      default:
+        break;
+    }
+    // A keyword that starts no statement here is a syntax error where it stands.
+    return this.fail();
   }
 
   private looksLikeRelation(): boolean {
@@ -566,9 +569,9 @@ class Parser {
    * expression ends here.
    */
   private postfix(): Expr {
-    const first = this.tok;
+    const first = this.toks.kindCode(this.pos);
     let e = this.primary();
-    let shape: 'var' | 'lookup' | 'other' = (first.kind === 'id' || first.kind === 'cid') && e.kind === 'ref' ? 'var' : 'other';
+    let shape: 'var' | 'lookup' | 'other' = (first === 0 || first === 1) && e.kind === 'ref' ? 'var' : 'other';
     for (;;) {
       if (shape === 'var' && this.is('.')) {
         this.skip();
@@ -612,7 +615,7 @@ class Parser {
         const name = toks.text(i);
         this.checkHyphenAt(i, name);
         this.pos += 2;
-        kwargs.push({ name, value: this.expr(), span: toks.spanAt(i) });
+        kwargs.push({ name, value: this.expr() });
       } else args.push(this.expr());
       if (!this.accept(',')) break;
     }

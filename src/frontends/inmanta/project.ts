@@ -73,7 +73,10 @@ export function loadProject(projectDir: string): LoadedProject {
   const parse = (name: string, file: string, src: string): void => {
     const stmts = parseFile(file, src);
     namespaces.set(name, new Namespace(name, file, stmts));
-    for (const s of stmts) if (s.kind === 'import') load(s.name, s.span);
+    for (let i = 0; i < stmts.length; i++) {
+      const s = stmts[i] as Stmt;
+      if (s.kind === 'import') load(s.name, s.span);
+    }
     load('std', undefined);
   };
 

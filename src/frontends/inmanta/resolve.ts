@@ -3,14 +3,14 @@
  * primitive cast or a plugin, and every constructor a type, so a misspelt name is reported even when a
  * runtime error would come earlier.
  */
-import type { Expr, Stmt } from './ast.js';
+import type { Expr, KwArg, Stmt } from './ast.js';
 import type { Compilation } from './compilation.js';
 import type { Namespace } from './namespace.js';
 import { READS_ENVIRONMENT, resolveCall } from './plugins.js';
 
 export function checkCalls(c: Compilation): void {
   const names: Names = { entityNames: new Set(c.entities.map((t) => t.name)), found: new Map() };
-  for (const ns of c.namespaces.values()) for (const s of ns.stmts) statement(c, names, ns, s);
+  for (const ns of c.namespaces.values()) for (let i = 0; i < ns.stmts.length; i++) statement(c, names, ns, ns.stmts[i] as Stmt);
 }
 
 /** What the checks already know: every entity's short name, and the type names already found from each namespace. */
@@ -75,9 +75,9 @@ function expression(c: Compilation, names: Names, ns: Namespace, e: Expr): void 
   }
   if (e.kind === 'new' || e.kind === 'call') {
     // The arguments directly (a call per constructor argument adds up over a large model).
-    if (e.kind === 'call') for (const a of e.args) expression(c, names, ns, a);
-    for (const k of e.kwargs) expression(c, names, ns, k.value);
-    for (const x of e.starstar) expression(c, names, ns, x);
+    if (e.kind === 'call') for (let i = 0; i < e.args.length; i++) expression(c, names, ns, e.args[i] as Expr);
+    for (let i = 0; i < e.kwargs.length; i++) expression(c, names, ns, (e.kwargs[i] as KwArg).value);
+    for (let i = 0; i < e.starstar.length; i++) expression(c, names, ns, e.starstar[i] as Expr);
     return;
   }
   if (e.kind === 'lit' || e.kind === 'ref') return;

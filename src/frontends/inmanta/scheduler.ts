@@ -36,9 +36,8 @@ export class Memo {
   }
 }
 
-export class Unit implements Parked {
-  /** Results of constructors and plugin calls already made, so a rerun does not repeat their effects. */
-  private memo: Memo | undefined;
+/** A unit of work; as a memo it holds the results of constructors and plugin calls already made, so a rerun does not repeat their effects. */
+export class Unit extends Memo implements Parked {
   done = false;
   waitingOn: Var | undefined;
   /** Inputs still missing, plus one while the unit is being set up; it is queued when this drops to zero. */
@@ -47,10 +46,13 @@ export class Unit implements Parked {
     private readonly sched: Scheduler,
     readonly span: Span,
     readonly body: (u: Unit) => void,
-  ) {}
+  ) {
+    super();
+  }
   /** Registers on every input that is not known yet, then queues the unit if nothing is missing. */
   await(requires: readonly Var[]): void {
-    for (const v of requires) {
+    for (let i = 0; i < requires.length; i++) {
+      const v = requires[i] as Var;
       if (v.known) continue;
       this.waitcount++;
       this.waitingOn = v;
@@ -64,9 +66,6 @@ export class Unit implements Parked {
       this.waitingOn = undefined;
       this.sched.enqueue(this);
     }
-  }
-  remember<T>(node: object, key: string, make: () => T): T {
-    return (this.memo ??= new Memo()).remember(node, key, make);
   }
 }
 
@@ -142,7 +141,11 @@ export class Scheduler implements VarHost {
 
   /** A unit that is queued once every variable in `requires` is known, in the order those values arrive. */
   add(span: Span, body: (u: Unit) => void, requires: readonly Var[] = []): Unit {
-    const u = new Unit(this, span, body);
+    return this.addUnit(new Unit(this, span, body), requires);
+  }
+
+  /** `add` of a unit made by the caller (a subclass that runs its own body). */
+  addUnit<U extends Unit>(u: U, requires: readonly Var[]): U {
     this.pending.add(u);
     u.await(requires);
     return u;

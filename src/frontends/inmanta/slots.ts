@@ -26,18 +26,27 @@ export function makeLayout<S extends { readonly name: string }>(all: Iterable<S>
   return { specs, names: specs.map((s) => s.name), index, growing };
 }
 
-/** An instance's variables by name: the read side of a map. */
+/** Makes the variable of a slot that has none yet (an attribute's variable is made when something asks for it). */
+export interface SlotSource<V> {
+  materialize(i: number): V;
+}
+
+/**
+ * An instance's variables by name: the read side of a map. A slot whose variable was not made yet has
+ * none in `vars`; asking for it makes it (from `source`).
+ */
 export class Slots<V> {
   constructor(
     private readonly layout: SlotLayout<{ readonly name: string }>,
-    private readonly vars: readonly V[],
+    private readonly vars: (V | undefined)[],
+    private readonly source: SlotSource<V>,
   ) {}
   get size(): number {
     return this.vars.length;
   }
   get(name: string): V | undefined {
     const i = this.layout.index.get(name);
-    return i === undefined ? undefined : this.vars[i];
+    return i === undefined ? undefined : this.at(i);
   }
   has(name: string): boolean {
     return this.layout.index.has(name);
@@ -46,7 +55,8 @@ export class Slots<V> {
     return this.layout.names[Symbol.iterator]();
   }
   values(): IterableIterator<V> {
-    return this.vars[Symbol.iterator]();
+    for (let i = 0; i < this.vars.length; i++) this.at(i);
+    return (this.vars as V[])[Symbol.iterator]();
   }
   /** Where the variable of `name` is in the layout (the same for every instance of the type). */
   indexOf(name: string): number | undefined {
@@ -56,15 +66,19 @@ export class Slots<V> {
   nameAt(i: number): string {
     return this.layout.names[i] as string;
   }
-  /** The `i`th variable, in layout order. */
+  /** The `i`th variable, in layout order (made now if it was not yet). */
   at(i: number): V {
-    return this.vars[i] as V;
+    const v = this.vars[i];
+    if (v !== undefined) return v;
+    const made = this.source.materialize(i);
+    this.vars[i] = made;
+    return made;
   }
-  /** The variables that grow until frozen. */
-  growing(): V[] {
-    return this.layout.growing.map((i) => this.vars[i] as V);
+  /** The `i`th variable if it was made, else undefined. */
+  made(i: number): V | undefined {
+    return this.vars[i];
   }
   *[Symbol.iterator](): IterableIterator<[string, V]> {
-    for (let i = 0; i < this.vars.length; i++) yield [this.layout.names[i] as string, this.vars[i] as V];
+    for (let i = 0; i < this.vars.length; i++) yield [this.layout.names[i] as string, this.at(i)];
   }
 }

@@ -36,8 +36,11 @@ export function pyRepr(v: Value): string {
   return pyStr(v, true);
 }
 
+/** The characters that make Python's repr of a string more than the string between quotes. */
+const NEEDS_ESCAPES = /['\\\n\t\r]/;
+
 function pyQuote(s: string): string {
-  if (!/['\\\n\t\r]/.test(s)) return `'${s}'`;
+  if (!NEEDS_ESCAPES.test(s)) return `'${s}'`;
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
   const body = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r');
   return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;

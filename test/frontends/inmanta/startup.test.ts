@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { CAIRN, tempDir } from '../../cli/cli-helpers.js';
-import { tuneJitForOneRun } from '../../../src/engine/heap.js';
+import { limitInliningForLargeCompile, tuneJitForOneRun } from '../../../src/engine/heap.js';
 
 const PROJECT = resolve(import.meta.dirname, '../../fixtures/inmanta/project');
 
@@ -81,7 +81,7 @@ test('an Inmanta command raises V8 interrupt budget once; a small graph file run
   assert.equal(tuneJitForOneRun(), false);
 });
 
-test('a large model raises the interrupt budget only once it is parsed: a syntax error at its end leaves the budget alone', () => {
+test('a large model halves TurboFan inlining from the start and raises the interrupt budget only once it is parsed: a syntax error at its end leaves the budget alone', () => {
   const dir = join(tempDir('cairn-inmanta-large-'), 'project');
   mkdirSync(dir);
   // Over 512 KiB of statements (engine/heap.ts LARGE_INPUT), then one that does not parse.
@@ -92,12 +92,14 @@ test('a large model raises the interrupt budget only once it is parsed: a syntax
   const ok = probed(['inmanta', 'compile', dir]);
   assert.equal(ok.status, 0);
   assert.equal(ok.stdout, `${'a'.repeat(60)}\n`);
-  assert.deepEqual(ok.flags, ['--interrupt-budget=600000']);
+  assert.deepEqual(ok.flags, ['--max-inlined-bytecode-size-cumulative=460', '--interrupt-budget=600000']);
   writeFileSync(join(dir, 'main.cf'), `${body}x = )\n`);
   const bad = probed(['inmanta', 'compile', dir]);
   assert.equal(bad.status, 1);
-  assert.deepEqual(bad.flags, []);
-  // A small model with the same error has the budget raised before it is parsed.
+  assert.deepEqual(bad.flags, ['--max-inlined-bytecode-size-cumulative=460']);
+  // A small model with the same error has the budget raised before it is parsed, and inlining left as V8 has it.
   writeFileSync(join(dir, 'main.cf'), 'x = )\n');
   assert.deepEqual(probed(['inmanta', 'compile', dir]).flags, ['--interrupt-budget=600000']);
+  // This test process never called allowHeapTuning (only the CLI's main does): its V8 keeps its defaults.
+  assert.equal(limitInliningForLargeCompile(), false);
 });
