@@ -21,7 +21,6 @@ export function heapFlagsFor(chars: number): string | undefined {
 }
 
 let allowed = false;
-let tuned = false;
 
 /**
  * Called by the process entry of the CLI (`main`): a process that runs one command may tune its heap. A
@@ -31,13 +30,20 @@ export function allowHeapTuning(): void {
   allowed = true;
 }
 
-/** Tunes the heap for an input of `chars` characters, where allowed; true when this call did. */
-export function tuneHeapForInput(chars: number): boolean {
-  const flags = heapFlagsFor(chars);
-  if (!allowed || tuned || flags === undefined) return false;
-  tuned = true;
+/** The tunings this process has made, each at most once. */
+const done = new Set<string>();
+
+/** Sets V8 `flags` for the tuning called `name`, where allowed and not done yet; true when this call did. */
+function tuneOnce(name: string, flags: string | undefined): boolean {
+  if (!allowed || done.has(name) || flags === undefined) return false;
+  done.add(name);
   process.getBuiltinModule('node:v8').setFlagsFromString(flags);
   return true;
+}
+
+/** Tunes the heap for an input of `chars` characters, where allowed; true when this call did. */
+export function tuneHeapForInput(chars: number): boolean {
+  return tuneOnce('heap', heapFlagsFor(chars));
 }
 
 /**
@@ -60,14 +66,10 @@ const ONE_RUN_INTERRUPT_BUDGET = 600_000;
  * about 15% longer with the larger budget, for less CPU in all).
  */
 const JIT_INPUT = 64 * 1024;
-let jitTuned = false;
 
 /** Sets the larger interrupt budget for a compile that runs once in this process, where allowed; true when this call did. */
 export function tuneJitForOneRun(): boolean {
-  if (!allowed || jitTuned) return false;
-  jitTuned = true;
-  process.getBuiltinModule('node:v8').setFlagsFromString(`--interrupt-budget=${ONE_RUN_INTERRUPT_BUDGET}`);
-  return true;
+  return tuneOnce('jit', `--interrupt-budget=${ONE_RUN_INTERRUPT_BUDGET}`);
 }
 
 /** V8's own interrupt budget (its default in Node 20), which endJitForLargeRun puts back. */
@@ -81,7 +83,6 @@ const V8_INTERRUPT_BUDGET = 67_584;
  * found. The render and compile before it keep the larger budget.
  */
 export const LARGE_RUN_ITEMS = 5000;
-let jitEnded = false;
 
 /** The V8 flags that end the one-run budget for a run of `items` items, if any. */
 export function jitFlagsForRun(items: number): string | undefined {
@@ -90,11 +91,7 @@ export function jitFlagsForRun(items: number): string | undefined {
 
 /** After tuneJitForOneRun, V8's default budget for a run of `items` items, where large enough; true when this call did. */
 export function endJitForLargeRun(items: number): boolean {
-  const flags = jitFlagsForRun(items);
-  if (!jitTuned || jitEnded || flags === undefined) return false;
-  jitEnded = true;
-  process.getBuiltinModule('node:v8').setFlagsFromString(flags);
-  return true;
+  return done.has('jit') && tuneOnce('jit-end', jitFlagsForRun(items));
 }
 
 /**
@@ -106,14 +103,10 @@ export function endJitForLargeRun(items: number): boolean {
  * gained nothing, so only a large one is run so. Only where heap tuning is allowed.
  */
 const ONE_RUN_INLINED_BYTECODE = 460;
-let inliningTuned = false;
 
 /** Halves TurboFan's cumulative inlining for a large compile that runs once in this process, where allowed; true when this call did. */
 export function limitInliningForLargeCompile(): boolean {
-  if (!allowed || inliningTuned) return false;
-  inliningTuned = true;
-  process.getBuiltinModule('node:v8').setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${ONE_RUN_INLINED_BYTECODE}`);
-  return true;
+  return tuneOnce('inlining', `--max-inlined-bytecode-size-cumulative=${ONE_RUN_INLINED_BYTECODE}`);
 }
 
 /** Tunes a run over a graph file of `chars` characters: the heap for a large one, the JIT budget for a middling one. */
