@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Chunk } from '../../../src/frontends/salt/compile/index.js';
 import { runChunks } from '../../../src/frontends/salt/run/index.js';
-import type { TranslateContext } from '../../../src/frontends/salt/states/index.js';
+import { translate } from './render-helpers.js';
 import { FakeHost } from '../../../src/host/fake.js';
 import { LocalHost } from '../../../src/host/local.js';
 import type { Host } from '../../../src/host/types.js';
@@ -17,15 +17,6 @@ import type { Host } from '../../../src/host/types.js';
 function chunk(state: string, fun: string, name: string, args: Record<string, unknown> = {}, order = 10000): Chunk {
   return { __id__: name, __sls__: 'acc', __env__: 'base', state, fun, name, order, ...args } as Chunk;
 }
-
-const translate: TranslateContext = {
-  opts: { fileRoots: [], pillarRoots: [], minionId: 'm' },
-  pillar: () => ({}),
-  renderTemplate: (t) => t,
-  resolveUrl: () => ({ error: 'no file roots' }),
-  readText: () => '',
-  isRoot: true,
-};
 
 async function run(host: Host, chunks: Chunk[], test = false) {
   const out = await runChunks(chunks, { test, failhard: false, jobs: 1, ctx: { host, baseDir: '/' }, translate });

@@ -1,6 +1,8 @@
-// Builds throwaway Salt trees (file_roots, pillar_roots) in a temp dir for the render tests.
+// Builds throwaway Salt trees (file_roots, pillar_roots) in a temp dir for the render tests, and the bare
+// translate context of the tests that run chunks without a tree.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { TranslateContext } from '../../../src/frontends/salt/states/index.js';
 import type { SaltOptions } from '../../../src/frontends/salt/types.js';
 import { tempDir } from '../../cli/cli-helpers.js';
 
@@ -20,3 +22,13 @@ export function tree(files: Record<string, string>, extra: Partial<SaltOptions> 
   }
   return { dir, opts: { fileRoots: [join(dir, 'salt')], pillarRoots: [join(dir, 'pillar')], minionId: 'web1', ...extra } };
 }
+
+/** A translate context with no file roots and no pillar, run as root: for chunks that read no files. */
+export const translate: TranslateContext = {
+  opts: { fileRoots: [], pillarRoots: [], minionId: 'm' },
+  pillar: () => ({}),
+  renderTemplate: (t) => t,
+  resolveUrl: () => ({ error: 'no file roots' }),
+  readText: () => '',
+  isRoot: true,
+};

@@ -9,22 +9,13 @@ import { test } from 'node:test';
 import type { Chunk } from '../../../src/frontends/salt/compile/index.js';
 import { nodeResult, runChunks } from '../../../src/frontends/salt/run/index.js';
 import type { Ret } from '../../../src/frontends/salt/run/caller.js';
-import type { TranslateContext } from '../../../src/frontends/salt/states/index.js';
+import { translate } from './render-helpers.js';
 import { FakeHost } from '../../../src/host/fake.js';
 import type { NodeResult } from '../../../src/core/model.js';
 
 function chunk(fun: string, name: string, args: Record<string, unknown> = {}): Chunk {
   return { __id__: name, __sls__: 'rec', __env__: 'base', state: 'test', fun, name, order: 10000, ...args } as Chunk;
 }
-
-const translate: TranslateContext = {
-  opts: { fileRoots: [], pillarRoots: [], minionId: 'm' },
-  pillar: () => ({}),
-  renderTemplate: (t) => t,
-  resolveUrl: () => ({ error: 'no file roots' }),
-  readText: () => '',
-  isRoot: true,
-};
 
 /** A record without its time of recording (records built during and after the run differ only there). */
 const untimed = (r: NodeResult) => ({ ...r, start: '' });
