@@ -33,9 +33,19 @@ export function allowHeapTuning(): void {
 /** The tunings this process has made, each at most once. */
 const done = new Set<string>();
 
+/**
+ * A built-in module a tuned (large) run goes on to load is loaded before the first flag changes, while V8
+ * still takes Node's code cache for it (after it, the crypto module took some 5 ms to compile instead of
+ * 1): the crypto module, which hashes a run's results for the store (resources/file/diff.ts).
+ */
+function loadBeforeTuning(): void {
+  process.getBuiltinModule('node:crypto');
+}
+
 /** Sets V8 `flags` for the tuning called `name`, where allowed and not done yet; true when this call did. */
 function tuneOnce(name: string, flags: string | undefined): boolean {
   if (!allowed || done.has(name) || flags === undefined) return false;
+  if (done.size === 0) loadBeforeTuning();
   done.add(name);
   process.getBuiltinModule('node:v8').setFlagsFromString(flags);
   return true;
