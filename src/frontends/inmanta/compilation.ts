@@ -15,9 +15,23 @@ export interface ModuleDirs {
   readonly project?: string;
 }
 
-/** How a value is written in an index key. */
-export function keyOf(v: Value): string {
-  return isInstance(v) ? `#${v.id}` : pyRepr(v);
+/**
+ * One attribute's part of an index key: a string, number, boolean or None stands for itself, an instance
+ * for itself (one per id), anything else (a float, a list, a dict) for the one `KeyBox` of its repr.
+ */
+export type KeyPart = unknown;
+/** An identity under one index: a part per attribute, in the index's sorted order. */
+export type IndexKey = readonly KeyPart[];
+
+/** The stand-in, one per repr, of a value that is not a key part of its own. */
+class KeyBox {
+  constructor(readonly repr: string) {}
+}
+
+/** How a key part is written where an index key is shown (a query's name, a pending query's key). */
+function partText(p: KeyPart): string {
+  if (p instanceof KeyBox) return p.repr;
+  return isInstance(p) ? `#${p.id}` : pyRepr(p as Value);
 }
 
 /** A limit from the environment (a positive integer), else the default. */
@@ -40,8 +54,10 @@ export class Compilation {
   readonly maxInstances = budget('CAIRN_INMANTA_MAX_INSTANCES', 250_000);
   /** Entity types found by name from each namespace, once the definitions are complete. */
   private readonly typeCache = new Map<Namespace, Map<string, EntityType>>();
-  /** owner type + index attributes → key → instance. */
-  private readonly index = new Map<string, Map<string, Instance>>();
+  /** owner type + index attributes → first key part → ... → last key part → instance. */
+  private readonly index = new Map<string, Map<KeyPart, unknown>>();
+  /** The stand-ins of floats, lists and dicts in index keys, by repr. */
+  private readonly boxes = new Map<string, KeyBox>();
   /** Queries waiting for an instance to appear under a key. */
   readonly pendingQueries = new Map<string, { var: ResultVar; type: EntityType; desc: string; span: Span }>();
 
@@ -144,42 +160,69 @@ export class Compilation {
 
   // ---- indexes ----
 
-  /** The key of an identity under each index of `type` (`identity` gives an attribute's value, if it has one). */
-  indexKeys(type: EntityType, identity: (attr: string) => Value | undefined): string[] {
-    return type.allIndexes().map((ix) => this.indexKey(ix, identity));
+  /** The part of an index key that stands for `v` (values with the same repr give the same part). */
+  keyPart(v: Value): KeyPart {
+    if (v === null || typeof v !== 'object' || isInstance(v)) return v;
+    const repr = pyRepr(v);
+    let box = this.boxes.get(repr);
+    if (!box) {
+      box = new KeyBox(repr);
+      this.boxes.set(repr, box);
+    }
+    return box;
   }
 
-  private indexKey(ix: IndexDef, identity: (attr: string) => Value | undefined): string {
-    let key = '';
-    for (let i = 0; i < ix.sorted.length; i++) {
-      const a = ix.sorted[i] as string;
-      key += `${i > 0 ? ',' : ''}${a}=${keyOf(identity(a) ?? null)}`;
-    }
-    return key;
+  /** The key of an identity under each index of `type` (`identity` gives an attribute's value, if it has one). */
+  indexKeys(type: EntityType, identity: (attr: string) => Value | undefined): IndexKey[] {
+    return type.allIndexes().map((ix) => ix.sorted.map((a) => this.keyPart(identity(a) ?? null)));
+  }
+
+  /** An index key as text: `attr=repr` for each attribute, in sorted order. */
+  private keyText(ix: IndexDef, key: IndexKey): string {
+    let text = '';
+    for (let i = 0; i < ix.sorted.length; i++) text += `${i > 0 ? ',' : ''}${ix.sorted[i] as string}=${partText(key[i])}`;
+    return text;
+  }
+
+  /** The instance registered under `key` in the index `id`, if any. */
+  private lookup(id: string, key: IndexKey): Instance | undefined {
+    let m = this.index.get(id);
+    const last = key.length - 1;
+    for (let i = 0; i < last && m !== undefined; i++) m = m.get(key[i]) as Map<KeyPart, unknown> | undefined;
+    return m?.get(key[last]) as Instance | undefined;
   }
 
   /** The existing instance with the same identity under any index of `type`, if any (`keys` from `indexKeys`). */
-  findExisting(type: EntityType, keys: readonly string[]): Instance | undefined {
+  findExisting(type: EntityType, keys: readonly IndexKey[]): Instance | undefined {
     const indexes = type.allIndexes();
     for (let i = 0; i < indexes.length; i++) {
-      const hit = this.index.get((indexes[i] as IndexDef).id)?.get(keys[i] as string);
+      const hit = this.lookup((indexes[i] as IndexDef).id, keys[i] as IndexKey);
       if (hit) return hit;
     }
     return undefined;
   }
 
-  register(inst: Instance, type: EntityType, keys: readonly string[]): void {
+  register(inst: Instance, type: EntityType, keys: readonly IndexKey[]): void {
     const indexes = type.allIndexes();
     for (let i = 0; i < indexes.length; i++) {
-      const id = (indexes[i] as IndexDef).id;
-      let m = this.index.get(id);
+      const ix = indexes[i] as IndexDef;
+      const key = keys[i] as IndexKey;
+      let m = this.index.get(ix.id);
       if (!m) {
         m = new Map();
-        this.index.set(id, m);
+        this.index.set(ix.id, m);
       }
-      const key = keys[i] as string;
-      m.set(key, inst);
-      if (this.pendingQueries.size > 0) this.pendingQueries.get(`${id}|${key}`)?.var.set(inst, inst.span);
+      const last = key.length - 1;
+      for (let j = 0; j < last; j++) {
+        let next = m.get(key[j]) as Map<KeyPart, unknown> | undefined;
+        if (!next) {
+          next = new Map();
+          m.set(key[j], next);
+        }
+        m = next;
+      }
+      m.set(key[last], inst);
+      if (this.pendingQueries.size > 0) this.pendingQueries.get(`${ix.id}|${this.keyText(ix, key)}`)?.var.set(inst, inst.span);
     }
   }
 
@@ -189,12 +232,13 @@ export class Compilation {
     const ix = type.allIndexes().find((i) => i.sorted.join(',') === names);
     if (!ix) throw new InmantaError('NotFoundException', `No index defined on ${type.fullName} for this lookup: ${[...values.keys()].join(', ')}`, span);
     const id = ix.id;
-    const key = this.indexKey(ix, (a) => values.get(a));
+    const parts = ix.sorted.map((a) => this.keyPart(values.get(a) ?? null));
+    const key = this.keyText(ix, parts);
     const pk = `${id}|${key}`;
     let q = this.pendingQueries.get(pk);
     if (!q) {
       const v = new ResultVar(this.sched, `${type.fullName}[${key}]`);
-      const hit = this.index.get(id)?.get(key);
+      const hit = this.lookup(id, parts);
       if (hit) v.set(hit, hit.span);
       const desc = [...values].map(([k, x]) => `${k}=${isInstance(x) ? String(x) : pyRepr(x)}`).join(', ');
       q = { var: v, type, desc, span };

@@ -7,7 +7,7 @@ import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
 import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source } from './constructor-plan.js';
-import { keyOf } from './compilation.js';
+import type { IndexKey, KeyPart } from './compilation.js';
 import { Instance, slotIndex } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
@@ -250,11 +250,12 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
   const used = plan.used;
   const defaults: Value[] = new Array(used.length);
   for (let i = 0; i < used.length; i++) defaults[i] = defaultValue(ctx, used[i] as DefaultOf);
-  const keys: string[] = new Array(plan.indexes.length);
+  const c = ctx.c;
+  const keys: IndexKey[] = new Array(plan.indexes.length);
   for (let x = 0; x < plan.indexes.length; x++) {
-    const { ix, sources } = plan.indexes[x] as ConstructorPlan['indexes'][number];
-    let key = '';
-    for (let j = 0; j < sources.length; j++) key += `${j > 0 ? ',' : ''}${ix.sorted[j] as string}=${keyOf(source(values, defaults, sources[j] as number) ?? null)}`;
+    const { sources } = plan.indexes[x] as ConstructorPlan['indexes'][number];
+    const key: KeyPart[] = new Array(sources.length);
+    for (let j = 0; j < sources.length; j++) key[j] = c.keyPart(source(values, defaults, sources[j] as number) ?? null);
     keys[x] = key;
   }
   return place(ctx, e, type, plan.slots, values, used, defaults, keys);
@@ -317,7 +318,7 @@ function place(
   values: readonly Value[],
   used: readonly DefaultOf[],
   defaults: readonly Value[],
-  keys: readonly string[],
+  keys: readonly IndexKey[],
 ): Instance {
   const c = ctx.c;
   const existing = c.findExisting(type, keys);
