@@ -74,24 +74,27 @@ export function slotOf(entity: EntityType, name: string): number | undefined {
  * be frozen) have their variable from the start.
  */
 export class Instance implements SlotSource<Var> {
-  readonly isInstance = true;
-  readonly id = nextId++;
-  readonly slots: Slots<Var>;
+  // Fields are set in the constructor (no class field initializers): V8 builds the object with plain stores.
+  declare readonly isInstance: true;
+  declare readonly id: number;
+  declare readonly entity: EntityType;
+  declare readonly span: Span;
+  declare readonly slots: Slots<Var>;
   /** The instance whose implementation constructed this one, for `requires` on abstract entities. */
-  readonly creator: Instance | undefined;
+  declare readonly creator: Instance | undefined;
   /** Every later constructor call that produced this instance (an index hit adds its own), as the compiler lists them. */
-  private sites: Span[] | undefined;
-  private readonly layout: SlotLayout<SlotSpec>;
-  private readonly host: VarHost;
+  private declare sites: Span[] | undefined;
+  private declare readonly layout: SlotLayout<SlotSpec>;
+  private declare readonly host: VarHost;
   /** Per slot: the value of an attribute whose variable was not made yet (UNSET while it has none), then where it was set. */
-  private readonly cells: unknown[];
+  private declare readonly cells: unknown[];
 
-  constructor(
-    host: VarHost,
-    readonly entity: EntityType,
-    readonly span: Span,
-    creator: Instance | undefined,
-  ) {
+  constructor(host: VarHost, entity: EntityType, span: Span, creator: Instance | undefined) {
+    this.isInstance = true;
+    this.id = nextId++;
+    this.entity = entity;
+    this.span = span;
+    this.sites = undefined;
     this.creator = creator;
     this.host = host;
     const layout = layoutOf(entity);

@@ -36,11 +36,15 @@ export interface SlotSource<V> {
  * none in `vars`; asking for it makes it (from `source`).
  */
 export class Slots<V> {
-  constructor(
-    private readonly layout: SlotLayout<{ readonly name: string }>,
-    private readonly vars: (V | undefined)[],
-    private readonly source: SlotSource<V>,
-  ) {}
+  private declare readonly layout: SlotLayout<{ readonly name: string }>;
+  private declare readonly vars: (V | undefined)[];
+  private declare readonly source: SlotSource<V>;
+  // Fields set here, not as class fields: one made per instance, with plain stores.
+  constructor(layout: SlotLayout<{ readonly name: string }>, vars: (V | undefined)[], source: SlotSource<V>) {
+    this.layout = layout;
+    this.vars = vars;
+    this.source = source;
+  }
   get size(): number {
     return this.vars.length;
   }

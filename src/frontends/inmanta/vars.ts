@@ -28,16 +28,21 @@ export interface SlotOwner {
 
 const NO_WAITERS: Parked[] = [];
 
+// The variables made per instance set their fields in their constructors (no class field initializers):
+// V8 builds such an object with plain stores instead of a call that defines each field.
 export abstract class Var {
-  waiters: Parked[] = NO_WAITERS;
+  declare waiters: Parked[];
   /** The number the scheduler gave it among the variables that may still be frozen; 0 while it is not one. */
-  trackSeq = 0;
-  constructor(
-    _host: VarHost,
-    private readonly name: string,
-    /** The instance whose attribute or relation end this is, if any. */
-    readonly owner?: SlotOwner,
-  ) {}
+  declare trackSeq: number;
+  private declare readonly name: string;
+  /** The instance whose attribute or relation end this is, if any. */
+  declare readonly owner: SlotOwner | undefined;
+  constructor(_host: VarHost, name: string, owner?: SlotOwner) {
+    this.waiters = NO_WAITERS;
+    this.trackSeq = 0;
+    this.name = name;
+    this.owner = owner;
+  }
   /** Where a variable that can be frozen reports its waiters; only those keep it. */
   protected freezeHost(): VarHost | undefined {
     return undefined;
@@ -71,11 +76,18 @@ export abstract class Var {
 
 /** A variable, an attribute or a `[1]` relation end. */
 export class ResultVar extends Var {
-  value: Value = null;
-  isSet = false;
-  setAt: Span | undefined;
+  declare value: Value;
+  declare isSet: boolean;
+  declare setAt: Span | undefined;
   /** The declared type a value is checked against before it is stored (an attribute's). */
-  type?: ValueType;
+  declare type: ValueType | undefined;
+  constructor(host: VarHost, name: string, owner?: SlotOwner) {
+    super(host, name, owner);
+    this.value = null;
+    this.isSet = false;
+    this.setAt = undefined;
+    this.type = undefined;
+  }
 
   get known(): boolean {
     return this.isSet;
@@ -109,13 +121,12 @@ export class ResultVar extends Var {
 
 /** A `[0:1]` relation end: unset at freeze time means null. */
 export class OptionVar extends ResultVar {
-  frozen = false;
-  constructor(
-    private readonly host: VarHost,
-    name: string,
-    owner?: SlotOwner,
-  ) {
+  declare frozen: boolean;
+  private declare readonly host: VarHost;
+  constructor(host: VarHost, name: string, owner?: SlotOwner) {
     super(host, name, owner);
+    this.frozen = false;
+    this.host = host;
   }
   protected override freezeHost(): VarHost {
     return this.host;
@@ -159,19 +170,22 @@ const NO_ITEMS: readonly Value[] = [];
 
 export class ListVar extends Var {
   /** The elements, in the order they were added (a list of its own from the first one). */
-  items: readonly Value[] = NO_ITEMS;
+  declare items: readonly Value[];
   /** Membership of `items` once it is long, so adding stays constant time on large relations. */
-  private members: Set<Value> | undefined;
+  private declare members: Set<Value> | undefined;
   /** Readers that take each element as it arrives (a `for` over a relation). */
-  private listeners: ((v: Value) => void)[] | undefined;
-  frozen = false;
-  constructor(
-    private readonly host: VarHost,
-    name: string,
-    readonly upper: number | undefined,
-    owner?: SlotOwner,
-  ) {
+  private declare listeners: ((v: Value) => void)[] | undefined;
+  declare frozen: boolean;
+  private declare readonly host: VarHost;
+  declare readonly upper: number | undefined;
+  constructor(host: VarHost, name: string, upper: number | undefined, owner?: SlotOwner) {
     super(host, name, owner);
+    this.items = NO_ITEMS;
+    this.members = undefined;
+    this.listeners = undefined;
+    this.frozen = false;
+    this.host = host;
+    this.upper = upper;
   }
   protected override freezeHost(): VarHost {
     return this.host;
