@@ -2,7 +2,7 @@
 // N files (default 1,000; `--n 10000`) managed by Salt (file.managed), Converge (file.content), OtterScript
 // (Ensure-File), Zapusk ([file] steps) and Inmanta (fs::File), each converged once and then timed as a
 // no-op next to the graph file's no-op apply of the same N files, round-robin. Run with:
-//   npm run build && node bench/languages.mjs [--n N] [--runs R]
+//   npm run build && node bench/languages.mjs [--n N] [--runs R] [--shared-store]
 // Last line: bench-languages: salt=X converge=X otter=X zapusk=X inmanta=X (no-op ratio to the graph file)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,8 +19,10 @@ const arg = (name, dflt) => {
 const N = arg('--n', 1000);
 const RUNS = arg('--runs', 5);
 const work = mkdtempSync(join(tmpdir(), 'cairn-bench-lang-'));
-const state = join(work, 'state');
-process.env.CAIRN_STATE_DIR = state;
+// Each language and the graph file keep a run store of their own (\`--shared-store\`: one for all, as on a
+// machine where every front end runs, so that each no-op also folds the others' rows into the drift index).
+const shared = process.argv.includes('--shared-store');
+const storeOf = (name) => join(work, shared ? 'state' : `state-${name}`);
 const files = (lang) => join(work, `${lang}-files`);
 const range = Array.from({ length: N }, (_, i) => i + 1);
 
@@ -54,29 +56,32 @@ const inmanta = setup(
 );
 
 const languages = [
-  { name: 'salt', what: 'Salt file.managed', argv: [cairn, 'salt', 'state.apply', '--file-root', salt, '--state-dir', state] },
-  { name: 'converge', what: 'Converge file.content', argv: [cairn, 'converge', 'apply', join(converge, 'main.hcl'), '--state-dir', state] },
-  { name: 'otter', what: 'OtterScript Ensure-File', argv: [cairn, 'otter', 'run', join(otter, 'plan.otter'), '--root', work, '--state-dir', state, '--mode', 'execute'] },
+  { name: 'salt', what: 'Salt file.managed', argv: [cairn, 'salt', 'state.apply', '--file-root', salt, '--state-dir', storeOf('salt')] },
+  { name: 'converge', what: 'Converge file.content', argv: [cairn, 'converge', 'apply', join(converge, 'main.hcl'), '--state-dir', storeOf('converge')] },
+  { name: 'otter', what: 'OtterScript Ensure-File', argv: [cairn, 'otter', 'run', join(otter, 'plan.otter'), '--root', work, '--state-dir', storeOf('otter'), '--mode', 'execute'] },
   { name: 'zapusk', what: 'Zapusk [file] steps', argv: [cairn, 'zapusk', join(zapusk, 'prog.zdb'), 'apply'] },
-  { name: 'inmanta', what: 'Inmanta fs::File', argv: [cairn, 'inmanta', 'deploy', inmanta, '--state-dir', state] },
+  { name: 'inmanta', what: 'Inmanta fs::File', argv: [cairn, 'inmanta', 'deploy', inmanta, '--state-dir', storeOf('inmanta')] },
 ];
-const graph = { argv: [cairn, 'apply', graphFile, '--state-dir', state] };
+const graph = { argv: [cairn, 'apply', graphFile, '--state-dir', storeOf('graph')] };
+// Zapusk takes its store from the environment only.
+for (const c of [...languages, graph]) c.before = () => (process.env.CAIRN_STATE_DIR = storeOf(c.name ?? 'graph'));
 
 /** Converges once (not timed); a language that cannot run the work is reported and left out. */
-function converged(argv) {
+function converged({ argv, before }) {
+  before();
   const r = spawnSync(process.execPath, argv, { encoding: 'utf8', cwd: work, maxBuffer: 1 << 30 });
   return r.status === 0 || r.status === 2 ? undefined : `exit ${r.status}: ${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}`;
 }
-converged(graph.argv);
+converged(graph);
 const ok = [];
 for (const l of languages) {
-  const why = converged(l.argv);
+  const why = converged(l);
   if (why) console.log(`${l.what}: cannot run (${why})`);
   else ok.push(l);
 }
 const f = (x) => x.toFixed(3);
 const ratios = {};
-console.log(`N=${N} files, no-op, median of ${RUNS} runs, each language against the graph file in the same rounds`);
+console.log(`N=${N} files, no-op, median of ${RUNS} runs, each language against the graph file in the same rounds (${shared ? 'one store for all' : 'a store each'})`);
 for (const l of ok) {
   const [g, x] = interleaved([graph, l], RUNS);
   ratios[l.name] = x.wall / g.wall;
