@@ -2,26 +2,58 @@
  * The file store's drift index, `drift.json`: the latest known state of every resource per host, folded
  * in as each run finishes, so that the drift query reads one file instead of every run. It is a cache of
  * the run records: when it is missing it is rebuilt from them.
+ *
+ * A run that says exactly what an earlier run said about the same resources (the same hosts, ids, types,
+ * names, states, statuses and comments, in the same order: a no-op repeated) changes nothing in the index
+ * but when each of them was last seen. Such a run does not read or rewrite the index: `drift-seen.json`
+ * keeps, for each of the last few runs that folded rows in, a digest of what it said, and for the latest
+ * run found to say the same, its id and start. The rows an earlier run X folded are the rows that hold run
+ * id X; they are shown (and folded into, by the next run that does rewrite the index) as seen by that
+ * latest run. A run that rewrites one of X's rows ends X's entry. The file names the index it goes with
+ * (the run that last wrote `drift.json`), so that one left behind by a crash between the two writes is
+ * ignored.
  */
-import { readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync, readSync, closeSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeResult, RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
-import { driftFromRow, driftKey, type DriftRow, driftRowsFolder, driftToRow, foldDrift, localHostName } from './query.js';
+import { driftFromRow, driftKey, type DriftRow, driftRowsFolder, driftStateOf, driftToRow, foldDrift, hostOf, localHostName } from './query.js';
 import type { DriftEntry } from './types.js';
 import { uniquePart } from './temp-name.js';
 import { writeJsonList } from './json-list.js';
 
 const DRIFT_FILE = 'drift.json';
+export const SEEN_FILE = 'drift-seen.json';
 const VERSION = 2;
+/** Runs of this many results or more are digested; a smaller index is read and written in well under a millisecond. */
+export const DIGEST_FROM = 256;
+/** Earlier runs kept in the seen file. */
+const SEEN_KEPT = 16;
 
 interface DriftFile {
   readonly v: number;
+  /** The run that wrote the index; absent in one rebuilt from the records. */
+  readonly by?: number;
   readonly rows: DriftRow[];
 }
 
-/** The index's rows, as stored (one per `host` and resource). */
-function readRows(dir: string): DriftRow[] | undefined {
+/** One earlier run that folded rows in: what it said, and the latest run that said the same. */
+interface SeenEntry {
+  /** The run whose rows these are (they hold its id). */
+  readonly base: number;
+  readonly digest: string;
+  readonly runId: number;
+  readonly seen: string;
+}
+
+interface SeenFile {
+  /** The run that last wrote drift.json when this was written. */
+  readonly by: number;
+  readonly runs: SeenEntry[];
+}
+
+/** The index as stored (one row per `host` and resource), and the run that wrote it. */
+function readIndex(dir: string): { rows: DriftRow[]; by: number | undefined } | undefined {
   let parsed: DriftFile;
   try {
     parsed = JSON.parse(readFileSync(join(dir, DRIFT_FILE), 'utf8')) as DriftFile;
@@ -29,22 +61,60 @@ function readRows(dir: string): DriftRow[] | undefined {
     return undefined;
   }
   if (parsed?.v !== VERSION || !Array.isArray(parsed.rows)) return undefined;
-  return parsed.rows;
+  return { rows: parsed.rows, by: typeof parsed.by === 'number' ? parsed.by : undefined };
 }
 
-function read(dir: string): Map<string, DriftEntry> | undefined {
-  const rows = readRows(dir);
-  if (!rows) return undefined;
-  const latest = new Map<string, DriftEntry>();
-  for (const r of rows) latest.set(driftKey(r[0], r[1]), driftFromRow(r));
-  return latest;
-}
-
-function write(dir: string, rows: readonly DriftRow[]): void {
-  const temp = join(dir, `.${DRIFT_FILE}.${uniquePart()}.tmp`);
+/** The run that wrote drift.json, read from the file's first bytes (the rows are not parsed). */
+function indexWriter(dir: string): number | undefined {
+  let fd: number;
   try {
-    writeJsonList(temp, `{"v":${VERSION},"rows":`, rows, '}');
-    renameSync(temp, join(dir, DRIFT_FILE));
+    fd = openSync(join(dir, DRIFT_FILE), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const head = Buffer.alloc(64);
+    const n = readSync(fd, head, 0, head.length, 0);
+    const m = new RegExp(`^\\{"v":${VERSION},"by":(\\d+),"rows":\\[`).exec(head.toString('latin1', 0, n));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The seen file's entries, when it goes with the index written by run `by`. */
+function readSeen(dir: string, by: number | undefined): SeenEntry[] {
+  if (by === undefined) return [];
+  try {
+    const parsed = JSON.parse(readFileSync(join(dir, SEEN_FILE), 'utf8')) as SeenFile;
+    if (parsed?.by !== by || !Array.isArray(parsed.runs)) return [];
+    return parsed.runs.filter((e) => typeof e?.base === 'number' && typeof e.digest === 'string' && typeof e.runId === 'number' && typeof e.seen === 'string');
+  } catch {
+    return [];
+  }
+}
+
+/** Rows an earlier run folded, shown as seen by the latest run that said the same. */
+function applySeen(rows: DriftRow[], entries: readonly SeenEntry[]): void {
+  const later = new Map<number, SeenEntry>();
+  for (const e of entries) if (e.runId !== e.base) later.set(e.base, e);
+  if (later.size === 0) return;
+  for (const row of rows) {
+    const e = later.get(Number(row[7]));
+    if (e !== undefined) {
+      row[7] = e.runId;
+      row[8] = e.seen;
+    }
+  }
+}
+
+function replaceFile(dir: string, name: string, put: (temp: string) => void): void {
+  const temp = join(dir, `.${name}.${uniquePart()}.tmp`);
+  try {
+    put(temp);
+    renameSync(temp, join(dir, name));
   } catch (e) {
     try {
       unlinkSync(temp);
@@ -53,6 +123,53 @@ function write(dir: string, rows: readonly DriftRow[]): void {
     }
     throw e;
   }
+}
+
+function write(dir: string, rows: readonly DriftRow[], by?: number): void {
+  replaceFile(dir, DRIFT_FILE, (temp) => writeJsonList(temp, `{"v":${VERSION},${by === undefined ? '' : `"by":${by},`}"rows":`, rows, '}'));
+}
+
+function writeSeen(dir: string, seen: SeenFile): void {
+  replaceFile(dir, SEEN_FILE, (temp) => writeFileSync(temp, `${JSON.stringify(seen)}\n`, { mode: 0o600 }));
+}
+
+function read(dir: string): Map<string, DriftEntry> | undefined {
+  const index = readIndex(dir);
+  if (!index) return undefined;
+  applySeen(index.rows, readSeen(dir, index.by));
+  const latest = new Map<string, DriftEntry>();
+  for (const r of index.rows) latest.set(driftKey(r[0], r[1]), driftFromRow(r));
+  return latest;
+}
+
+/**
+ * What a run's results say about drift, as a sha256 digest: each result's host, id, type, name, state,
+ * status and comment, in order, each field with its length. Undefined for a small run, and for one with
+ * a result that says nothing about its resource (that result leaves an existing row as it is, so the rows
+ * holding the run's id are not then all of the resources it named).
+ */
+export function driftDigest(results: readonly NodeResult[], mode: RunMode, fallback: string): string | undefined {
+  if (results.length < DIGEST_FROM) return undefined;
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+  let text = '';
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i] as NodeResult;
+    const state = driftStateOf(r.status, mode);
+    if (state === undefined) return undefined;
+    const host = hostOf(r, fallback);
+    const id = String(r.id);
+    const type = String(r.type);
+    const name = String(r.name);
+    const status = String(r.status);
+    const comment = String(r.comment);
+    text += `${host.length} ${id.length} ${type.length} ${name.length} ${state} ${status.length} ${comment.length}\n${host}${id}${type}${name}${status}${comment}\n`;
+    if (text.length > 65536) {
+      hash.update(text);
+      text = '';
+    }
+  }
+  hash.update(text);
+  return hash.digest('hex');
 }
 
 /** Every recorded run's results, oldest first, folded into a fresh index. */
@@ -77,16 +194,20 @@ function rebuild(dir: string): Map<string, DriftEntry> {
   return latest;
 }
 
-/** The last index read per directory, reused while the file is unchanged (a dashboard reads it often). */
+/** The last index read per directory, reused while its files are unchanged (a dashboard reads it often). */
 const cache = new Map<string, { stamp: string; latest: Map<string, DriftEntry> }>();
 
 function stampOf(dir: string): string | undefined {
-  try {
-    const s = statSync(join(dir, DRIFT_FILE));
-    return `${s.ino}:${s.mtimeMs}:${s.size}`;
-  } catch {
-    return undefined;
-  }
+  const one = (name: string): string => {
+    try {
+      const s = statSync(join(dir, name));
+      return `${s.ino}:${s.mtimeMs}:${s.size}`;
+    } catch {
+      return '-';
+    }
+  };
+  const index = one(DRIFT_FILE);
+  return index === '-' ? undefined : `${index}/${one(SEEN_FILE)}`;
 }
 
 /** The current index (rebuilt and saved when missing). Read only: do not change what it returns. */
@@ -106,13 +227,41 @@ export function readDrift(dir: string): ReadonlyMap<string, DriftEntry> {
 
 /**
  * Folds a finishing run into the index: the index is read now, each piece of the run's results is folded
- * in as it comes (in run order), and `save` writes the index. Call under the store lock. An index that
- * cannot be read or rebuilt fails `save`, not the run's record (written between the two).
+ * in as it comes (in run order), and `save` writes the index. A run that says what one of the last runs
+ * that folded rows in said (see the top of this file) reads and writes only the seen file. Call under the
+ * store lock, with all of the run's results (for its digest). An index that cannot be read or rebuilt
+ * fails `save`, not the run's record (written between the two).
  */
-export function driftFold(dir: string, run: { id: number; start: string; mode: RunMode }, host: string): { fold: (results: readonly NodeResult[]) => void; save: () => void } {
+export function driftFold(
+  dir: string,
+  run: { id: number; start: string; mode: RunMode },
+  host: string,
+  results: readonly NodeResult[],
+): { fold: (results: readonly NodeResult[]) => void; save: () => void } {
+  const digest = driftDigest(results, run.mode, host);
+  let by: number | undefined;
+  let entries: SeenEntry[] = [];
+  if (digest !== undefined) {
+    by = indexWriter(dir);
+    entries = readSeen(dir, by);
+    const same = entries.find((e) => e.digest === digest);
+    if (same !== undefined && by !== undefined) {
+      const writer = by;
+      const runs = [{ ...same, runId: run.id, seen: run.start }, ...entries.filter((e) => e !== same)];
+      return { fold: () => {}, save: () => writeSeen(dir, { by: writer, runs }) };
+    }
+  }
   let rows: DriftRow[];
   try {
-    rows = readRows(dir) ?? [...rebuild(dir).values()].map(driftToRow);
+    const index = readIndex(dir);
+    if (index) {
+      if (digest === undefined || index.by !== by) entries = readSeen(dir, index.by);
+      applySeen(index.rows, entries);
+      rows = index.rows;
+    } else {
+      entries = [];
+      rows = [...rebuild(dir).values()].map(driftToRow);
+    }
   } catch (e) {
     return {
       fold: () => {},
@@ -121,5 +270,19 @@ export function driftFold(dir: string, run: { id: number; start: string; mode: R
       },
     };
   }
-  return { fold: driftRowsFolder(rows, run, host), save: () => write(dir, rows) };
+  // After applySeen an entry's rows hold the id of its latest run: that is their base from now on. A row
+  // this run rewrites ends its entry.
+  const kept = new Map(entries.map((e) => [e.runId, { base: e.runId, digest: e.digest, runId: e.runId, seen: e.seen }]));
+  const ended = (previous: number): void => {
+    kept.delete(previous);
+  };
+  return {
+    fold: driftRowsFolder(rows, run, host, kept.size > 0 ? ended : undefined),
+    save: () => {
+      write(dir, rows, run.id);
+      if (digest === undefined && kept.size === 0) return;
+      const runs = [...(digest === undefined ? [] : [{ base: run.id, digest, runId: run.id, seen: run.start }]), ...kept.values()].slice(0, SEEN_KEPT);
+      writeSeen(dir, { by: run.id, runs });
+    },
+  };
 }

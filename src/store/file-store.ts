@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkS
 import { join, resolve } from 'node:path';
 import type { NodeResult } from '../core/model.js';
 import { StoreError, storeIoError } from './errors.js';
-import { driftFold, readDrift } from './file-drift.js';
+import { driftFold, readDrift, SEEN_FILE } from './file-drift.js';
 import { pruneFileStore } from './file-prune.js';
 import { beginRun, finishRun, getRun, PARTIAL_SUFFIX, type RunHandle, type RunSummary, RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
 import { acquireLock, readLock, releaseLockOnExit } from './lock.js';
@@ -34,7 +34,7 @@ import type {
 export const HELD_LOCK_ENV = 'CAIRN_HELD_LOCK';
 
 /** What cairn itself keeps in a store directory: the history, the lock, drift, and the front ends' own state (Otter's locks, Zapusk's instances). */
-const STORE_FILES = new Set([SUMMARY_FILE, RECORDS_DIR, 'lock', 'drift.json', 'otter-locks', 'zapusk']);
+const STORE_FILES = new Set([SUMMARY_FILE, RECORDS_DIR, 'lock', 'drift.json', SEEN_FILE, 'otter-locks', 'zapusk']);
 
 /**
  * Refuses a directory that holds files but none of a store's: pointing `--state-dir` at a home or project
@@ -129,7 +129,7 @@ export class FileRunStore implements RunStore {
     const hosts = hostsOf(info.results, local);
     const edges = info.edges?.map((e) => ({ from: e.from, to: e.to, kind: e.kind }));
     // The drift index is folded from the kept results as each piece is written, then saved after the record.
-    const drift = driftFold(this.dir, begun.summary, hosts[0] ?? local);
+    const drift = driftFold(this.dir, begun.summary, hosts[0] ?? local, info.results);
     finishRun(begun, { ...info, hosts, edges, onStored: drift.fold });
     this.handles.delete(handle.id);
     tryUnlink(this.partialPath(handle.id));

@@ -159,8 +159,11 @@ export function foldDriftRows(rows: DriftRow[], run: DriftRun, results: readonly
   driftRowsFolder(rows, run, fallback)(results);
 }
 
-/** foldDriftRows for results that come a piece at a time, in run order: call the folder with each piece. */
-export function driftRowsFolder(rows: DriftRow[], run: DriftRun, fallback = ''): (results: readonly NodeResult[]) => void {
+/**
+ * foldDriftRows for results that come a piece at a time, in run order: call the folder with each piece.
+ * `touched` is told the run id a row held before this run rewrote it.
+ */
+export function driftRowsFolder(rows: DriftRow[], run: DriftRun, fallback = '', touched?: (previousRunId: number) => void): (results: readonly NodeResult[]) => void {
   let byKey: Map<string, number> | undefined;
   const indexed = (): Map<string, number> => {
     if (byKey === undefined) {
@@ -191,7 +194,9 @@ export function driftRowsFolder(rows: DriftRow[], run: DriftRun, fallback = ''):
       const host = hostOf(r, fallback);
       const here = rows[next];
       const i = here !== undefined && here[1] === r.id && here[0] === host ? next : find(host, r.id);
+      const before = i >= 0 && touched !== undefined ? (rows[i] as DriftRow)[7] : undefined;
       const row = i >= 0 ? nextDriftRow(rows[i], r, host, run, rows[i]) : nextDriftRow(undefined, r, host, run);
+      if (row !== undefined && before !== undefined) touched?.(Number(before));
       if (i >= 0) {
         next = i + 1;
       } else if (row) {
