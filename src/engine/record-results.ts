@@ -9,7 +9,7 @@ import { hashPrefix } from '../resources/file/diff.js';
 /** Longest text kept in a stored change or output, in characters. */
 export const STORED_TEXT_CAP = 64 * 1024;
 /** Outputs that hold a whole file's content: stored as a hash, under the name given here. */
-const CONTENT_OUTPUTS: Readonly<Record<string, string>> = { content: 'content_sha256', previous_content: 'previous_content_sha256' };
+const hashedName = (k: string): string | undefined => (k === 'content' ? 'content_sha256' : k === 'previous_content' ? 'previous_content_sha256' : undefined);
 
 function bounded(v: unknown): unknown {
   if (typeof v === 'string') return v.length > STORED_TEXT_CAP ? `${v.slice(0, STORED_TEXT_CAP)}\n[cut at ${STORED_TEXT_CAP} characters of ${v.length}]\n` : v;
@@ -30,11 +30,16 @@ function bounded(v: unknown): unknown {
 
 function storedOutputs(outputs: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k in outputs) {
+  // Keys by index and short strings as they are: a run of 10,000 files stores 10,000 of these.
+  const keys = Object.keys(outputs);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
     const v = outputs[k];
-    const hashed = typeof v === 'string' && Object.hasOwn(CONTENT_OUTPUTS, k) ? CONTENT_OUTPUTS[k] : undefined;
-    if (hashed !== undefined) out[hashed] = hashPrefix(v as string);
-    else out[k] = bounded(v);
+    if (typeof v === 'string') {
+      const hashed = hashedName(k);
+      if (hashed !== undefined) out[hashed] = hashPrefix(v);
+      else out[k] = v.length > STORED_TEXT_CAP ? bounded(v) : v;
+    } else out[k] = bounded(v);
   }
   return out;
 }
