@@ -5,15 +5,17 @@
  *
  * A run that says exactly what an earlier run said about the same resources (the same hosts, ids, types,
  * names, states, statuses and comments, in the same order: a no-op repeated) changes nothing in the index
- * but when each of them was last seen. Such a run does not read or rewrite the index: `drift-seen.json`
+ * but when each of them was last seen. Such a run does not read or rewrite the index: `drift-seen.jsonl`
  * keeps, for each of the last few runs that folded rows in, a digest of what it said, and for the latest
  * run found to say the same, its id and start. The rows an earlier run X folded are the rows that hold run
  * id X; they are shown (and folded into, by the next run that does rewrite the index) as seen by that
- * latest run. A run that rewrites one of X's rows ends X's entry. The file names the index it goes with
- * (the run that last wrote `drift.json`), so that one left behind by a crash between the two writes is
- * ignored.
+ * latest run. A run that rewrites one of X's rows ends X's entry. Each line names the index it goes with
+ * (the run that last wrote `drift.json`): lines of an earlier index, or left by a crash between the two
+ * writes, are ignored. The file is appended to (replacing a file costs ext4 a flush of the new one's data)
+ * and rewritten with only its live lines once it is long.
  */
-import { openSync, readdirSync, readFileSync, readSync, closeSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendLines } from './append-line.js';
 import { join } from 'node:path';
 import type { NodeResult, RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
@@ -23,12 +25,17 @@ import { uniquePart } from './temp-name.js';
 import { writeJsonList } from './json-list.js';
 
 const DRIFT_FILE = 'drift.json';
-export const SEEN_FILE = 'drift-seen.json';
+export const SEEN_FILE = 'drift-seen.jsonl';
 const VERSION = 2;
-/** Runs of this many results or more are digested; a smaller index is read and written in well under a millisecond. */
-export const DIGEST_FROM = 256;
 /** Earlier runs kept in the seen file. */
 const SEEN_KEPT = 16;
+/** Lines the seen file may reach before it is rewritten with only its live ones. */
+const SEEN_COMPACT_AT = 128;
+/**
+ * Runs of this many results or more are digested. A smaller run folds into drift.json as it always does:
+ * its digest and the seen file would cost it more than they save.
+ */
+export const DIGEST_FROM = 64;
 
 interface DriftFile {
   readonly v: number;
@@ -44,12 +51,6 @@ interface SeenEntry {
   readonly digest: string;
   readonly runId: number;
   readonly seen: string;
-}
-
-interface SeenFile {
-  /** The run that last wrote drift.json when this was written. */
-  readonly by: number;
-  readonly runs: SeenEntry[];
 }
 
 /** The index as stored (one row per `host` and resource), and the run that wrote it. */
@@ -84,16 +85,49 @@ function indexWriter(dir: string): number | undefined {
   }
 }
 
-/** The seen file's entries, when it goes with the index written by run `by`. */
-function readSeen(dir: string, by: number | undefined): SeenEntry[] {
-  if (by === undefined) return [];
+/**
+ * The seen file's live entries (of the index written by run `by`), the latest first, and how many lines it
+ * holds in all.
+ */
+function readSeen(dir: string, by: number | undefined): { entries: SeenEntry[]; lines: number } {
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(join(dir, SEEN_FILE), 'utf8')) as SeenFile;
-    if (parsed?.by !== by || !Array.isArray(parsed.runs)) return [];
-    return parsed.runs.filter((e) => typeof e?.base === 'number' && typeof e.digest === 'string' && typeof e.runId === 'number' && typeof e.seen === 'string');
+    text = readFileSync(join(dir, SEEN_FILE), 'utf8');
   } catch {
-    return [];
+    return { entries: [], lines: 0 };
   }
+  const lines = text.split('\n').filter((l) => l !== '');
+  const live = new Map<number, SeenEntry>();
+  if (by !== undefined) {
+    for (const line of lines) {
+      let e: SeenEntry & { by?: unknown };
+      try {
+        e = JSON.parse(line) as SeenEntry & { by?: unknown };
+      } catch {
+        continue;
+      }
+      if (e?.by !== by || typeof e.base !== 'number' || typeof e.digest !== 'string' || typeof e.runId !== 'number' || typeof e.seen !== 'string') continue;
+      live.delete(e.base);
+      live.set(e.base, { base: e.base, digest: e.digest, runId: e.runId, seen: e.seen });
+    }
+  }
+  return { entries: [...live.values()].reverse().slice(0, SEEN_KEPT), lines: lines.length };
+}
+
+/**
+ * Notes `changed` entries (of the index written by run `by`) in the seen file: appended, or, once the file is
+ * long, the file rewritten with only the live ones, `live` (the latest first).
+ */
+function noteSeen(dir: string, by: number, changed: readonly SeenEntry[], live: readonly SeenEntry[], lines: number): void {
+  if (changed.length === 0) return;
+  const text = (entries: readonly SeenEntry[]): string =>
+    entries
+      .slice()
+      .reverse()
+      .map((e) => `${JSON.stringify({ by, base: e.base, digest: e.digest, runId: e.runId, seen: e.seen })}\n`)
+      .join('');
+  if (lines + changed.length > SEEN_COMPACT_AT) replaceFile(dir, SEEN_FILE, (temp) => writeFileSync(temp, text(live), { mode: 0o600 }));
+  else appendLines(join(dir, SEEN_FILE), text(changed));
 }
 
 /** Rows an earlier run folded, shown as seen by the latest run that said the same. */
@@ -129,14 +163,10 @@ function write(dir: string, rows: readonly DriftRow[], by?: number): void {
   replaceFile(dir, DRIFT_FILE, (temp) => writeJsonList(temp, `{"v":${VERSION},${by === undefined ? '' : `"by":${by},`}"rows":`, rows, '}'));
 }
 
-function writeSeen(dir: string, seen: SeenFile): void {
-  replaceFile(dir, SEEN_FILE, (temp) => writeFileSync(temp, `${JSON.stringify(seen)}\n`, { mode: 0o600 }));
-}
-
 function read(dir: string): Map<string, DriftEntry> | undefined {
   const index = readIndex(dir);
   if (!index) return undefined;
-  applySeen(index.rows, readSeen(dir, index.by));
+  applySeen(index.rows, readSeen(dir, index.by).entries);
   const latest = new Map<string, DriftEntry>();
   for (const r of index.rows) latest.set(driftKey(r[0], r[1]), driftFromRow(r));
   return latest;
@@ -240,26 +270,27 @@ export function driftFold(
 ): { fold: (results: readonly NodeResult[]) => void; save: () => void } {
   const digest = driftDigest(results, run.mode, host);
   let by: number | undefined;
-  let entries: SeenEntry[] = [];
+  let seen: { entries: SeenEntry[]; lines: number } = { entries: [], lines: 0 };
   if (digest !== undefined) {
     by = indexWriter(dir);
-    entries = readSeen(dir, by);
-    const same = entries.find((e) => e.digest === digest);
+    seen = readSeen(dir, by);
+    const same = seen.entries.find((e) => e.digest === digest);
     if (same !== undefined && by !== undefined) {
       const writer = by;
-      const runs = [{ ...same, runId: run.id, seen: run.start }, ...entries.filter((e) => e !== same)];
-      return { fold: () => {}, save: () => writeSeen(dir, { by: writer, runs }) };
+      const { entries, lines } = seen;
+      const now = { ...same, runId: run.id, seen: run.start };
+      return { fold: () => {}, save: () => noteSeen(dir, writer, [now], [now, ...entries.filter((e) => e !== same)], lines) };
     }
   }
   let rows: DriftRow[];
   try {
     const index = readIndex(dir);
     if (index) {
-      if (digest === undefined || index.by !== by) entries = readSeen(dir, index.by);
-      applySeen(index.rows, entries);
+      if (digest === undefined || index.by !== by) seen = readSeen(dir, index.by);
+      applySeen(index.rows, seen.entries);
       rows = index.rows;
     } else {
-      entries = [];
+      seen = { entries: [], lines: seen.lines };
       rows = [...rebuild(dir).values()].map(driftToRow);
     }
   } catch (e) {
@@ -272,7 +303,7 @@ export function driftFold(
   }
   // After applySeen an entry's rows hold the id of its latest run: that is their base from now on. A row
   // this run rewrites ends its entry.
-  const kept = new Map(entries.map((e) => [e.runId, { base: e.runId, digest: e.digest, runId: e.runId, seen: e.seen }]));
+  const kept = new Map(seen.entries.map((e) => [e.runId, { base: e.runId, digest: e.digest, runId: e.runId, seen: e.seen }]));
   const ended = (previous: number): void => {
     kept.delete(previous);
   };
@@ -280,9 +311,9 @@ export function driftFold(
     fold: driftRowsFolder(rows, run, host, kept.size > 0 ? ended : undefined),
     save: () => {
       write(dir, rows, run.id);
-      if (digest === undefined && kept.size === 0) return;
-      const runs = [...(digest === undefined ? [] : [{ base: run.id, digest, runId: run.id, seen: run.start }]), ...kept.values()].slice(0, SEEN_KEPT);
-      writeSeen(dir, { by: run.id, runs });
+      const now = digest === undefined ? [] : [{ base: run.id, digest, runId: run.id, seen: run.start }];
+      const live = [...now, ...kept.values()].slice(0, SEEN_KEPT);
+      noteSeen(dir, run.id, live, live, seen.lines);
     },
   };
 }

@@ -16,7 +16,7 @@
  * end, so a long history costs nothing per run. A line that does not parse (a torn write, a hand edit) is
  * skipped.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { NodeResult, NodeStatus, RunMode } from '../core/model.js';
 import { storeIoError } from './errors.js';
@@ -24,6 +24,7 @@ import { currentProcess, identityFrom, processState } from './process-identity.j
 import { recordedCommandLine } from '../core/command-line.js';
 import { uniquePart } from './temp-name.js';
 import { writeJsonList } from './json-list.js';
+import { appendLines } from './append-line.js';
 
 export type RunCounts = Record<NodeStatus, number>;
 
@@ -252,23 +253,7 @@ function identityExtras(): Record<string, unknown> {
 }
 
 function appendSummary(dir: string, summary: RunSummary | Record<string, unknown>): void {
-  const path = join(dir, SUMMARY_FILE);
-  const line = `${JSON.stringify({ v: FORMAT_VERSION, ...summary })}\n`;
-  const fd = openSync(path, 'a+', 0o600);
-  try {
-    // A torn last line (a crash mid-append) must not swallow ours: start on a fresh line.
-    const size = fstatSync(fd).size;
-    let text = line;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) text = `\n${line}`;
-    }
-    // One write(2) with O_APPEND: the line lands whole, after everything already there.
-    writeFileSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
+  appendLines(join(dir, SUMMARY_FILE), `${JSON.stringify({ v: FORMAT_VERSION, ...summary })}\n`);
 }
 
 const STATES: ReadonlySet<string> = new Set(['running', 'finished']);

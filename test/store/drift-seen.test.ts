@@ -42,9 +42,13 @@ function sorted(m: Map<string, DriftEntry>): DriftEntry[] {
   return [...m.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
 }
 
+// Runs of DIGEST_FROM results or more are digested (in pieces of 64 KiB of text: 1,500 results are several);
+// smaller ones always fold into drift.json.
+const SIZES = [DIGEST_FROM, DIGEST_FROM + 6, 1500, 6];
+
 test('repeated, alternating, overlapping and changed runs: the file store answers what the reference fold gives, and a repeat leaves drift.json untouched', async (t) => {
-  const n = DIGEST_FROM + 4;
-  for (let seed = 1; seed <= 6; seed++) {
+  for (let seed = 1; seed <= SIZES.length * 2; seed++) {
+    const n = SIZES[seed % SIZES.length] as number;
     const dir = tempDir(t);
     const store = new FileRunStore(dir);
     const random = rng(seed);
@@ -73,26 +77,30 @@ test('repeated, alternating, overlapping and changed runs: the file store answer
       assert.deepEqual(await store.drift(), sorted(reference), `seed ${seed}, run ${i}`);
       if (text !== undefined && readFileSync(join(dir, 'drift.json'), 'utf8') === text) untouched++;
     }
-    assert.ok(untouched > 0, `seed ${seed}: some repeated run left drift.json as it was`);
+    if (n >= DIGEST_FROM) assert.ok(untouched > 0, `seed ${seed}: some repeated run left drift.json as it was`);
+    else assert.equal(untouched, 0, `seed ${seed}: a small run always folds into drift.json`);
   }
 });
 
-test('a no-op repeated reads and writes only the seen file; the next change folds the seen runs into drift.json', async (t) => {
+test('a no-op repeated appends to the seen file only; the next change folds the seen runs into drift.json', async (t) => {
   const dir = tempDir(t);
   const store = new FileRunStore(dir);
-  const files = group('f', DIGEST_FROM);
+  const files = group('f', 300);
   await record(store, 'apply', '2026-01-01T00:00:01.000Z', files);
   const first = readFileSync(join(dir, 'drift.json'), 'utf8');
   assert.match(first, /^\{"v":2,"by":1,"rows":\[/);
   const r2 = await record(store, 'check', '2026-01-01T00:00:02.000Z', files);
   const r3 = await record(store, 'apply', '2026-01-01T00:00:03.000Z', files);
   assert.equal(readFileSync(join(dir, 'drift.json'), 'utf8'), first, 'the index is not rewritten by a repeat');
-  const seen = JSON.parse(readFileSync(join(dir, SEEN_FILE), 'utf8'));
-  assert.deepEqual(seen.by, 1);
-  assert.deepEqual(seen.runs[0], { base: 1, digest: seen.runs[0].digest, runId: r3, seen: '2026-01-01T00:00:03.000Z' });
+  const seen = readFileSync(join(dir, SEEN_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(
+    seen.map((e) => [e.by, e.base, e.runId, e.seen, e.digest]),
+    [1, r2, r3].map((id, i) => [1, 1, id, `2026-01-01T00:00:0${i + 1}.000Z`, seen[0].digest]),
+    'one line per run, appended',
+  );
   assert.equal((statSync(join(dir, SEEN_FILE)).mode & 0o777).toString(8), '600');
   const drift = await store.drift();
-  assert.equal(drift.length, DIGEST_FROM);
+  assert.equal(drift.length, 300);
   for (const e of drift) assert.deepEqual([e.runId, e.seen, e.sinceRunId, e.since, e.state], [r3, '2026-01-01T00:00:03.000Z', 1, '2026-01-01T00:00:01.000Z', 'ok']);
   assert.ok(r2 < r3);
   // One resource drifts: the index is rewritten, every other row as seen by run 3.
@@ -109,11 +117,30 @@ test('a seen file left by a crash between the two writes (it names another write
   const files = group('f', DIGEST_FROM);
   await record(store, 'apply', '2026-01-01T00:00:01.000Z', files);
   await record(store, 'apply', '2026-01-01T00:00:02.000Z', files);
-  const seen = JSON.parse(readFileSync(join(dir, SEEN_FILE), 'utf8'));
-  writeFileSync(join(dir, SEEN_FILE), JSON.stringify({ ...seen, by: 99 }));
+  const lines = readFileSync(join(dir, SEEN_FILE), 'utf8').trim().split('\n');
+  // As if drift.json had been written by run 99 and the crash came before its lines: these are stale.
+  writeFileSync(join(dir, SEEN_FILE), `${lines.map((l) => l.replace('"by":1,', '"by":99,')).join('\n')}\n{"by":99,"base":1,"digest":"x","run`);
+  writeFileSync(join(dir, 'drift.json'), readFileSync(join(dir, 'drift.json'), 'utf8').replace('"by":1,', '"by":98,'));
   for (const e of await store.drift()) assert.deepEqual([e.runId, e.seen], [1, '2026-01-01T00:00:01.000Z']);
   // Not taken as a repeat either: the next run rewrites the index.
   const r3 = await record(store, 'apply', '2026-01-01T00:00:03.000Z', files);
   assert.match(readFileSync(join(dir, 'drift.json'), 'utf8'), new RegExp(`^\\{"v":2,"by":${r3},`));
   for (const e of await store.drift()) assert.deepEqual([e.runId, e.seen], [r3, '2026-01-01T00:00:03.000Z']);
+});
+
+test('after a torn line the next notes still count, and a long seen file is rewritten with only its live lines', async (t) => {
+  const dir = tempDir(t);
+  const store = new FileRunStore(dir);
+  const files = group('f', DIGEST_FROM);
+  const other = group('g', DIGEST_FROM);
+  await record(store, 'apply', '2026-01-01T00:00:01.000Z', files);
+  await record(store, 'apply', '2026-01-01T00:00:02.000Z', other);
+  writeFileSync(join(dir, SEEN_FILE), `${readFileSync(join(dir, SEEN_FILE), 'utf8')}{"by":2,"base":1,"dig`);
+  const index = readFileSync(join(dir, 'drift.json'), 'utf8');
+  let last = 0;
+  for (let i = 3; i <= 150; i++) last = await record(store, 'check', new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), i % 2 === 0 ? other : files);
+  assert.equal(readFileSync(join(dir, 'drift.json'), 'utf8'), index, 'every run was a repeat of run 1 or run 2');
+  const lines = readFileSync(join(dir, SEEN_FILE), 'utf8').trim().split('\n');
+  assert.ok(lines.length <= 128, `${lines.length} lines`);
+  for (const e of await store.drift()) assert.deepEqual([e.runId, e.sinceRunId], e.resource.startsWith('f') ? [last - 1, 1] : [last, 2], e.resource);
 });
