@@ -20,13 +20,16 @@ const code = (s: string): string => `\`${s}\``;
 
 interface SchemaLike {
   readonly type: string;
+  /** A lazy schema's (a kind's params are built on first use). */
+  readonly getter?: (input: unknown) => SchemaLike;
   readonly entries?: Record<string, SchemaLike>;
   readonly pipe?: readonly SchemaLike[];
   readonly wrapped?: SchemaLike;
 }
 
 /** `name` for a required param, `name?` for an optional one, read off the kind's valibot schema. */
-function paramsOf(schema: SchemaLike): string[] {
+function paramsOf(lazy: SchemaLike): string[] {
+  const schema = lazy.getter ? lazy.getter(undefined) : lazy;
   const object = schema.entries ? schema : schema.pipe?.find((s) => s.entries);
   return Object.entries(object?.entries ?? {}).map(([name, s]) => (s.type === 'optional' || s.type === 'nullish' ? `${name}?` : name));
 }

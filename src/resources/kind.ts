@@ -74,6 +74,15 @@ export function validateWith(type: string, schema: ObjectSchema, params: Params,
   return out;
 }
 
+/**
+ * A kind's params schema, built when it is first used: a run builds only the schemas of the kinds its
+ * input names (every kind's schema built at start-up is about a millisecond of a small run).
+ */
+export function lazySchema<T extends v.GenericSchema>(build: () => T): v.LazySchema<T> {
+  let built: T | undefined;
+  return v.lazy(() => (built ??= build()));
+}
+
 /** Parses params that are fully resolved; throws a plain Error with the first issue (a resource failure). */
 export function parseParams<T>(type: string, schema: v.GenericSchema<unknown, T>, params: Params): T {
   const known = parsed.get(schema)?.get(params);

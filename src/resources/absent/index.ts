@@ -2,17 +2,19 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'absent';
 
-export const absentSchema = v.strictObject({
-  path: v.pipe(
-    absolutePathSchema,
-    v.check((p) => p !== '/', 'refusing to make "/" absent'),
-  ),
-});
+export const absentSchema = lazySchema(() =>
+  v.strictObject({
+    path: v.pipe(
+      absolutePathSchema,
+      v.check((p) => p !== '/', 'refusing to make "/" absent'),
+    ),
+  }),
+);
 type AbsentParams = v.InferOutput<typeof absentSchema>;
 
 function parse(params: Params): AbsentParams {

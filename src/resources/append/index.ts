@@ -7,22 +7,24 @@ import { posix } from 'node:path';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, ensureParent, followLinks } from '../paths.js';
 import { escapeRegex, joinedLineDiff, pyDiff, pyRegex, splitLines } from '../replace/pytext.js';
 
 const TYPE = 'append';
 
-export const appendSchema = v.strictObject({
-  path: absolutePathSchema,
-  text: v.pipe(v.array(v.string()), v.minLength(1, 'No text found to append. Nothing appended')),
-  makedirs: v.optional(v.boolean(), false),
-  ignore_whitespace: v.optional(v.boolean(), true),
-  /** Where the missing lines go: the end (Salt's file.append) or the start (file.prepend). */
-  at: v.optional(v.picklist(['end', 'start']), 'end'),
-  /** Prepend only: the lines must open the file, even when they are found further down (Salt's header). */
-  header: v.optional(v.boolean(), false),
-});
+export const appendSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    text: v.pipe(v.array(v.string()), v.minLength(1, 'No text found to append. Nothing appended')),
+    makedirs: v.optional(v.boolean(), false),
+    ignore_whitespace: v.optional(v.boolean(), true),
+    /** Where the missing lines go: the end (Salt's file.append) or the start (file.prepend). */
+    at: v.optional(v.picklist(['end', 'start']), 'end'),
+    /** Prepend only: the lines must open the file, even when they are found further down (Salt's header). */
+    header: v.optional(v.boolean(), false),
+  }),
+);
 export type AppendParams = v.InferOutput<typeof appendSchema>;
 
 interface AppendState {

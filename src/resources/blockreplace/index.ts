@@ -6,25 +6,27 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, followLinks } from '../paths.js';
 import { pyDiff, pyRegex } from '../replace/pytext.js';
 
 const TYPE = 'blockreplace';
 
-export const blockreplaceSchema = v.strictObject({
-  path: absolutePathSchema,
-  marker_start: v.optional(v.string(), '#-- start managed zone --'),
-  marker_end: v.optional(v.string(), '#-- end managed zone --'),
-  content: v.optional(v.string(), ''),
-  append_if_not_found: v.optional(v.boolean(), false),
-  prepend_if_not_found: v.optional(v.boolean(), false),
-  insert_before_match: v.optional(v.string()),
-  insert_after_match: v.optional(v.string()),
-  /** Unset: a newline ends the content unless it has one (Salt's append_newline None). */
-  append_newline: v.optional(v.boolean()),
-  backup: v.optional(v.string(), '.bak'),
-});
+export const blockreplaceSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    marker_start: v.optional(v.string(), '#-- start managed zone --'),
+    marker_end: v.optional(v.string(), '#-- end managed zone --'),
+    content: v.optional(v.string(), ''),
+    append_if_not_found: v.optional(v.boolean(), false),
+    prepend_if_not_found: v.optional(v.boolean(), false),
+    insert_before_match: v.optional(v.string()),
+    insert_after_match: v.optional(v.string()),
+    /** Unset: a newline ends the content unless it has one (Salt's append_newline None). */
+    append_newline: v.optional(v.boolean()),
+    backup: v.optional(v.string(), '.bak'),
+  }),
+);
 type BlockParams = v.InferOutput<typeof blockreplaceSchema>;
 
 function parse(params: Params): BlockParams {

@@ -6,15 +6,17 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, modeSchema, type Params, parseMode, parseParams, validateWith } from '../kind.js';
+import { type Kind, modeSchema, type Params, parseMode, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'chmod';
 
-export const chmodSchema = v.strictObject({
-  path: absolutePathSchema,
-  mode: modeSchema,
-});
+export const chmodSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    mode: modeSchema,
+  }),
+);
 
 type ChmodParams = v.InferOutput<typeof chmodSchema>;
 

@@ -8,22 +8,24 @@ import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { Host, ResourceContext } from '../../host/types.js';
 import { type AccountDb, groupByGid, readAccounts } from '../accounts.js';
 import { ownerSchema } from '../attrs.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'chown';
 
-export const chownSchema = v.pipe(
-  v.strictObject({
-    path: absolutePathSchema,
-    /** User name or uid. */
-    owner: v.optional(ownerSchema),
-    /** Group name or gid. */
-    group: v.optional(ownerSchema),
-    /** Every path below a directory too (symlinks themselves, not followed). */
-    recursive: v.optional(v.boolean(), false),
-  }),
-  v.check((p) => p.owner !== undefined || p.group !== undefined, 'give an owner, a group or both'),
+export const chownSchema = lazySchema(() =>
+  v.pipe(
+    v.strictObject({
+      path: absolutePathSchema,
+      /** User name or uid. */
+      owner: v.optional(ownerSchema),
+      /** Group name or gid. */
+      group: v.optional(ownerSchema),
+      /** Every path below a directory too (symlinks themselves, not followed). */
+      recursive: v.optional(v.boolean(), false),
+    }),
+    v.check((p) => p.owner !== undefined || p.group !== undefined, 'give an owner, a group or both'),
+  ),
 );
 
 type ChownParams = v.InferOutput<typeof chownSchema>;

@@ -9,18 +9,20 @@ import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
 import { kind as directory } from '../directory/index.js';
-import { directorySchema } from '../directory/schema.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { directoryEntries } from '../directory/schema.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'cleandir';
 
-export const cleandirSchema = v.strictObject({
-  ...directorySchema.entries,
-  keep: v.optional(v.array(absolutePathSchema), []),
-  /** A glob (or `E@regex`) of paths relative to the directory that are never removed. */
-  exclude_pat: v.optional(v.string()),
-});
+export const cleandirSchema = lazySchema(() =>
+  v.strictObject({
+    ...directoryEntries(),
+    keep: v.optional(v.array(absolutePathSchema), []),
+    /** A glob (or `E@regex`) of paths relative to the directory that are never removed. */
+    exclude_pat: v.optional(v.string()),
+  }),
+);
 export type CleandirParams = v.InferOutput<typeof cleandirSchema>;
 
 interface CleanState {

@@ -6,22 +6,24 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, followLinks } from '../paths.js';
 import { pyDiff, pyRegex, splitLinesKeep } from '../replace/pytext.js';
 
 const TYPE = 'comment';
 
-export const commentSchema = v.strictObject({
-  path: absolutePathSchema,
-  regex: v.string(),
-  char: v.optional(v.string(), '#'),
-  uncomment: v.optional(v.boolean(), false),
-  /** Suffix of the copy of the old file; empty for none. */
-  backup: v.optional(v.string(), '.bak'),
-  /** A pattern found nowhere is not an error (file.comment's ignore_missing). */
-  ignore_missing: v.optional(v.boolean(), false),
-});
+export const commentSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    regex: v.string(),
+    char: v.optional(v.string(), '#'),
+    uncomment: v.optional(v.boolean(), false),
+    /** Suffix of the copy of the old file; empty for none. */
+    backup: v.optional(v.string(), '.bak'),
+    /** A pattern found nowhere is not an error (file.comment's ignore_missing). */
+    ignore_missing: v.optional(v.boolean(), false),
+  }),
+);
 type CommentParams = v.InferOutput<typeof commentSchema>;
 
 function parse(params: Params): CommentParams {

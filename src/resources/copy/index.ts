@@ -7,22 +7,24 @@ import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { Host, ResourceContext } from '../../host/types.js';
 import { attrChanges, ownerSchema, resolveAttrs, applyAttrs } from '../attrs.js';
-import { type Kind, modeSchema, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, modeSchema, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, ensureParent } from '../paths.js';
 
 const TYPE = 'copy';
 
-export const copySchema = v.strictObject({
-  path: absolutePathSchema,
-  source: absolutePathSchema,
-  force: v.optional(v.boolean(), false),
-  makedirs: v.optional(v.boolean(), false),
-  /** Copy into `path` when it is a directory (Salt's subdir). */
-  subdir: v.optional(v.boolean(), false),
-  mode: v.optional(modeSchema),
-  owner: v.optional(ownerSchema),
-  group: v.optional(ownerSchema),
-});
+export const copySchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    source: absolutePathSchema,
+    force: v.optional(v.boolean(), false),
+    makedirs: v.optional(v.boolean(), false),
+    /** Copy into `path` when it is a directory (Salt's subdir). */
+    subdir: v.optional(v.boolean(), false),
+    mode: v.optional(modeSchema),
+    owner: v.optional(ownerSchema),
+    group: v.optional(ownerSchema),
+  }),
+);
 type CopyParams = v.InferOutput<typeof copySchema>;
 
 function parse(params: Params): CopyParams {

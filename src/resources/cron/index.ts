@@ -6,29 +6,31 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 
 const TYPE = 'cron';
 const TAG = '# Lines below here are managed by Salt, do not edit';
 const ID = 'SALT_CRON_IDENTIFIER';
 
 const field = v.optional(v.string(), '*');
-export const cronSchema = v.strictObject({
-  user: v.optional(v.pipe(v.string(), v.minLength(1)), 'root'),
-  state: v.picklist(['present', 'absent', 'env_present', 'env_absent']),
-  /** The command, or the variable name for env_*. */
-  name: v.pipe(v.string(), v.minLength(1, 'expected a command')),
-  minute: field,
-  hour: field,
-  daymonth: field,
-  month: field,
-  dayweek: field,
-  comment: v.optional(v.nullable(v.string())),
-  commented: v.optional(v.boolean(), false),
-  identifier: v.optional(v.nullable(v.string())),
-  /** env_present: the value. */
-  value: v.optional(v.nullable(v.string())),
-});
+export const cronSchema = lazySchema(() =>
+  v.strictObject({
+    user: v.optional(v.pipe(v.string(), v.minLength(1)), 'root'),
+    state: v.picklist(['present', 'absent', 'env_present', 'env_absent']),
+    /** The command, or the variable name for env_*. */
+    name: v.pipe(v.string(), v.minLength(1, 'expected a command')),
+    minute: field,
+    hour: field,
+    daymonth: field,
+    month: field,
+    dayweek: field,
+    comment: v.optional(v.nullable(v.string())),
+    commented: v.optional(v.boolean(), false),
+    identifier: v.optional(v.nullable(v.string())),
+    /** env_present: the value. */
+    value: v.optional(v.nullable(v.string())),
+  }),
+);
 type CronParams = v.InferOutput<typeof cronSchema>;
 
 function parse(params: Params): CronParams {

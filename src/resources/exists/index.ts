@@ -5,15 +5,17 @@
 import * as v from 'valibot';
 import type { CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'exists';
 
-export const existsSchema = v.strictObject({
-  path: absolutePathSchema,
-  present: v.optional(v.boolean(), true),
-});
+export const existsSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    present: v.optional(v.boolean(), true),
+  }),
+);
 type ExistsParams = v.InferOutput<typeof existsSchema>;
 
 function parse(params: Params): ExistsParams {

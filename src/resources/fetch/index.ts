@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'fetch';
@@ -33,7 +33,7 @@ export function sourceWithHashSchema() {
   );
 }
 
-export const fetchSchema = sourceWithHashSchema();
+export const fetchSchema = lazySchema(() => sourceWithHashSchema());
 
 type FetchParams = v.InferOutput<typeof fetchSchema>;
 

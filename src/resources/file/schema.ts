@@ -1,30 +1,32 @@
 import * as v from 'valibot';
 import { ownerSchema } from '../attrs.js';
-import { modeSchema, OCTAL_MODE } from '../kind.js';
+import { modeSchema, OCTAL_MODE, lazySchema } from '../kind.js';
 import { absolutePathSchema, NOT_NORMAL } from '../paths.js';
 
-export const fileSchema = v.pipe(
-  v.strictObject({
-    path: absolutePathSchema,
-    /** The whole content of the file. */
-    content: v.optional(v.string()),
-    /** A file whose content is copied; relative paths are resolved against the graph file's folder. */
-    source: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a file path'))),
-    mode: v.optional(modeSchema),
-    /** Mode for a file this resource creates; an existing file keeps its own (Converge's file.content). */
-    new_mode: v.optional(modeSchema),
-    owner: v.optional(ownerSchema),
-    group: v.optional(ownerSchema),
-    /** Create missing parent directories. */
-    makedirs: v.optional(v.boolean(), false),
-    /** False: a missing file is left missing (Salt's create: False). */
-    create: v.optional(v.boolean(), true),
-    /** False: an existing file keeps its content; only mode and owner are managed (Salt's replace: False). */
-    replace: v.optional(v.boolean(), true),
-    /** A command run (through the shell) on a temporary copy of the new content; the file is written only when it exits 0. */
-    check_cmd: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a command'))),
-  }),
-  v.check((p) => p.content === undefined || p.source === undefined, 'give either content or source, not both'),
+export const fileSchema = lazySchema(() =>
+  v.pipe(
+    v.strictObject({
+      path: absolutePathSchema,
+      /** The whole content of the file. */
+      content: v.optional(v.string()),
+      /** A file whose content is copied; relative paths are resolved against the graph file's folder. */
+      source: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a file path'))),
+      mode: v.optional(modeSchema),
+      /** Mode for a file this resource creates; an existing file keeps its own (Converge's file.content). */
+      new_mode: v.optional(modeSchema),
+      owner: v.optional(ownerSchema),
+      group: v.optional(ownerSchema),
+      /** Create missing parent directories. */
+      makedirs: v.optional(v.boolean(), false),
+      /** False: a missing file is left missing (Salt's create: False). */
+      create: v.optional(v.boolean(), true),
+      /** False: an existing file keeps its content; only mode and owner are managed (Salt's replace: False). */
+      replace: v.optional(v.boolean(), true),
+      /** A command run (through the shell) on a temporary copy of the new content; the file is written only when it exits 0. */
+      check_cmd: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a command'))),
+    }),
+    v.check((p) => p.content === undefined || p.source === undefined, 'give either content or source, not both'),
+  ),
 );
 
 export type FileParams = v.InferOutput<typeof fileSchema>;

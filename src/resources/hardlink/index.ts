@@ -6,17 +6,19 @@ import { posix } from 'node:path';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, ensureParent } from '../paths.js';
 
 const TYPE = 'hardlink';
 
-export const hardlinkSchema = v.strictObject({
-  path: absolutePathSchema,
-  target: absolutePathSchema,
-  force: v.optional(v.boolean(), false),
-  makedirs: v.optional(v.boolean(), false),
-});
+export const hardlinkSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    target: absolutePathSchema,
+    force: v.optional(v.boolean(), false),
+    makedirs: v.optional(v.boolean(), false),
+  }),
+);
 type HardlinkParams = v.InferOutput<typeof hardlinkSchema>;
 
 function parse(params: Params): HardlinkParams {

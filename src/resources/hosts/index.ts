@@ -6,22 +6,24 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'hosts';
 
-export const hostsSchema = v.strictObject({
-  /** The hosts file (default /etc/hosts). */
-  path: v.optional(absolutePathSchema, '/etc/hosts'),
-  name: v.pipe(v.string(), v.minLength(1, 'expected a host name')),
-  ip: v.pipe(v.array(v.string()), v.minLength(1, 'expected at least one IP address')),
-  state: v.optional(v.picklist(['present', 'absent']), 'present'),
-  /** present: the comment the address line carries. */
-  comment: v.optional(v.string(), ''),
-  /** present: remove the name from addresses not listed. */
-  clean: v.optional(v.boolean(), false),
-});
+export const hostsSchema = lazySchema(() =>
+  v.strictObject({
+    /** The hosts file (default /etc/hosts). */
+    path: v.optional(absolutePathSchema, '/etc/hosts'),
+    name: v.pipe(v.string(), v.minLength(1, 'expected a host name')),
+    ip: v.pipe(v.array(v.string()), v.minLength(1, 'expected at least one IP address')),
+    state: v.optional(v.picklist(['present', 'absent']), 'present'),
+    /** present: the comment the address line carries. */
+    comment: v.optional(v.string(), ''),
+    /** present: remove the name from addresses not listed. */
+    clean: v.optional(v.boolean(), false),
+  }),
+);
 type HostsParams = v.InferOutput<typeof hostsSchema>;
 
 function parse(params: Params): HostsParams {

@@ -6,25 +6,27 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema } from '../paths.js';
 
 const TYPE = 'keyvalue';
 
-export const keyvalueSchema = v.strictObject({
-  path: absolutePathSchema,
-  /** Each key with its value as text; `type` names a non-string value's Python type for the diff. */
-  entries: v.array(v.strictObject({ key: v.string(), value: v.string(), type: v.optional(v.string()) })),
-  separator: v.optional(v.string(), '='),
-  append_if_not_found: v.optional(v.boolean(), false),
-  prepend_if_not_found: v.optional(v.boolean(), false),
-  ignore_if_missing: v.optional(v.boolean(), false),
-  count: v.optional(v.number(), 1),
-  /** Characters stripped from the start of a line before it is compared (none: whitespace). */
-  uncomment: v.optional(v.string()),
-  key_ignore_case: v.optional(v.boolean(), false),
-  value_ignore_case: v.optional(v.boolean(), false),
-});
+export const keyvalueSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    /** Each key with its value as text; `type` names a non-string value's Python type for the diff. */
+    entries: v.array(v.strictObject({ key: v.string(), value: v.string(), type: v.optional(v.string()) })),
+    separator: v.optional(v.string(), '='),
+    append_if_not_found: v.optional(v.boolean(), false),
+    prepend_if_not_found: v.optional(v.boolean(), false),
+    ignore_if_missing: v.optional(v.boolean(), false),
+    count: v.optional(v.number(), 1),
+    /** Characters stripped from the start of a line before it is compared (none: whitespace). */
+    uncomment: v.optional(v.string()),
+    key_ignore_case: v.optional(v.boolean(), false),
+    value_ignore_case: v.optional(v.boolean(), false),
+  }),
+);
 type KvParams = v.InferOutput<typeof keyvalueSchema>;
 
 function parse(params: Params): KvParams {

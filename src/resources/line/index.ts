@@ -6,27 +6,29 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, followLinks } from '../paths.js';
 import { pyDiff, pyRegex, splitLinesKeep } from '../replace/pytext.js';
 
 const TYPE = 'line';
 
-export const lineSchema = v.pipe(
-  v.strictObject({
-    path: absolutePathSchema,
-    mode: v.picklist(['ensure', 'replace', 'delete', 'insert']),
-    content: v.optional(v.string()),
-    match: v.optional(v.string()),
-    location: v.optional(v.picklist(['start', 'end'])),
-    before: v.optional(v.string()),
-    after: v.optional(v.string()),
-    /** Take the indentation of the neighbouring line (default true). */
-    indent: v.optional(v.boolean(), true),
-    /** A missing file is created (empty, then edited) instead of failing. */
-    create: v.optional(v.boolean(), false),
-  }),
-  v.check((p) => p.mode === 'delete' || p.content !== undefined, 'Content can only be empty if mode is "delete"'),
+export const lineSchema = lazySchema(() =>
+  v.pipe(
+    v.strictObject({
+      path: absolutePathSchema,
+      mode: v.picklist(['ensure', 'replace', 'delete', 'insert']),
+      content: v.optional(v.string()),
+      match: v.optional(v.string()),
+      location: v.optional(v.picklist(['start', 'end'])),
+      before: v.optional(v.string()),
+      after: v.optional(v.string()),
+      /** Take the indentation of the neighbouring line (default true). */
+      indent: v.optional(v.boolean(), true),
+      /** A missing file is created (empty, then edited) instead of failing. */
+      create: v.optional(v.boolean(), false),
+    }),
+    v.check((p) => p.mode === 'delete' || p.content !== undefined, 'Content can only be empty if mode is "delete"'),
+  ),
 );
 export type LineParams = v.InferOutput<typeof lineSchema>;
 

@@ -6,17 +6,19 @@ import { posix } from 'node:path';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, ensureParent } from '../paths.js';
 
 const TYPE = 'rename';
 
-export const renameSchema = v.strictObject({
-  path: absolutePathSchema,
-  source: absolutePathSchema,
-  force: v.optional(v.boolean(), false),
-  makedirs: v.optional(v.boolean(), false),
-});
+export const renameSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    source: absolutePathSchema,
+    force: v.optional(v.boolean(), false),
+    makedirs: v.optional(v.boolean(), false),
+  }),
+);
 type RenameParams = v.InferOutput<typeof renameSchema>;
 
 function parse(params: Params): RenameParams {

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, followLinks } from '../paths.js';
 import { escapeRegex, flagBits, pyDiff, pyRegex, splitLinesKeep, subn } from './pytext.js';
 
@@ -14,27 +14,29 @@ const TYPE = 'replace';
 
 const flagsSchema = v.union([v.pipe(v.number(), v.integer()), v.string(), v.array(v.string())]);
 
-export const replaceSchema = v.pipe(
-  v.strictObject({
-    path: absolutePathSchema,
-    pattern: v.string(),
-    repl: v.string(),
-    /** Most replacements; 0 replaces every match. */
-    count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
-    /** Python `re` flags: an int or flag names; default MULTILINE (8). */
-    flags: v.optional(flagsSchema, 8),
-    append_if_not_found: v.optional(v.boolean(), false),
-    prepend_if_not_found: v.optional(v.boolean(), false),
-    /** What is appended or prepended when the pattern is not found (default: repl). */
-    not_found_content: v.optional(v.string()),
-    /** Suffix of the copy of the old file kept when it changes; false for none. */
-    backup: v.optional(v.union([v.string(), v.literal(false)]), '.bak'),
-    /** A missing file is no change instead of a failure. */
-    ignore_if_missing: v.optional(v.boolean(), false),
-    /** Backslashes in repl are literal. */
-    backslash_literal: v.optional(v.boolean(), false),
-  }),
-  v.check((p) => !(p.append_if_not_found && p.prepend_if_not_found), 'Only one of append and prepend_if_not_found is permitted'),
+export const replaceSchema = lazySchema(() =>
+  v.pipe(
+    v.strictObject({
+      path: absolutePathSchema,
+      pattern: v.string(),
+      repl: v.string(),
+      /** Most replacements; 0 replaces every match. */
+      count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+      /** Python `re` flags: an int or flag names; default MULTILINE (8). */
+      flags: v.optional(flagsSchema, 8),
+      append_if_not_found: v.optional(v.boolean(), false),
+      prepend_if_not_found: v.optional(v.boolean(), false),
+      /** What is appended or prepended when the pattern is not found (default: repl). */
+      not_found_content: v.optional(v.string()),
+      /** Suffix of the copy of the old file kept when it changes; false for none. */
+      backup: v.optional(v.union([v.string(), v.literal(false)]), '.bak'),
+      /** A missing file is no change instead of a failure. */
+      ignore_if_missing: v.optional(v.boolean(), false),
+      /** Backslashes in repl are literal. */
+      backslash_literal: v.optional(v.boolean(), false),
+    }),
+    v.check((p) => !(p.append_if_not_found && p.prepend_if_not_found), 'Only one of append and prepend_if_not_found is permitted'),
+  ),
 );
 export type ReplaceParams = v.InferOutput<typeof replaceSchema>;
 

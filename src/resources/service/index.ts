@@ -8,20 +8,22 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { backendFor, type ServiceBackend, systemdOffline } from './backend.js';
 
 const TYPE = 'service';
 
-export const serviceSchema = v.strictObject({
-  name: v.pipe(v.string(), v.minLength(1, 'expected a service name')),
-  state: v.picklist(['running', 'dead', 'enabled', 'disabled']),
-  /** running/dead only: also enable (true) or disable (false) it at boot. */
-  enable: v.optional(v.boolean()),
-  /** What a watch does to a running service: reload instead of restart (force: force-reload). */
-  reload: v.optional(v.boolean(), false),
-  force: v.optional(v.boolean(), false),
-});
+export const serviceSchema = lazySchema(() =>
+  v.strictObject({
+    name: v.pipe(v.string(), v.minLength(1, 'expected a service name')),
+    state: v.picklist(['running', 'dead', 'enabled', 'disabled']),
+    /** running/dead only: also enable (true) or disable (false) it at boot. */
+    enable: v.optional(v.boolean()),
+    /** What a watch does to a running service: reload instead of restart (force: force-reload). */
+    reload: v.optional(v.boolean(), false),
+    force: v.optional(v.boolean(), false),
+  }),
+);
 type ServiceParams = v.InferOutput<typeof serviceSchema>;
 
 function parse(params: Params): ServiceParams {

@@ -5,22 +5,24 @@
  */
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
-import { type Kind, type Params, parseParams, sleep, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, sleep, validateWith, lazySchema } from '../kind.js';
 
 
 const TYPE = 'test';
 
-export const testSchema = v.strictObject({
-  /** Salt's name; shown nowhere but accepted so that front ends can pass it through. */
-  name: v.optional(v.string()),
-  action: v.optional(v.picklist(['succeed', 'succeed_with_changes', 'fail', 'fail_without_changes', 'noop']), 'succeed'),
-  /** Seconds to wait in check and in apply. */
-  sleep: v.optional(v.pipe(v.number(), v.minValue(0))),
-  /** Replaces the comment of every outcome. */
-  comment: v.optional(v.string()),
-  /** Returned as the outputs of check and apply. */
-  outputs: v.optional(v.record(v.string(), v.unknown())),
-});
+export const testSchema = lazySchema(() =>
+  v.strictObject({
+    /** Salt's name; shown nowhere but accepted so that front ends can pass it through. */
+    name: v.optional(v.string()),
+    action: v.optional(v.picklist(['succeed', 'succeed_with_changes', 'fail', 'fail_without_changes', 'noop']), 'succeed'),
+    /** Seconds to wait in check and in apply. */
+    sleep: v.optional(v.pipe(v.number(), v.minValue(0))),
+    /** Replaces the comment of every outcome. */
+    comment: v.optional(v.string()),
+    /** Returned as the outputs of check and apply. */
+    outputs: v.optional(v.record(v.string(), v.unknown())),
+  }),
+);
 
 type TestParams = v.InferOutput<typeof testSchema>;
 

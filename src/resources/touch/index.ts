@@ -7,23 +7,25 @@ import { posix } from 'node:path';
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext, StatInfo } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 import { absolutePathSchema, ensureParent } from '../paths.js';
 
 const TYPE = 'touch';
 
 const seconds = v.pipe(v.number(), v.integer(), v.minValue(0));
 
-export const touchSchema = v.strictObject({
-  path: absolutePathSchema,
-  /** Access time to set, in seconds since the epoch. */
-  atime: v.optional(seconds),
-  /** Modification time to set, in seconds since the epoch. */
-  mtime: v.optional(seconds),
-  makedirs: v.optional(v.boolean(), false),
-  /** Update the times of an existing path on every run (Salt's file.touch without times). */
-  refresh: v.optional(v.boolean(), false),
-});
+export const touchSchema = lazySchema(() =>
+  v.strictObject({
+    path: absolutePathSchema,
+    /** Access time to set, in seconds since the epoch. */
+    atime: v.optional(seconds),
+    /** Modification time to set, in seconds since the epoch. */
+    mtime: v.optional(seconds),
+    makedirs: v.optional(v.boolean(), false),
+    /** Update the times of an existing path on every run (Salt's file.touch without times). */
+    refresh: v.optional(v.boolean(), false),
+  }),
+);
 export type TouchParams = v.InferOutput<typeof touchSchema>;
 
 function parse(params: Params): TouchParams {

@@ -8,12 +8,12 @@ import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { Host, ResourceContext } from '../../host/types.js';
 import { sourceFile, sourceWithHashSchema } from '../fetch/index.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 
 const TYPE = 'unarchive';
 
 /** The destination is an existing directory. */
-export const unarchiveSchema = sourceWithHashSchema();
+export const unarchiveSchema = lazySchema(() => sourceWithHashSchema());
 
 type UnarchiveParams = v.InferOutput<typeof unarchiveSchema>;
 

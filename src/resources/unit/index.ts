@@ -6,18 +6,20 @@ import * as v from 'valibot';
 import { error } from '../../core/diag.js';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, validateWith, lazySchema } from '../kind.js';
 
 const TYPE = 'unit';
 
-export const unitSchema = v.strictObject({
-  unit: v.pipe(v.string(), v.minLength(1, 'expected a unit name such as "ssh.service"')),
-  state: v.optional(v.picklist(['running', 'stopped', 'restarted'], 'expected running, stopped or restarted'), 'running'),
-  /** Reload the unit's configuration (daemon-reload) before acting. */
-  reload: v.optional(v.boolean(), false),
-  signal_name: v.optional(v.string()),
-  signal_number: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-});
+export const unitSchema = lazySchema(() =>
+  v.strictObject({
+    unit: v.pipe(v.string(), v.minLength(1, 'expected a unit name such as "ssh.service"')),
+    state: v.optional(v.picklist(['running', 'stopped', 'restarted'], 'expected running, stopped or restarted'), 'running'),
+    /** Reload the unit's configuration (daemon-reload) before acting. */
+    reload: v.optional(v.boolean(), false),
+    signal_name: v.optional(v.string()),
+    signal_number: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  }),
+);
 
 type UnitParams = v.InferOutput<typeof unitSchema>;
 

@@ -6,31 +6,33 @@
 import * as v from 'valibot';
 import type { ApplyOutcome, CheckOutcome } from '../../core/model.js';
 import type { ResourceContext } from '../../host/types.js';
-import { type Kind, type Params, parseParams, sleep, validateWith } from '../kind.js';
+import { type Kind, type Params, parseParams, sleep, validateWith, lazySchema } from '../kind.js';
 
 
 const TYPE = 'wait';
 
 const seconds = v.pipe(v.number(), v.minValue(0, 'expected a number of seconds'));
 
-export const waitSchema = v.pipe(
-  v.strictObject({
-    /** A script whose exit 0 ends the wait, fed to the interpreter on stdin. */
-    check: v.optional(v.string()),
-    interpreter: v.optional(v.pipe(v.string(), v.minLength(1, 'expected an interpreter path')), '/bin/sh'),
-    check_flags: v.optional(v.array(v.string()), []),
-    dir: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a directory'))),
-    env: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean()]))),
-    /** Seconds one try of the script may run. */
-    timeout: v.optional(v.pipe(v.number(), v.gtValue(0, 'expected a positive number of seconds'))),
-    /** Or: a TCP port on a host that must accept a connection. */
-    host: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a host name or address')), 'localhost'),
-    port: v.optional(v.pipe(v.number(), v.integer('expected a port number'), v.minValue(1, 'expected a port from 1 to 65535'), v.maxValue(65535, 'expected a port from 1 to 65535'))),
-    interval: v.optional(seconds, 5),
-    grace_period: v.optional(seconds, 0),
-    max_retry: v.optional(v.pipe(v.number(), v.integer('expected a whole number'), v.minValue(1, 'expected at least 1 try')), 5),
-  }),
-  v.check((p) => (p.check === undefined) !== (p.port === undefined), 'give either a check script or a port'),
+export const waitSchema = lazySchema(() =>
+  v.pipe(
+    v.strictObject({
+      /** A script whose exit 0 ends the wait, fed to the interpreter on stdin. */
+      check: v.optional(v.string()),
+      interpreter: v.optional(v.pipe(v.string(), v.minLength(1, 'expected an interpreter path')), '/bin/sh'),
+      check_flags: v.optional(v.array(v.string()), []),
+      dir: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a directory'))),
+      env: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean()]))),
+      /** Seconds one try of the script may run. */
+      timeout: v.optional(v.pipe(v.number(), v.gtValue(0, 'expected a positive number of seconds'))),
+      /** Or: a TCP port on a host that must accept a connection. */
+      host: v.optional(v.pipe(v.string(), v.minLength(1, 'expected a host name or address')), 'localhost'),
+      port: v.optional(v.pipe(v.number(), v.integer('expected a port number'), v.minValue(1, 'expected a port from 1 to 65535'), v.maxValue(65535, 'expected a port from 1 to 65535'))),
+      interval: v.optional(seconds, 5),
+      grace_period: v.optional(seconds, 0),
+      max_retry: v.optional(v.pipe(v.number(), v.integer('expected a whole number'), v.minValue(1, 'expected at least 1 try')), 5),
+    }),
+    v.check((p) => (p.check === undefined) !== (p.port === undefined), 'give either a check script or a port'),
+  ),
 );
 
 type WaitParams = v.InferOutput<typeof waitSchema>;
