@@ -12,7 +12,7 @@ import { PLAIN_DICTS } from '../frontends/salt/output/plain-dicts.js';
 import * as render from '../frontends/salt/render/index.js';
 import { loadSaltYaml } from '../frontends/salt/render/yaml-load.js';
 import { exitCodeFor } from '../engine/exit-code.js';
-import { endJitForLargeRun } from '../engine/heap.js';
+import { endJitForLargeInput, endJitForLargeRun } from '../engine/heap.js';
 import { argWarning } from '../frontends/salt/run/arg-span.js';
 import { RequisiteNestingError, runChunks, runSucceeded } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
@@ -280,6 +280,12 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   const call = parseCall(fun, args);
   const conf = loadConfig(opts);
   const so = saltOptions(opts, call, conf);
+  // Large SLS files: rendering them is long enough to be optimized early (engine/heap.ts).
+  let sourceChars = 0;
+  so.onSource = (chars) => {
+    sourceChars += chars;
+    endJitForLargeInput(sourceChars);
+  };
   settings = { ...outputSettings(opts, conf), quiet: opts.out === 'quiet' };
   const out = opts.out;
   switch (fun) {

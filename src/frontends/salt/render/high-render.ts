@@ -36,7 +36,11 @@ export class HighRenderer {
   private readonly files: Record<string, string> = {};
   private readonly listings = new Map<string, string[]>();
 
-  constructor(private readonly roots: FileRoots, private readonly jinja: JinjaSession) {}
+  constructor(
+    private readonly roots: FileRoots,
+    private readonly jinja: JinjaSession,
+    private readonly onSource?: (chars: number) => void,
+  ) {}
 
   private problem(text: string, diag: Diagnostic): void {
     this.errors.push(text);
@@ -93,6 +97,7 @@ export class HighRenderer {
       return state;
     }
     const text = readFileSync(found.path, 'utf8');
+    this.onSource?.(text.length);
     const names = slsContext(sls, found.rel);
     const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`);
     this.mods.add(`${env}:${sls}`);
