@@ -10,6 +10,8 @@ const ANSWERED = [
   'x:\n  test.nop: []\ny: {}\nz: ~\nw: [a, 1, on]\n',
   "k:\n- 1\n- 'it''s'\n- 1.5\n- -3\n",
   '/etc/motd:\n  file.managed:\n  - contents: hello world\n',
+  // Quoted keys, an item with only spaces after its dash, lines without ': ' between ones with it.
+  '"a b": 1\n\'c d\':\n  -   \n    - x\n  - y\n  -    z: 1\n       w: 2\ne:\n  - f\n  - g\nh: i\n',
   '',
 ];
 const REFUSED = ['a: &x 1\nb: *x\n', 'a: |\n  text\n', 'a: 1 # c\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n', 'a: b: c\n', 'a:\n  - - 1\n', 'a: "\\x41"\n', 'a : 1\n', 'a: \u00a01\n', 'a: 1\u00a0\n', '\u00a0a: 1\n', '- x\n- y :\n', 'a:\n  b: 1\n  b: 2\n', 'x:\n  y: 1\nz: 2\nx:\n  y: 1\n', 'true: 1\n"true": 2\n'];
