@@ -12,7 +12,7 @@ import { PLAIN_DICTS } from '../frontends/salt/output/plain-dicts.js';
 import * as render from '../frontends/salt/render/index.js';
 import { loadSaltYaml } from '../frontends/salt/render/yaml-load.js';
 import { exitCodeFor } from '../engine/exit-code.js';
-import { endJitForLargeInput, endJitForLargeRun } from '../engine/heap.js';
+import { endJitForLargeRun, tuneJitForLargeInput } from '../engine/heap.js';
 import { argWarning } from '../frontends/salt/run/arg-span.js';
 import { RequisiteNestingError, runChunks, runSucceeded } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
@@ -284,7 +284,7 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   let sourceChars = 0;
   so.onSource = (chars) => {
     sourceChars += chars;
-    endJitForLargeInput(sourceChars);
+    tuneJitForLargeInput(sourceChars);
   };
   settings = { ...outputSettings(opts, conf), quiet: opts.out === 'quiet' };
   const out = opts.out;
