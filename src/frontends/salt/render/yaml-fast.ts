@@ -89,6 +89,8 @@ class Reader {
   /** The lines the top-level mapping read (ascending) and each one's key, in two lists. */
   readonly rootLines: number[] = [];
   readonly rootKeys: unknown[] = [];
+  /** The top-level mapping's values, in the order of its keys. */
+  readonly rootValues: unknown[] = [];
   private src = '';
   /** The first ': ' at or after colonFrom is at colonAt (-1: none): lines are read in order, so a search goes on from the last one's answer instead of scanning again. */
   private colonFrom = 0;
@@ -219,7 +221,9 @@ class Reader {
         count++;
       } else if (Object.hasOwn(out, k)) throw new GiveUp();
       const value = this.valueAfter(end, e);
-      out[k] = value === '' ? this.nested(indent, true) : scalar(value, this.resolve);
+      const v = value === '' ? this.nested(indent, true) : scalar(value, this.resolve);
+      out[k] = v;
+      if (root) this.rootValues.push(v);
       s = -1;
     }
     if (root && Object.keys(out).length !== count) throw new GiveUp();
@@ -286,17 +290,25 @@ class Reader {
   }
 }
 
-/** The document's data and its top-level keys, or undefined to use the full parser. */
-export function fastLoad(text: string, resolve: Resolve): { data: unknown; topKeys: { key: string; offset: number; nonString?: string }[] } | undefined {
+/**
+ * The document's data and its top-level keys, or undefined to use the full parser. When the document is
+ * a mapping, `values` holds its values in the order of `topKeys` (one each), so that a caller going over
+ * the entries in order need not look each key up in `data`.
+ */
+export function fastLoad(
+  text: string,
+  resolve: Resolve,
+): { data: unknown; topKeys: { key: string; offset: number; nonString?: string }[]; values?: unknown[] } | undefined {
   try {
     const r = new Reader(resolve);
     r.scan(text);
-    if (r.starts.length === 0) return { data: {}, topKeys: [] };
+    if (r.starts.length === 0) return { data: {}, topKeys: [], values: [] };
     if (r.indents[0] !== 0) return undefined;
     const data = r.block(0, true);
     if (!r.done()) return undefined;
-    const topKeys = typeof data === 'object' && data !== null && !Array.isArray(data) ? r.topKeys() : [];
-    return { data, topKeys };
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return { data, topKeys: [] };
+    const topKeys = r.topKeys();
+    return topKeys.length === r.rootValues.length ? { data, topKeys, values: r.rootValues } : { data, topKeys };
   } catch (e) {
     if (e instanceof GiveUp) return undefined;
     throw e;
