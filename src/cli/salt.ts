@@ -246,7 +246,7 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
         const ret = Object.values(run.running)[0] as Record<string, unknown>;
         return { results: run.results.map(keep), unstored, exitCode: ret.result === false ? 1 : 0, print: () => print(formatData(ret, opts.out, settings)) };
       }
-      const failed = !runSucceeded(run.running, chunks);
+      const failed = !runSucceeded(run.running, chunks, run.results);
       // --detailed-exitcode (cairn's, as for every front end): 2 when the run succeeded with changes made or pending.
       const changed = run.results.some((r) => r.status === 'changed' || r.status === 'pending');
       const code = failed ? exitCode(2, opts) : exitCodeFor({ failed: false, changed }, opts.detailedExitcode === true);
