@@ -117,7 +117,7 @@ async function applyOnMinion(
     ctx: { host, sources: new LocalHost(), baseDir: process.cwd() },
     translate: { ...translateContext(so, conf, rendered.high), isRoot: facts?.user?.uid === 0 },
   });
-  returns.set(host.name, { data: run.running, failed: !runSucceeded(run.running, compiled.chunks), diagnostics: compiled.warnings.map((w) => formatDiagnostic(w)) });
+  returns.set(host.name, { data: run.running, failed: !runSucceeded(run.running, compiled.chunks, run.results), diagnostics: compiled.warnings.map((w) => formatDiagnostic(w)) });
   // The run store gets the results with this minion's pillar values masked; the output is Salt's.
   const mask = pillarMask(so);
   for (const v of mask.unstored) unstored.add(v);

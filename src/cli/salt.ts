@@ -12,7 +12,7 @@ import { PLAIN_DICTS } from '../frontends/salt/output/plain-dicts.js';
 import * as render from '../frontends/salt/render/index.js';
 import { loadSaltYaml } from '../frontends/salt/render/yaml-load.js';
 import { exitCodeFor } from '../engine/exit-code.js';
-import { endJitForLargeRun } from '../engine/heap.js';
+import { endJitForLargeRun, tuneJitForLargeInput } from '../engine/heap.js';
 import { argWarning } from '../frontends/salt/run/arg-span.js';
 import { RequisiteNestingError, runChunks, runSucceeded } from '../frontends/salt/run/index.js';
 import { knownFunction, type TranslateContext } from '../frontends/salt/states/index.js';
@@ -246,7 +246,7 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
         const ret = Object.values(run.running)[0] as Record<string, unknown>;
         return { results: run.results.map(keep), unstored, exitCode: ret.result === false ? 1 : 0, print: () => print(formatData(ret, opts.out, settings)) };
       }
-      const failed = !runSucceeded(run.running, chunks);
+      const failed = !runSucceeded(run.running, chunks, run.results);
       // --detailed-exitcode (cairn's, as for every front end): 2 when the run succeeded with changes made or pending.
       const changed = run.results.some((r) => r.status === 'changed' || r.status === 'pending');
       const code = failed ? exitCode(2, opts) : exitCodeFor({ failed: false, changed }, opts.detailedExitcode === true);
@@ -280,6 +280,12 @@ export async function runSaltCommand(fun: string, args: readonly string[], opts:
   const call = parseCall(fun, args);
   const conf = loadConfig(opts);
   const so = saltOptions(opts, call, conf);
+  // Large SLS files: rendering them is long enough to be optimized early (engine/heap.ts).
+  let sourceChars = 0;
+  so.onSource = (chars) => {
+    sourceChars += chars;
+    tuneJitForLargeInput(sourceChars);
+  };
   settings = { ...outputSettings(opts, conf), quiet: opts.out === 'quiet' };
   const out = opts.out;
   switch (fun) {

@@ -8,7 +8,17 @@ import Module from 'node:module';
 import { Script } from 'node:vm';
 import { test } from 'node:test';
 import { buildProgram } from '../../src/cli/main.js';
-import { endJitForLargeRun, HUGE_INPUT, heapFlagsFor, jitFlagsForRun, LARGE_INPUT, LARGE_RUN_ITEMS, tuneHeapForInput } from '../../src/engine/heap.js';
+import {
+  endJitForLargeRun,
+  HUGE_INPUT,
+  heapFlagsFor,
+  jitFlagsForInput,
+  jitFlagsForRun,
+  LARGE_INPUT,
+  LARGE_RUN_ITEMS,
+  tuneHeapForInput,
+  tuneJitForLargeInput,
+} from '../../src/engine/heap.js';
 import { uniquePart } from '../../src/store/temp-name.js';
 import { cairnSpawned, ROOT, tempDir } from './cli-helpers.js';
 
@@ -123,6 +133,13 @@ test("a large run after a one-run compile takes V8's default interrupt budget ba
   assert.equal(jitFlagsForRun(LARGE_RUN_ITEMS), '--interrupt-budget=67584');
   // The one-run budget was never set in this process (no allowHeapTuning): nothing to take back.
   assert.equal(endJitForLargeRun(LARGE_RUN_ITEMS * 10), false);
+});
+
+test("a large source (a Salt render of large SLS files) takes V8's default interrupt budget back, and only there", () => {
+  assert.equal(jitFlagsForInput(LARGE_INPUT - 1), undefined);
+  assert.equal(jitFlagsForInput(LARGE_INPUT), '--interrupt-budget=67584');
+  // The one-run budget was never set in this process: nothing to take back, no inlining halved.
+  assert.equal(tuneJitForLargeInput(LARGE_INPUT * 10), false);
 });
 
 test("the store's temporary names differ on every call and are plain file-name characters", () => {

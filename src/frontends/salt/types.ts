@@ -67,6 +67,8 @@ export interface SaltOptions {
   envRoots?: Record<string, string[]>;
   /** The machine the states are for, when it is not this one: its grains and render-time commands are its own. */
   target?: SaltTarget;
+  /** Told the length in characters of each SLS file read for the states, before it is rendered. */
+  onSource?: (chars: number) => void;
 }
 
 /**

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fastLoad } from '../../../src/frontends/salt/render/yaml-fast.js';
+import { renderSls } from '../../../src/frontends/salt/render/index.js';
 import { loadSlow, resolvePlain } from '../../../src/frontends/salt/render/yaml-load.js';
+import { tree } from './render-helpers.js';
 
 const ANSWERED = [
   'a:\n  file.managed:\n    - name: /etc/x\n    - mode: 0644\n    - makedirs: yes\n    - contents: "a \\"q\\" b"\n',
@@ -10,6 +12,8 @@ const ANSWERED = [
   'x:\n  test.nop: []\ny: {}\nz: ~\nw: [a, 1, on]\n',
   "k:\n- 1\n- 'it''s'\n- 1.5\n- -3\n",
   '/etc/motd:\n  file.managed:\n  - contents: hello world\n',
+  // Quoted keys, an item with only spaces after its dash, lines without ': ' between ones with it.
+  '"a b": 1\n\'c d\':\n  -   \n    - x\n  - y\n  -    z: 1\n       w: 2\ne:\n  - f\n  - g\nh: i\n',
   '',
 ];
 const REFUSED = ['a: &x 1\nb: *x\n', 'a: |\n  text\n', 'a: 1 # c\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n', 'a: b: c\n', 'a:\n  - - 1\n', 'a: "\\x41"\n', 'a : 1\n', 'a: \u00a01\n', 'a: 1\u00a0\n', '\u00a0a: 1\n', '- x\n- y :\n', 'a:\n  b: 1\n  b: 2\n', 'x:\n  y: 1\nz: 2\nx:\n  y: 1\n', 'true: 1\n"true": 2\n'];
@@ -22,7 +26,30 @@ test('fast and full YAML readers give the same data and top keys', () => {
     assert.ok(slow.ok);
     assert.deepEqual(fast.data ?? {}, slow.data, text);
     assert.deepEqual(fast.topKeys, slow.topKeys, text);
+    // A mapping's values come in a list too, one per top key, the very values of the data.
+    const data = fast.data as Record<string, unknown> | null;
+    if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+      assert.ok(fast.values, text);
+      assert.equal(fast.values.length, fast.topKeys.length, text);
+      fast.topKeys.forEach((k, i) => assert.equal(fast.values?.[i], data[k.key], text));
+    } else assert.equal(fast.values, undefined, text);
   }
+});
+
+test('an SLS read by the fast reader and one the full parser reads render the same declarations in the same order', () => {
+  const ids = (text: string) => {
+    const t = tree({ 'salt/x.sls': text });
+    const r = renderSls(['x'], t.opts);
+    assert.deepEqual(r.errors, []);
+    return JSON.stringify(r.high.states);
+  };
+  const body = 'b:\n  test.nop: []\n"true":\n  test.nop: []\na:\n  test.nop:\n    - name: x\n';
+  assert.ok(fastLoad(body, resolvePlain)?.values);
+  // An anchor makes the fast reader give up: the same data from the full parser.
+  const anchored = body.replace('- name: x', '- name: &n x');
+  assert.equal(fastLoad(anchored, resolvePlain), undefined);
+  assert.equal(ids(body), ids(anchored));
+  assert.deepEqual(Object.keys(JSON.parse(ids(body))), ['b', 'true', 'a']);
 });
 
 test('the fast reader gives up on anything it does not fully handle', () => {

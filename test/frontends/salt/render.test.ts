@@ -19,6 +19,19 @@ test('the basic fixture renders to the high data show_highstate prints', () => {
   assert.equal(r.high.spans.nginx?.file, join(base, 'file_roots/web/init.sls'));
 });
 
+test('onSource is told the length of each SLS file read for the states, once each, top file and pillar not counted', () => {
+  const a = 'include:\n  - b\na1:\n  test.nop: []\n';
+  const b = 'b1:\n  test.nop: []\n';
+  const t = tree({ 'salt/top.sls': "base:\n  '*':\n    - a\n    - b\n", 'salt/a.sls': a, 'salt/b.sls': b });
+  const told: number[] = [];
+  const r = renderHighstate({ ...t.opts, onSource: (chars) => told.push(chars) });
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(told, [a.length, b.length]);
+  told.length = 0;
+  renderSls(['b'], { ...t.opts, onSource: (chars) => told.push(chars) });
+  assert.deepEqual(told, [b.length]);
+});
+
 test('show_top follows the targets of the top file', () => {
   const base = join(FIXTURES, 'basic');
   const opts = (id: string) => ({ fileRoots: [join(base, 'file_roots')], pillarRoots: [join(base, 'pillar_roots')], minionId: id });

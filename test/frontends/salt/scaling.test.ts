@@ -81,3 +81,17 @@ test('exit status: an unhandled failure, a handler without onfail_stop: False, a
   assert.equal(runSucceeded({ [tag('cmd', 'bad')]: { result: false }, [tag('test', 'h')]: { result: true } }, [bad, other]), false, 'the handler names another state module');
   assert.equal(runSucceeded({}, [bad]), false);
 });
+
+test("exit status: given the run's results, a run without a failed state succeeds from them; with one, the running dict decides", () => {
+  const ok = chunk('test', 'ok');
+  const bad = chunk('cmd', 'bad');
+  const go = chunk('test', 'h', { onfail: [{ cmd: 'bad' }], onfail_stop: false });
+  const result = (id: string, r: boolean | null) => ({ id, name: id, type: 'x', result: r, status: 'ok' as const, changes: {}, comment: '', start: '', duration: 0, run_num: 0 });
+  assert.equal(runSucceeded({ [tag('test', 'ok')]: { result: true } }, [ok], [result(tag('test', 'ok'), true)]), true);
+  assert.equal(runSucceeded({ [tag('test', 'ok')]: { result: null } }, [ok], [result(tag('test', 'ok'), null)]), true);
+  const running = { [tag('cmd', 'bad')]: { result: false }, [tag('test', 'h')]: { result: true } };
+  const results = [result(tag('cmd', 'bad'), false), result(tag('test', 'h'), true)];
+  assert.equal(runSucceeded(running, [bad, go], results), true, 'the failure is handled');
+  assert.equal(runSucceeded(running, [bad, chunk('test', 'h', { onfail: [{ cmd: 'bad' }] })], results), false);
+  assert.equal(runSucceeded({}, [bad], []), false, 'an empty run still fails');
+});

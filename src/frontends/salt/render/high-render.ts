@@ -16,7 +16,7 @@ import { deepEqual } from './deep-equal.js';
 import type { FileRoots } from './file-roots.js';
 import { type JinjaSession, slsContext } from './jinja-session.js';
 import { fnmatch, hasGlob } from './match.js';
-import { renderFile } from './renderer.js';
+import { type Rendered, renderFile } from './renderer.js';
 
 /** Salt's per-render dict: IDs plus the stashed `__extend__` / `__exclude__` lists, in insertion order. */
 type SlsState = Map<string, unknown>;
@@ -36,7 +36,11 @@ export class HighRenderer {
   private readonly files: Record<string, string> = {};
   private readonly listings = new Map<string, string[]>();
 
-  constructor(private readonly roots: FileRoots, private readonly jinja: JinjaSession) {}
+  constructor(
+    private readonly roots: FileRoots,
+    private readonly jinja: JinjaSession,
+    private readonly onSource?: (chars: number) => void,
+  ) {}
 
   private problem(text: string, diag: Diagnostic): void {
     this.errors.push(text);
@@ -93,6 +97,7 @@ export class HighRenderer {
       return state;
     }
     const text = readFileSync(found.path, 'utf8');
+    this.onSource?.(text.length);
     const names = slsContext(sls, found.rel);
     const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`);
     this.mods.add(`${env}:${sls}`);
@@ -125,13 +130,12 @@ export class HighRenderer {
       keyPos.set(k.key, at(k.line, k.col));
       if (k.nonString) this.idTypes[k.key] = k.nonString;
     }
-    const dataKeys = Object.keys(data);
-    if (keys.length === dataKeys.length) {
-      for (let i = 0; i < keys.length; i++) {
-        const k = (keys[i] as (typeof keys)[number]).key;
-        state.set(k, data[k]);
-      }
-    } else for (let i = 0; i < dataKeys.length; i++) state.set(dataKeys[i] as string, data[dataKeys[i] as string]);
+    const values = out.value.values;
+    // The entries in document order: from the reader's list of values when it kept one, else each key
+    // looked up (listing a mapping of thousands of keys and looking each up costs more than the list).
+    if (values !== undefined && values.length === keys.length) {
+      for (let i = 0; i < keys.length; i++) state.set((keys[i] as (typeof keys)[number]).key, values[i]);
+    } else this.entriesOf(data, keys, state);
     const posOf = (k: string): Span => keyPos.get(k) ?? at(1, 1);
 
     let include: unknown[] = [];
@@ -156,6 +160,17 @@ export class HighRenderer {
     for (const entry of include) this.include(entry, state, sls, env, found.rel, matches, incSpan);
     this.handleIorder(state);
     return state;
+  }
+
+  /** The entries of an SLS's data in document order, each key looked up. */
+  private entriesOf(data: Record<string, unknown>, keys: Rendered['keys'], state: SlsState): void {
+    const dataKeys = Object.keys(data);
+    if (keys.length === dataKeys.length) {
+      for (let i = 0; i < keys.length; i++) {
+        const k = (keys[i] as (typeof keys)[number]).key;
+        state.set(k, data[k]);
+      }
+    } else for (let i = 0; i < dataKeys.length; i++) state.set(dataKeys[i] as string, data[dataKeys[i] as string]);
   }
 
   private include(entry: unknown, state: SlsState, sls: string, env: string, rel: string, matches: Record<string, string[]>, span: Span): void {

@@ -108,7 +108,7 @@ export function renderHighstate(opts: SaltOptions): RenderResult {
   const p: Problems = { errors: [], diagnostics: [] };
   const matches = matchTop(s, opts, p);
   if (p.errors.length === 0 && Object.keys(matches).length === 0) return { high: emptyHigh(), errors: [], diagnostics: p.diagnostics, noStates: 'none' };
-  const r = new HighRenderer(s.roots, s.jinja);
+  const r = new HighRenderer(s.roots, s.jinja, opts.onSource);
   // An SLS the top file names but that cannot be found is reported at the top file that named it.
   const high = r.renderMatches(matches, (env) => topFileSpan(s.roots, env));
   const errors = [...p.errors, ...r.errors];
@@ -122,7 +122,7 @@ export function renderSls(mods: string[], opts: SaltOptions): RenderResult {
   const failed = pillarFailure(s);
   if (failed) return failed;
   const names = mods.flatMap((m) => m.split(',')).map((m) => m.trim()).filter((m) => m !== '');
-  const r = new HighRenderer(s.roots, s.jinja);
+  const r = new HighRenderer(s.roots, s.jinja, opts.onSource);
   const high = r.renderMatches({ [opts.saltenv ?? 'base']: names }, () => ({ file: '<command line>', line: 1, col: 1 }));
   return { high, errors: r.errors, diagnostics: r.diagnostics };
 }

@@ -15,6 +15,8 @@ export interface Rendered {
   readonly data: unknown;
   /** Top-level keys with their 1-based line and column in the source file. */
   readonly keys: ReadonlyArray<TopKey & { line: number; col: number }>;
+  /** The top-level mapping's values in the order of `keys`, one each, when the YAML reader kept them. */
+  readonly values?: readonly unknown[];
 }
 
 /** `unknownRenderer`: Salt finds no such renderer, logs it and goes on as if the file rendered to nothing. */
@@ -111,7 +113,7 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
     });
   }
   if (source) keys = keys.map((k) => ({ ...k, line: source.map(k.line), col: 1 }));
-  return { ok: true, value: { data: loaded.data, keys } };
+  return { ok: true, value: loaded.values !== undefined && loaded.values.length === keys.length ? { data: loaded.data, keys, values: loaded.values } : { data: loaded.data, keys } };
 }
 
 /**

@@ -4,7 +4,8 @@
  * tags, block scalars, multi-line or complex flow values, comments after values, repeated keys, tabs,
  * whitespace other than spaces around a line's text or before a value) makes it give up, and the caller
  * uses the full parser, which also produces the error messages. The lines are scanned once into three
- * parallel lists (indent, text, offset), with no object per line.
+ * parallel lists of numbers (indent, start, end of the text): no object and no string per line, only
+ * the keys and values are cut out of the source.
  */
 
 class GiveUp extends Error {}
@@ -73,37 +74,6 @@ function scalar(raw: string, resolve: Resolve): unknown {
   return resolve(raw);
 }
 
-/** Where a `key: value` / `key:` line's key ends, or -1 when the text is not a mapping entry. */
-function keyEnd(text: string): number {
-  const q = text.charCodeAt(0);
-  if (q === 0x22 || q === 0x27) {
-    const end = text.indexOf(text[0] as string, 1) + 1;
-    if (end <= 0 || text.charCodeAt(end) !== 0x3a) throw new GiveUp();
-    return end;
-  }
-  const i = text.indexOf(': ');
-  if (i >= 0) {
-    // A key written with spaces before its colon is left to the full parser.
-    if (i > 0 && isSpace(text.charCodeAt(i - 1))) throw new GiveUp();
-    return i;
-  }
-  if (text.charCodeAt(text.length - 1) === 0x3a) {
-    if (text.length > 1 && isSpace(text.charCodeAt(text.length - 2))) throw new GiveUp();
-    return text.length - 1;
-  }
-  return -1;
-}
-
-/** The value after the key's colon ('' for none). */
-function valueAfter(text: string, end: number): string {
-  let i = end + 1;
-  if (i >= text.length) return '';
-  if (text.charCodeAt(i) !== 0x20) throw new GiveUp();
-  while (text.charCodeAt(i) === 0x20) i++;
-  if (i < text.length && otherSpace(text.charCodeAt(i))) throw new GiveUp();
-  return text.slice(i);
-}
-
 interface TopKey {
   key: string;
   offset: number;
@@ -112,18 +82,26 @@ interface TopKey {
 
 class Reader {
   i = 0;
+  /** Each content line's indent, and where its text (without indent and trailing spaces) starts and ends in the source: no string per line. */
   readonly indents: number[] = [];
-  readonly texts: string[] = [];
-  readonly offsets: number[] = [];
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
   /** The lines the top-level mapping read (ascending) and each one's key, in two lists. */
   readonly rootLines: number[] = [];
   readonly rootKeys: unknown[] = [];
+  /** The top-level mapping's values, in the order of its keys. */
+  readonly rootValues: unknown[] = [];
+  private src = '';
+  /** The first ': ' at or after colonFrom is at colonAt (-1: none): lines are read in order, so a search goes on from the last one's answer instead of scanning again. */
+  private colonFrom = 0;
+  private colonAt = -2;
 
   constructor(private readonly resolve: Resolve) {}
 
   /** Splits the text into its content lines (not blank, not a comment). */
   scan(text: string): void {
     if (text.includes('\t') || text.includes('\r')) throw new GiveUp();
+    this.src = text;
     // Where each '#' is, found once (comment lines hold them; any other line with one is given up on).
     const hashes: number[] = [];
     for (let h = text.indexOf('#'); h >= 0; h = text.indexOf('#', h + 1)) hashes.push(h);
@@ -146,48 +124,92 @@ class Reader {
           while (text.charCodeAt(j - 1) === 0x20) j--;
           if (otherSpace(text.charCodeAt(j - 1))) throw new GiveUp();
           this.indents.push(i - start);
-          this.texts.push(text.slice(i, j));
-          this.offsets.push(i);
+          this.starts.push(i);
+          this.ends.push(j);
         }
       }
       start = end + 1;
     }
   }
 
+  /** The first ': ' at or after `from` in the source, or -1. */
+  private colonSpace(from: number): number {
+    if (from < this.colonFrom || this.colonAt === -2 || (this.colonAt >= 0 && from > this.colonAt)) {
+      this.colonFrom = from;
+      this.colonAt = this.src.indexOf(': ', from);
+    }
+    return this.colonAt;
+  }
+
+  /** Where the key of a `key: value` / `key:` text (from s to e) ends in the source, or -1 when the text is not a mapping entry. */
+  private keyEnd(s: number, e: number): number {
+    const src = this.src;
+    const q = src.charCodeAt(s);
+    if (q === 0x22 || q === 0x27) {
+      const close = src.indexOf(src[s] as string, s + 1);
+      if (close < 0 || close >= e || src.charCodeAt(close + 1) !== 0x3a || close + 1 >= e) throw new GiveUp();
+      return close + 1;
+    }
+    const i = this.colonSpace(s);
+    if (i >= 0 && i + 2 <= e) {
+      // A key written with spaces before its colon is left to the full parser.
+      if (i > s && isSpace(src.charCodeAt(i - 1))) throw new GiveUp();
+      return i;
+    }
+    if (src.charCodeAt(e - 1) === 0x3a) {
+      if (e - s > 1 && isSpace(src.charCodeAt(e - 2))) throw new GiveUp();
+      return e - 1;
+    }
+    return -1;
+  }
+
+  /** The value after the key's colon at `end`, up to `e` ('' for none). */
+  private valueAfter(end: number, e: number): string {
+    const src = this.src;
+    let i = end + 1;
+    if (i >= e) return '';
+    if (src.charCodeAt(i) !== 0x20) throw new GiveUp();
+    while (src.charCodeAt(i) === 0x20) i++;
+    if (i < e && otherSpace(src.charCodeAt(i))) throw new GiveUp();
+    return src.slice(i, e);
+  }
+
   private isItem(line: number): boolean {
-    const t = this.texts[line] as string;
-    return t.charCodeAt(0) === 0x2d /* - */ && (t.length === 1 || t.charCodeAt(1) === 0x20);
+    const s = this.starts[line] as number;
+    return this.src.charCodeAt(s) === 0x2d /* - */ && ((this.ends[line] as number) - s === 1 || this.src.charCodeAt(s + 1) === 0x20);
   }
 
   block(indent: number, root = false): unknown {
-    if (this.i >= this.texts.length || this.indents[this.i] !== indent) throw new GiveUp();
-    return this.isItem(this.i) ? this.seq(indent) : this.map(indent, undefined, root);
+    if (this.i >= this.starts.length || this.indents[this.i] !== indent) throw new GiveUp();
+    return this.isItem(this.i) ? this.seq(indent) : this.map(indent, -1, root);
   }
 
   private nested(parentIndent: number, seqAllowedAtSame: boolean): unknown {
-    if (this.i >= this.texts.length) return null;
+    if (this.i >= this.starts.length) return null;
     const next = this.indents[this.i] as number;
     if (next > parentIndent) return this.block(next);
     if (seqAllowedAtSame && next === parentIndent && this.isItem(this.i)) return this.seq(parentIndent);
     return null;
   }
 
-  private map(indent: number, firstText: string | undefined, root: boolean): Record<string, unknown> {
+  /** A block mapping at `indent`; its first entry starts at `firstStart` inside the current line (a sequence item's), or -1. */
+  private map(indent: number, firstStart: number, root: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    let text = firstText;
+    let s = firstStart;
     let count = 0;
     for (;;) {
-      if (text === undefined) {
-        if (this.i >= this.texts.length) break;
+      if (s < 0) {
+        if (this.i >= this.starts.length) break;
         const at = this.indents[this.i] as number;
         if (at < indent) break;
         if (at > indent || this.isItem(this.i)) throw new GiveUp();
-        text = this.texts[this.i] as string;
+        s = this.starts[this.i] as number;
       }
       const line = this.i++;
-      const end = keyEnd(text);
+      const e = this.ends[line] as number;
+      const end = this.keyEnd(s, e);
       if (end < 0) throw new GiveUp();
-      const key = scalar(text.slice(0, end), this.resolve);
+      const key = scalar(this.src.slice(s, end), this.resolve);
       if (typeof key === 'object' || typeof key === 'number') throw new GiveUp();
       const k = String(key);
       if (k === '<<' || k === '__proto__') throw new GiveUp();
@@ -198,9 +220,11 @@ class Reader {
         this.rootKeys.push(key);
         count++;
       } else if (Object.hasOwn(out, k)) throw new GiveUp();
-      const value = valueAfter(text, end);
-      out[k] = value === '' ? this.nested(indent, true) : scalar(value, this.resolve);
-      text = undefined;
+      const value = this.valueAfter(end, e);
+      const v = value === '' ? this.nested(indent, true) : scalar(value, this.resolve);
+      out[k] = v;
+      if (root) this.rootValues.push(v);
+      s = -1;
     }
     if (root && Object.keys(out).length !== count) throw new GiveUp();
     return out;
@@ -208,35 +232,36 @@ class Reader {
 
   private seq(indent: number): unknown[] {
     const out: unknown[] = [];
+    const src = this.src;
     for (;;) {
-      if (this.i >= this.texts.length) break;
+      if (this.i >= this.starts.length) break;
       const at = this.indents[this.i] as number;
       if (at !== indent || !this.isItem(this.i)) {
         if (at > indent) throw new GiveUp();
         break;
       }
-      const text = this.texts[this.i] as string;
-      let r = 1;
-      while (text.charCodeAt(r) === 0x20) r++;
-      const rest = text.slice(r);
-      const c = rest.charCodeAt(0);
-      if (rest === '') {
+      const s = this.starts[this.i] as number;
+      const e = this.ends[this.i] as number;
+      let r = s + 1;
+      while (r < e && src.charCodeAt(r) === 0x20) r++;
+      const c = src.charCodeAt(r);
+      if (r >= e) {
         this.i++;
         out.push(this.nested(indent, false));
-      } else if (c === 0x2d && (rest.length === 1 || rest.charCodeAt(1) === 0x20)) {
+      } else if (c === 0x2d && (e - r === 1 || src.charCodeAt(r + 1) === 0x20)) {
         throw new GiveUp();
-      } else if (c !== 0x22 && c !== 0x27 && c !== 0x5b && keyEnd(rest) >= 0) {
-        out.push(this.map(indent + r, rest, false));
+      } else if (c !== 0x22 && c !== 0x27 && c !== 0x5b && this.keyEnd(r, e) >= 0) {
+        out.push(this.map(indent + r - s, r, false));
       } else {
         this.i++;
-        out.push(scalar(rest, this.resolve));
+        out.push(scalar(src.slice(r, e), this.resolve));
       }
     }
     return out;
   }
 
   done(): boolean {
-    return this.i >= this.texts.length;
+    return this.i >= this.starts.length;
   }
 
   /** Every line at indent 0 that reads as a `key:` entry, with its key (the top-level mapping's keys). */
@@ -244,19 +269,20 @@ class Reader {
     const out: TopKey[] = [];
     // Both go down the lines in order: the next line the top-level mapping read is the only one to try.
     let r = 0;
-    for (let l = 0; l < this.texts.length; l++) {
+    for (let l = 0; l < this.starts.length; l++) {
       if (this.indents[l] !== 0) continue;
       while (r < this.rootLines.length && (this.rootLines[r] as number) < l) r++;
       let key: unknown;
       if (this.rootLines[r] === l) key = this.rootKeys[r];
       else {
-        const text = this.texts[l] as string;
-        const end = keyEnd(text);
+        const s = this.starts[l] as number;
+        const e = this.ends[l] as number;
+        const end = this.keyEnd(s, e);
         if (end < 0) continue;
-        valueAfter(text, end);
-        key = scalar(text.slice(0, end), this.resolve);
+        this.valueAfter(end, e);
+        key = scalar(this.src.slice(s, end), this.resolve);
       }
-      const entry: TopKey = { key: String(key), offset: this.offsets[l] as number };
+      const entry: TopKey = { key: String(key), offset: this.starts[l] as number };
       if (typeof key !== 'string') entry.nonString = key === null ? 'NoneType' : typeof key === 'boolean' ? 'bool' : Number.isInteger(key) ? 'int' : 'float';
       out.push(entry);
     }
@@ -264,17 +290,25 @@ class Reader {
   }
 }
 
-/** The document's data and its top-level keys, or undefined to use the full parser. */
-export function fastLoad(text: string, resolve: Resolve): { data: unknown; topKeys: { key: string; offset: number; nonString?: string }[] } | undefined {
+/**
+ * The document's data and its top-level keys, or undefined to use the full parser. When the document is
+ * a mapping, `values` holds its values in the order of `topKeys` (one each), so that a caller going over
+ * the entries in order need not look each key up in `data`.
+ */
+export function fastLoad(
+  text: string,
+  resolve: Resolve,
+): { data: unknown; topKeys: { key: string; offset: number; nonString?: string }[]; values?: unknown[] } | undefined {
   try {
     const r = new Reader(resolve);
     r.scan(text);
-    if (r.texts.length === 0) return { data: {}, topKeys: [] };
+    if (r.starts.length === 0) return { data: {}, topKeys: [], values: [] };
     if (r.indents[0] !== 0) return undefined;
     const data = r.block(0, true);
     if (!r.done()) return undefined;
-    const topKeys = typeof data === 'object' && data !== null && !Array.isArray(data) ? r.topKeys() : [];
-    return { data, topKeys };
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return { data, topKeys: [] };
+    const topKeys = r.topKeys();
+    return topKeys.length === r.rootValues.length ? { data, topKeys, values: r.rootValues } : { data, topKeys };
   } catch (e) {
     if (e instanceof GiveUp) return undefined;
     throw e;

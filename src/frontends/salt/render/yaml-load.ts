@@ -36,7 +36,8 @@ export interface TopKey {
   readonly nonString?: string;
 }
 
-export type YamlLoad = { ok: true; data: unknown; topKeys: TopKey[] } | { ok: false; failure: YamlFailure };
+/** `values`: a mapping's values in the order of `topKeys`, one each, when the reader kept them. */
+export type YamlLoad = { ok: true; data: unknown; topKeys: TopKey[]; values?: readonly unknown[] } | { ok: false; failure: YamlFailure };
 
 const scalar = (test: RegExp, resolve: (s: string) => unknown): ScalarTag => ({
   tag: 'tag:yaml.org,2002:' + (typeof resolve('1') === 'boolean' ? 'bool' : 'int'),
@@ -238,7 +239,10 @@ export function resolvePlain(s: string): unknown {
 /** Loads one YAML document the way Salt's yaml renderer does; an empty document is `{}`. */
 export function loadSaltYaml(text: string): YamlLoad {
   const fast = fastLoad(text, resolvePlain);
-  if (fast) return { ok: true, data: fast.data === null || fast.data === '' ? {} : fast.data, topKeys: fast.topKeys };
+  if (fast) {
+    if (fast.data === null || fast.data === '') return { ok: true, data: {}, topKeys: fast.topKeys };
+    return fast.values ? { ok: true, data: fast.data, topKeys: fast.topKeys, values: fast.values } : { ok: true, data: fast.data, topKeys: fast.topKeys };
+  }
   return loadSlow(text);
 }
 

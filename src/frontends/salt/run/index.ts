@@ -180,7 +180,14 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
  * onfail state that sets `onfail_stop: False` and succeeded. An empty run is a failure too. The onfail
  * handlers and the running dict are indexed by state and ID once, so many failures cost no more each.
  */
-export function runSucceeded(running: Record<string, SaltResult>, chunks: readonly Chunk[]): boolean {
+export function runSucceeded(running: Record<string, SaltResult>, chunks: readonly Chunk[], results?: SaltRun['results']): boolean {
+  // The run's core results (one per entry, in its order, with its result) answer a run without a failed
+  // state without listing the running dict's keys, which for thousands of states is a dictionary's.
+  if (results !== undefined && results.length > 0) {
+    let anyFailed = false;
+    for (let i = 0; i < results.length; i++) if ((results[i] as NodeResult).result === false) anyFailed = true;
+    if (!anyFailed) return true;
+  }
   const tags = Object.keys(running);
   if (tags.length === 0) return false;
   if (!tags.some((t) => (running[t] as Record<string, unknown>).result === false)) return true;
