@@ -6,7 +6,7 @@ import { InmantaError } from './errors.js';
 import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
-import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source } from './constructor-plan.js';
+import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source, startOf } from './constructor-plan.js';
 import type { IndexKey, KeyPart } from './compilation.js';
 import { Instance, slotIndex } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
@@ -248,8 +248,15 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
   const values: Value[] = new Array(kwargs.length);
   for (let i = 0; i < kwargs.length; i++) values[i] = evaluate(ctx, (kwargs[i] as KwArg).value, plan.targets[i]);
   const used = plan.used;
-  const defaults: Value[] = new Array(used.length);
-  for (let i = 0; i < used.length; i++) defaults[i] = defaultValue(ctx, used[i] as DefaultOf);
+  // Constant defaults are the same for every call; a new instance then starts with them set.
+  const start = startOf(plan);
+  let defaults: readonly Value[];
+  if (start) defaults = start.defaults;
+  else {
+    const made: Value[] = new Array(used.length);
+    for (let i = 0; i < used.length; i++) made[i] = defaultValue(ctx, used[i] as DefaultOf);
+    defaults = made;
+  }
   const c = ctx.c;
   const keys: IndexKey[] = new Array(plan.indexes.length);
   for (let x = 0; x < plan.indexes.length; x++) {
@@ -258,7 +265,7 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
     for (let j = 0; j < sources.length; j++) key[j] = c.keyPart(source(values, defaults, sources[j] as number) ?? null);
     keys[x] = key;
   }
-  return place(ctx, e, type, plan.slots, values, used, defaults, keys);
+  return place(ctx, e, type, plan.slots, values, used, defaults, keys, start?.cells);
 }
 
 /** The value of a default the call left in place. */
@@ -319,6 +326,7 @@ function place(
   used: readonly DefaultOf[],
   defaults: readonly Value[],
   keys: readonly IndexKey[],
+  cells?: readonly unknown[],
 ): Instance {
   const c = ctx.c;
   const existing = c.findExisting(type, keys);
@@ -340,10 +348,11 @@ function place(
       e.span,
     );
   }
-  const inst = new Instance(c.sched, type, e.span, ctx.creator);
+  // `cells`: the instance starts with its defaults set (see startOf).
+  const inst = new Instance(c.sched, type, e.span, ctx.creator, cells);
   inst.trackGrowing(c.sched);
   // A default counts as set where it is declared, as the real compiler reports it.
-  for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
+  if (!cells) for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
   for (let i = 0; i < slots.length; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);
   const lineage = type.lineage();
   for (let i = 0; i < lineage.length; i++) (lineage[i] as EntityType).instances.push(inst);

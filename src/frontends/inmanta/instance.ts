@@ -56,6 +56,32 @@ function blankOf(entity: EntityType): Blank {
   return blank;
 }
 
+/** A type whose check is the same for a value whatever runs before it: a primitive, or a list or optional one. */
+function plainType(t: ValueType): boolean {
+  return t.kind === 'base' || ((t.kind === 'list' || t.kind === 'nullable') && plainType(t.of));
+}
+
+/**
+ * The plain values a new instance of `entity` starts with when a constructor leaves the attributes of
+ * `slots` to their constant defaults `values` (set where `spans` say): its type's blank ones with those set,
+ * as setting each in turn would. Undefined when that is not sure to be the same: a slot that is not an
+ * attribute of a primitive type (a typedef's check may call a plugin), or a value its type refuses (setting
+ * it reports that).
+ */
+export function prefilledCells(entity: EntityType, slots: readonly number[], values: readonly Value[], spans: readonly Span[]): readonly unknown[] | undefined {
+  const specs = layoutOf(entity).specs;
+  const cells = blankOf(entity).cells.slice();
+  for (let k = 0; k < slots.length; k++) {
+    const i = slots[k] as number;
+    const spec = specs[i] as SlotSpec;
+    if (spec.kind !== 'attribute' || !plainType(spec.type) || cells[2 * i] !== UNSET) return undefined;
+    if (validateValue(spec.type, values[k] as Value) !== undefined) return undefined;
+    cells[2 * i] = values[k];
+    cells[2 * i + 1] = spans[k];
+  }
+  return cells;
+}
+
 /** Where the slot of each attribute and relation end is in the layout of `entity`'s instances. */
 export function slotIndex(entity: EntityType): ReadonlyMap<string, number> {
   return layoutOf(entity).index;
@@ -89,7 +115,8 @@ export class Instance implements SlotSource<Var> {
   /** Per slot: the value of an attribute whose variable was not made yet (UNSET while it has none), then where it was set. */
   private declare readonly cells: unknown[];
 
-  constructor(host: VarHost, entity: EntityType, span: Span, creator: Instance | undefined) {
+  /** `cells`: the plain values to start from (see `prefilledCells`), else the type's blank ones. */
+  constructor(host: VarHost, entity: EntityType, span: Span, creator: Instance | undefined, cells?: readonly unknown[]) {
     this.isInstance = true;
     this.id = nextId++;
     this.entity = entity;
@@ -108,7 +135,7 @@ export class Instance implements SlotSource<Var> {
       if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
       else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
     }
-    this.cells = blank.cells.slice();
+    this.cells = (cells ?? blank.cells).slice();
     this.slots = new Slots(layout, vars, this);
   }
 
