@@ -5,14 +5,14 @@ import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
 import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
-import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
+import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor } from './evaluate.js';
 import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source, startOf } from './constructor-plan.js';
 import type { IndexKey, KeyPart } from './compilation.js';
 import { Instance, slotIndex } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
-import { Unit } from './scheduler.js';
+import { NOT_REMEMBERED, Unit } from './scheduler.js';
 import { ListVar, type Var } from './vars.js';
 
 /**
@@ -235,7 +235,13 @@ function constructorArgs(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, type: Enti
 
 /** `Type(k=v, **d)`: an index hit returns the existing instance (and re-assigns the given values to it). */
 export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
-  return remember(ctx, e, ctx.key, () => constructNow(ctx, e, expected));
+  // As `remember`, without a closure per call (a large model constructs thousands of instances).
+  const memo = ctx.staged ?? ctx.unit;
+  const known = memo.recall(e, ctx.key);
+  if (known !== NOT_REMEMBERED) return known as Instance;
+  const inst = constructNow(ctx, e, expected);
+  memo.keep(e, ctx.key, inst);
+  return inst;
 }
 
 function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {

@@ -5,6 +5,9 @@
 import type { Span } from '../../core/diag.js';
 import { Wait, type Parked, type Var, type VarHost } from './vars.js';
 
+/** What `Memo.recall` answers when nothing was remembered. */
+export const NOT_REMEMBERED: unique symbol = Symbol('not remembered');
+
 /** Results remembered per syntax node (and per key, for one expression evaluated per element); made on first use. */
 export class Memo {
   /** The first node remembered without a key (most statements remember one thing), then a map for more. */
@@ -13,15 +16,30 @@ export class Memo {
   private plain: Map<object, unknown> | undefined;
   private keyed: Map<object, Map<string, unknown>> | undefined;
   remember<T>(node: object, key: string, make: () => T): T {
+    const known = this.recall(node, key);
+    if (known !== NOT_REMEMBERED) return known as T;
+    const v = make();
+    this.keep(node, key, v);
+    return v;
+  }
+  /** What was remembered for `node` and `key`, or NOT_REMEMBERED. */
+  recall(node: object, key: string): unknown {
     if (key === '') {
-      if (this.firstNode === node) return this.firstValue as T;
-      if (this.plain?.has(node)) return this.plain.get(node) as T;
-      const v = make();
+      if (this.firstNode === node) return this.firstValue;
+      const plain = this.plain;
+      return plain !== undefined && plain.has(node) ? plain.get(node) : NOT_REMEMBERED;
+    }
+    const m = this.keyed?.get(node);
+    return m !== undefined && m.has(key) ? m.get(key) : NOT_REMEMBERED;
+  }
+  /** Remembers `v` for `node` and `key` (nothing was remembered for them yet). */
+  keep(node: object, key: string, v: unknown): void {
+    if (key === '') {
       if (this.firstNode === undefined) {
         this.firstNode = node;
         this.firstValue = v;
       } else (this.plain ??= new Map()).set(node, v);
-      return v;
+      return;
     }
     const all = (this.keyed ??= new Map());
     let m = all.get(node);
@@ -29,10 +47,7 @@ export class Memo {
       m = new Map();
       all.set(node, m);
     }
-    if (m.has(key)) return m.get(key) as T;
-    const v = make();
     m.set(key, v);
-    return v;
   }
 }
 
