@@ -207,23 +207,28 @@ export class Instance implements SlotSource<Var> {
   }
 
   private setRelation(at: number, rel: RelationDef, value: Value, span: Span | undefined): void {
-    const values = Array.isArray(value) ? value : [value];
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i] as Value;
-      if (v === null) {
-        const slot = this.slots.at(at);
-        if (slot instanceof OptionVar) slot.set(null, span);
-        else if (rel.lower > 0 || !(slot instanceof ListVar)) throw new InmantaError('RuntimeException', `Invalid value None for relation ${rel.owner.fullName}.${rel.name}`, span);
-        continue;
-      }
-      if (!isInstance(v) || !v.entity.isA(rel.target)) {
-        throw new InmantaError('RuntimeException', `Invalid class type for ${String(v)}, should be ${rel.target.fullName}`, span);
-      }
-      if (!this.addOneAt(at, v, span)) continue;
-      if (rel.reverse) {
-        const back = v.slots.get(rel.reverse.name);
-        if (back) v.addOneWrapped(rel.reverse.name, back, this, span);
-      }
+    if (!Array.isArray(value)) {
+      this.setRelationOne(at, rel, value, span);
+      return;
+    }
+    for (let i = 0; i < value.length; i++) this.setRelationOne(at, rel, value[i] as Value, span);
+  }
+
+  /** Adds one value (an instance, or null) to a relation end. */
+  private setRelationOne(at: number, rel: RelationDef, v: Value, span: Span | undefined): void {
+    if (v === null) {
+      const slot = this.slots.at(at);
+      if (slot instanceof OptionVar) slot.set(null, span);
+      else if (rel.lower > 0 || !(slot instanceof ListVar)) throw new InmantaError('RuntimeException', `Invalid value None for relation ${rel.owner.fullName}.${rel.name}`, span);
+      return;
+    }
+    if (!isInstance(v) || !v.entity.isA(rel.target)) {
+      throw new InmantaError('RuntimeException', `Invalid class type for ${String(v)}, should be ${rel.target.fullName}`, span);
+    }
+    if (!this.addOneAt(at, v, span)) return;
+    if (rel.reverse) {
+      const back = v.slots.get(rel.reverse.name);
+      if (back) v.addOneWrapped(rel.reverse.name, back, this, span);
     }
   }
 
