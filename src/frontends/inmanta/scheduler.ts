@@ -149,8 +149,12 @@ export class Scheduler implements VarHost {
   /** Gradual variables whose count of waiters went up since the last choice. */
   private readonly changed = new Set<Var>();
   private readonly candidates = new CandidateHeap();
-  /** Units not yet done, in the order they were made (what `stuck` reports). */
-  private readonly pending = new Set<Unit>();
+  /**
+   * Units in the order they were made, those not yet done among them (what `stuck` reports); the done ones
+   * are dropped once they are most of the list (cheaper than a set each unit is added to and removed from).
+   */
+  private pending: Unit[] = [];
+  private pendingDone = 0;
   /** Stands in for the unit while a statement is being split into steps, before its own unit exists. */
   readonly placeholder: Unit = new Unit(this, { file: '', line: 0, col: 0 }, () => {});
 
@@ -161,7 +165,7 @@ export class Scheduler implements VarHost {
 
   /** `add` of a unit made by the caller (a subclass that runs its own body). */
   addUnit<U extends Unit>(u: U, requires: readonly Var[]): U {
-    this.pending.add(u);
+    this.pending.push(u);
     u.await(requires);
     return u;
   }
@@ -244,7 +248,10 @@ export class Scheduler implements VarHost {
       try {
         u.body(u);
         u.done = true;
-        this.pending.delete(u);
+        if (++this.pendingDone > 1024 && this.pendingDone * 2 > this.pending.length) {
+          this.pending = this.pending.filter((p) => !p.done);
+          this.pendingDone = 0;
+        }
       } catch (e) {
         if (!(e instanceof Wait)) throw e;
         u.waitingOn = e.on;
@@ -258,6 +265,6 @@ export class Scheduler implements VarHost {
   }
 
   stuck(): Unit[] {
-    return [...this.pending].filter((u) => !u.done);
+    return this.pending.filter((u) => !u.done);
   }
 }
