@@ -27,17 +27,37 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
   const specs: SlotSpec[] = [];
   for (const [name, a] of entity.attributes()) specs.push({ kind: 'attribute', name, type: a.type });
   for (const [name, rel] of entity.relations()) specs.push({ kind: 'relation', name, rel });
-  const layout = makeLayout(specs, (s) => s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1));
+  const layout = makeLayout(specs, grows);
   layouts.set(entity, layout);
   return layout;
 }
 
-/** A new instance's plain values and variables before its relation ends get theirs: copied, not built, per instance. */
+/** A new instance's plain values and variables: copied, not built, per instance. */
 interface Blank {
   readonly cells: readonly unknown[];
   readonly vars: readonly undefined[];
-  /** The slots whose variable is made with the instance: optional and multi-valued relation ends (they may be frozen). */
-  readonly eager: readonly number[];
+}
+
+/** Whether a slot is an optional or multi-valued relation end: it grows until it is frozen. */
+function grows(s: SlotSpec): s is Extract<SlotSpec, { kind: 'relation' }> {
+  return s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1);
+}
+
+/** The elements of a multi-valued relation end whose variable was not made yet: none (never added to). */
+const NO_ELEMENTS: readonly Value[] = Object.freeze([]);
+
+/**
+ * What numbers the variables that may be frozen (the scheduler): an instance has its growing relation
+ * ends numbered when it is made, in layout order, and each variable tracked under its number when it is
+ * made, if ever.
+ */
+export interface GrowingTracker {
+  /** Numbers `n` variables, to be tracked later; the first of their numbers. */
+  reserve(n: number): number;
+  /** Tracks `v` under the number reserved for it. */
+  trackReserved(v: Var, seq: number): void;
+  /** How many times everything that could still be frozen was frozen. */
+  readonly freezeAllRounds: number;
 }
 const blanks = new WeakMap<EntityType, Blank>();
 
@@ -46,12 +66,8 @@ function blankOf(entity: EntityType): Blank {
   if (known) return known;
   const specs = layoutOf(entity).specs;
   const cells: unknown[] = [];
-  const eager: number[] = [];
-  specs.forEach((s, i) => {
-    cells.push(UNSET, undefined);
-    if (s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1)) eager.push(i);
-  });
-  const blank = { cells, vars: specs.map(() => undefined), eager };
+  for (let i = 0; i < specs.length; i++) cells.push(UNSET, undefined);
+  const blank = { cells, vars: specs.map(() => undefined) };
   blanks.set(entity, blank);
   return blank;
 }
@@ -114,6 +130,10 @@ export class Instance implements SlotSource<Var> {
   private declare readonly host: VarHost;
   /** Per slot: the value of an attribute whose variable was not made yet (UNSET while it has none), then where it was set. */
   private declare readonly cells: unknown[];
+  /** What tracks its growing relation ends, the number reserved for the first, and how many freeze-alls there were before it. */
+  private declare tracker: GrowingTracker | undefined;
+  private declare growSeq: number;
+  private declare growRound: number;
 
   /** `cells`: the plain values to start from (see `prefilledCells`), else the type's blank ones. */
   constructor(host: VarHost, entity: EntityType, span: Span, creator: Instance | undefined, cells?: readonly unknown[]) {
@@ -127,21 +147,30 @@ export class Instance implements SlotSource<Var> {
     const layout = layoutOf(entity);
     this.layout = layout;
     const blank = blankOf(entity);
-    const vars: (Var | undefined)[] = blank.vars.slice();
-    const eager = blank.eager;
-    for (let r = 0; r < eager.length; r++) {
-      const i = eager[r] as number;
-      const s = layout.specs[i] as Extract<SlotSpec, { kind: 'relation' }>;
-      if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
-      else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
-    }
     this.cells = (cells ?? blank.cells).slice();
-    this.slots = new Slots(layout, vars, this);
+    this.slots = new Slots(layout, blank.vars.slice() as (Var | undefined)[], this);
+    this.tracker = undefined;
+    this.growSeq = 0;
+    this.growRound = 0;
   }
 
-  /** The variable of the `i`th slot (an attribute's or a [1] relation end's), holding the value set so far (Slots asks for it once). */
+  /**
+   * The variable of the `i`th slot (Slots asks for it once): an attribute's or a [1] relation end's holds
+   * the value set so far; a growing relation end's is made as it would be had it been made with the
+   * instance, and tracked under the number it got then (or frozen, when everything left was frozen since).
+   */
   materialize(i: number): Var {
     const s = this.layout.specs[i] as SlotSpec;
+    if (grows(s)) {
+      const g = s.rel.upper === 1 ? new OptionVar(this.host, s.name, this) : new ListVar(this.host, s.name, s.rel.upper, this);
+      const t = this.tracker;
+      if (t !== undefined) {
+        // Nothing waits on it yet: frozen, it wakes nobody.
+        if (t.freezeAllRounds > this.growRound) g.freeze();
+        else t.trackReserved(g, this.growSeq + this.layout.growing.indexOf(i));
+      }
+      return g;
+    }
     const v = new ResultVar(this.host, s.name, this);
     if (s.kind === 'attribute') v.type = s.type;
     const value = this.cells[2 * i];
@@ -154,12 +183,15 @@ export class Instance implements SlotSource<Var> {
   }
 
   /**
-   * Hands `track` the variables that can be frozen while the instance is new (its optional and
-   * multi-valued relation ends), in layout order.
+   * Has `tracker` number the variables that can be frozen while the instance is new (its optional and
+   * multi-valued relation ends), in layout order; each is made when something asks for it (most never are).
    */
-  trackGrowing(track: { track(v: Var): void }): void {
-    const growing = this.layout.growing;
-    for (let k = 0; k < growing.length; k++) track.track(this.slots.at(growing[k] as number));
+  trackGrowing(tracker: GrowingTracker): void {
+    const n = this.layout.growing.length;
+    if (n === 0) return;
+    this.tracker = tracker;
+    this.growSeq = tracker.reserve(n);
+    this.growRound = tracker.freezeAllRounds;
   }
 
   /** A later constructor call with the same index key returned this instance. */
@@ -234,7 +266,7 @@ export class Instance implements SlotSource<Var> {
 
   /** `addOne` to the `at`th slot: the first value of a [1] relation end nobody asked for yet is kept plainly. */
   private addOneAt(at: number, v: Instance, span: Span | undefined): boolean {
-    if (this.slots.made(at) === undefined && this.cells[2 * at] === UNSET) {
+    if (this.slots.made(at) === undefined && this.cells[2 * at] === UNSET && !grows(this.layout.specs[at] as SlotSpec)) {
       this.cells[2 * at] = v;
       this.cells[2 * at + 1] = span;
       return true;
@@ -264,12 +296,17 @@ export class Instance implements SlotSource<Var> {
     for (let i = 0; i < this.slots.size; i++) {
       // Most slots are set: their names are looked up only for a message.
       if (this.isSetAt(i)) continue;
-      const slot = this.slots.at(i);
       const name = this.slots.nameAt(i);
-      if (slot instanceof ListVar) {
+      const spec = this.layout.specs[i] as SlotSpec;
+      // A growing relation end whose variable was not made has no elements (and an optional one no value).
+      const unmade = this.slots.made(i) === undefined && grows(spec);
+      if (unmade && spec.rel.upper === 1) continue;
+      const slot = unmade ? undefined : this.slots.at(i);
+      if (unmade || slot instanceof ListVar) {
+        const count = slot instanceof ListVar ? slot.items.length : 0;
         const lower = this.entity.relations().get(name)?.lower ?? 0;
-        if (slot.items.length < lower) {
-          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${this.declaredAt(name)} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
+        if (count < lower) {
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${this.declaredAt(name)} requires ${lower} values but only ${count} are set`).showAt(this.span));
         }
       } else if (slot instanceof OptionVar) {
         continue;
@@ -306,6 +343,9 @@ export class Instance implements SlotSource<Var> {
   /** `value` of the `i`th slot of the type's layout. */
   valueAt(i: number): Value | undefined {
     if (this.slots.made(i) === undefined) {
+      const spec = this.layout.specs[i] as SlotSpec;
+      // A growing relation end whose variable was not made: as its variable would read.
+      if (grows(spec)) return spec.rel.upper === 1 ? null : (NO_ELEMENTS as Value[]);
       const value = this.cells[2 * i];
       return value === UNSET ? undefined : (value as Value);
     }

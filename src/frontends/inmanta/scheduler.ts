@@ -146,6 +146,10 @@ export class Scheduler implements VarHost {
   private tracked: Var[] = [];
   private trackedSeq: number[] = [];
   private seq = 0;
+  /** Whether a variable was tracked under a number reserved before the last one on the list (see `trackReserved`). */
+  private unordered = false;
+  /** How many times everything that could still be frozen was frozen (the last step of `run`). */
+  freezeAllRounds = 0;
   /** Gradual variables whose count of waiters went up since the last choice. */
   private readonly changed = new Set<Var>();
   private readonly candidates = new CandidateHeap();
@@ -188,17 +192,35 @@ export class Scheduler implements VarHost {
     this.trackedSeq.push(v.trackSeq);
   }
 
-  /** The variables still on the list, in order; the list is emptied. */
+  /** Numbers `n` variables that are tracked later, if ever (an instance's growing relation ends); the first number. */
+  reserve(n: number): number {
+    const first = this.seq + 1;
+    this.seq += n;
+    return first;
+  }
+
+  /** Tracks `v` under a number `reserve` gave: it takes the place in the order that number has. */
+  trackReserved(v: Var, seq: number): void {
+    const last = this.trackedSeq.length;
+    if (last > 0 && (this.trackedSeq[last - 1] as number) > seq) this.unordered = true;
+    v.trackSeq = seq;
+    this.tracked.push(v);
+    this.trackedSeq.push(seq);
+  }
+
+  /** The variables still on the list, in the order of their numbers; the list is emptied. */
   private takeTracked(): Var[] {
     const out: Var[] = [];
     for (let i = 0; i < this.tracked.length; i++) {
       const v = this.tracked[i] as Var;
       if (v.trackSeq !== this.trackedSeq[i]) continue;
-      v.trackSeq = 0;
       out.push(v);
     }
+    if (this.unordered) out.sort((a, b) => a.trackSeq - b.trackSeq);
+    for (let i = 0; i < out.length; i++) (out[i] as Var).trackSeq = 0;
     this.tracked = [];
     this.trackedSeq = [];
+    this.unordered = false;
     return out;
   }
 
@@ -212,6 +234,8 @@ export class Scheduler implements VarHost {
         continue;
       }
       // Nobody waits on what is left: freeze it all, which may still wake readers registered meanwhile.
+      // (A growing relation end whose variable is made later is made frozen: see Instance.materialize.)
+      this.freezeAllRounds++;
       const rest = this.takeTracked().filter((v) => v.canFreeze());
       if (rest.length === 0) return;
       for (const v of rest) v.freeze();
