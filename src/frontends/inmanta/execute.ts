@@ -360,8 +360,6 @@ function place(
   // A default counts as set where it is declared, as the real compiler reports it.
   if (!cells) for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
   for (let i = 0; i < slots.length; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);
-  const lineage = type.lineage();
-  for (let i = 0; i < lineage.length; i++) (lineage[i] as EntityType).instances.push(inst);
   c.instances.push(inst);
   c.register(inst, type, keys);
   scheduleImplementations(c, inst);
