@@ -296,11 +296,12 @@ export class Instance implements SlotSource<Var> {
     for (let i = 0; i < this.slots.size; i++) {
       // Most slots are set: their names are looked up only for a message.
       if (this.isSetAt(i)) continue;
-      const name = this.slots.nameAt(i);
       const spec = this.layout.specs[i] as SlotSpec;
-      // A growing relation end whose variable was not made has no elements (and an optional one no value).
+      // A growing relation end whose variable was not made has no elements (and an optional one no value):
+      // complete unless it needs some.
       const unmade = this.slots.made(i) === undefined && grows(spec);
-      if (unmade && spec.rel.upper === 1) continue;
+      if (unmade && (spec.rel.upper === 1 || spec.rel.lower === 0)) continue;
+      const name = this.slots.nameAt(i);
       const slot = unmade ? undefined : this.slots.at(i);
       if (unmade || slot instanceof ListVar) {
         const count = slot instanceof ListVar ? slot.items.length : 0;
