@@ -32,10 +32,9 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
   return layout;
 }
 
-/** A new instance's plain values and variables: copied, not built, per instance. */
+/** A new instance's plain values: copied, not built, per instance. */
 interface Blank {
   readonly cells: readonly unknown[];
-  readonly vars: readonly undefined[];
 }
 
 /** Whether a slot is an optional or multi-valued relation end: it grows until it is frozen. */
@@ -67,7 +66,7 @@ function blankOf(entity: EntityType): Blank {
   const specs = layoutOf(entity).specs;
   const cells: unknown[] = [];
   for (let i = 0; i < specs.length; i++) cells.push(UNSET, undefined);
-  const blank = { cells, vars: specs.map(() => undefined) };
+  const blank = { cells };
   blanks.set(entity, blank);
   return blank;
 }
@@ -148,7 +147,7 @@ export class Instance implements SlotSource<Var> {
     this.layout = layout;
     const blank = blankOf(entity);
     this.cells = (cells ?? blank.cells).slice();
-    this.slots = new Slots(layout, blank.vars.slice() as (Var | undefined)[], this);
+    this.slots = new Slots<Var>(layout, this);
     this.tracker = undefined;
     this.growSeq = 0;
     this.growRound = 0;
