@@ -4,7 +4,7 @@
  * large model constructs thousands of instances from a few call sites (or from many of the same shape).
  */
 import type { Expr, KwArg } from './ast.js';
-import { prefilledCells, slotIndex, slotOf } from './instance.js';
+import { type InstanceStart, prefilledStart, slotIndex, slotOf } from './instance.js';
 import type { Namespace } from './namespace.js';
 import type { EntityType, IndexDef } from './types.js';
 import type { Value } from './values.js';
@@ -59,10 +59,10 @@ export interface ConstructorPlan {
   start?: PlanStart | null;
 }
 
-/** The constant defaults a call leaves in place, and the plain values of a new instance with them set. */
+/** The constant defaults a call leaves in place, and what a new instance starts from with them set. */
 export interface PlanStart {
   readonly defaults: readonly Value[];
-  readonly cells: readonly unknown[];
+  readonly instance: InstanceStart;
 }
 
 /**
@@ -76,13 +76,13 @@ export function startOf(plan: ConstructorPlan): PlanStart | undefined {
     let start: PlanStart | null = null;
     if (used.every((d) => d.literal)) {
       const defaults = used.map(literalValue);
-      const cells = prefilledCells(
+      const instance = prefilledStart(
         plan.type,
         used.map((d) => d.slot),
         defaults,
         used.map((d) => d.expr.span),
       );
-      if (cells) start = { defaults, cells };
+      if (instance) start = { defaults, instance };
     }
     plan.start = start;
   }

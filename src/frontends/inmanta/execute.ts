@@ -8,7 +8,7 @@ import { type Ctx, newStaged } from './context.js';
 import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor } from './evaluate.js';
 import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source, startOf } from './constructor-plan.js';
 import type { IndexKey, KeyPart } from './compilation.js';
-import { Instance, slotIndex } from './instance.js';
+import { Instance, type InstanceStart, slotIndex } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
@@ -271,7 +271,7 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
     for (let j = 0; j < sources.length; j++) key[j] = c.keyPart(source(values, defaults, sources[j] as number) ?? null);
     keys[x] = key;
   }
-  return place(ctx, e, type, plan.slots, values, used, defaults, keys, start?.cells);
+  return place(ctx, e, type, plan.slots, values, used, defaults, keys, start?.instance);
 }
 
 /** The value of a default the call left in place. */
@@ -332,7 +332,7 @@ function place(
   used: readonly DefaultOf[],
   defaults: readonly Value[],
   keys: readonly IndexKey[],
-  cells?: readonly unknown[],
+  start?: InstanceStart,
 ): Instance {
   const c = ctx.c;
   const existing = c.findExisting(type, keys);
@@ -354,11 +354,11 @@ function place(
       e.span,
     );
   }
-  // `cells`: the instance starts with its defaults set (see startOf).
-  const inst = new Instance(c.sched, type, e.span, ctx.creator, cells);
+  // `start`: the instance starts with its defaults set (see startOf).
+  const inst = new Instance(c.sched, type, e.span, ctx.creator, start);
   inst.trackGrowing(c.sched);
   // A default counts as set where it is declared, as the real compiler reports it.
-  if (!cells) for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
+  if (!start) for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
   for (let i = 0; i < slots.length; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);
   c.instances.push(inst);
   c.register(inst, type, keys);

@@ -32,9 +32,13 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
   return layout;
 }
 
-/** A new instance's plain values: copied, not built, per instance. */
-interface Blank {
+/**
+ * What a new instance starts from: its plain values (copied, not built, per instance), and how many of
+ * its attributes and [1] relation ends have none yet.
+ */
+export interface InstanceStart {
   readonly cells: readonly unknown[];
+  readonly unset: number;
 }
 
 /** Whether a slot is an optional or multi-valued relation end: it grows until it is frozen. */
@@ -58,15 +62,15 @@ export interface GrowingTracker {
   /** How many times everything that could still be frozen was frozen. */
   readonly freezeAllRounds: number;
 }
-const blanks = new WeakMap<EntityType, Blank>();
+const blanks = new WeakMap<EntityType, InstanceStart>();
 
-function blankOf(entity: EntityType): Blank {
+function blankOf(entity: EntityType): InstanceStart {
   const known = blanks.get(entity);
   if (known) return known;
   const specs = layoutOf(entity).specs;
   const cells: unknown[] = [];
   for (let i = 0; i < specs.length; i++) cells.push(UNSET, undefined);
-  const blank = { cells };
+  const blank = { cells, unset: specs.filter((s) => !grows(s)).length };
   blanks.set(entity, blank);
   return blank;
 }
@@ -83,9 +87,10 @@ function plainType(t: ValueType): boolean {
  * attribute of a primitive type (a typedef's check may call a plugin), or a value its type refuses (setting
  * it reports that).
  */
-export function prefilledCells(entity: EntityType, slots: readonly number[], values: readonly Value[], spans: readonly Span[]): readonly unknown[] | undefined {
+export function prefilledStart(entity: EntityType, slots: readonly number[], values: readonly Value[], spans: readonly Span[]): InstanceStart | undefined {
   const specs = layoutOf(entity).specs;
-  const cells = blankOf(entity).cells.slice();
+  const blank = blankOf(entity);
+  const cells = blank.cells.slice();
   for (let k = 0; k < slots.length; k++) {
     const i = slots[k] as number;
     const spec = specs[i] as SlotSpec;
@@ -94,7 +99,18 @@ export function prefilledCells(entity: EntityType, slots: readonly number[], val
     cells[2 * i] = values[k];
     cells[2 * i + 1] = spans[k];
   }
-  return cells;
+  return { cells, unset: blank.unset - slots.length };
+}
+
+/** Per type: whether it has a growing relation end that needs elements (the final check looks at those). */
+const needsElements = new WeakMap<EntityType, boolean>();
+function growingNeedsElements(entity: EntityType): boolean {
+  let known = needsElements.get(entity);
+  if (known === undefined) {
+    known = layoutOf(entity).specs.some((s) => grows(s) && s.rel.lower > 0);
+    needsElements.set(entity, known);
+  }
+  return known;
 }
 
 /** Where the slot of each attribute and relation end is in the layout of `entity`'s instances. */
@@ -129,13 +145,15 @@ export class Instance implements SlotSource<Var> {
   private declare readonly host: VarHost;
   /** Per slot: the value of an attribute whose variable was not made yet (UNSET while it has none), then where it was set. */
   private declare readonly cells: unknown[];
+  /** How many attributes and [1] relation ends have no plain value (see `incomplete`). */
+  private declare unset: number;
   /** What tracks its growing relation ends, the number reserved for the first, and how many freeze-alls there were before it. */
   private declare tracker: GrowingTracker | undefined;
   private declare growSeq: number;
   private declare growRound: number;
 
-  /** `cells`: the plain values to start from (see `prefilledCells`), else the type's blank ones. */
-  constructor(host: VarHost, entity: EntityType, span: Span, creator: Instance | undefined, cells?: readonly unknown[]) {
+  /** `start`: what to start from (see `prefilledStart`), else the type's blank start. */
+  constructor(host: VarHost, entity: EntityType, span: Span, creator: Instance | undefined, start?: InstanceStart) {
     this.isInstance = true;
     this.id = nextId++;
     this.entity = entity;
@@ -146,7 +164,9 @@ export class Instance implements SlotSource<Var> {
     const layout = layoutOf(entity);
     this.layout = layout;
     const blank = blankOf(entity);
-    this.cells = (cells ?? blank.cells).slice();
+    const from = start ?? blank;
+    this.cells = from.cells.slice();
+    this.unset = from.unset;
     this.slots = new Slots<Var>(layout, this);
     this.tracker = undefined;
     this.growSeq = 0;
@@ -228,6 +248,7 @@ export class Instance implements SlotSource<Var> {
           if (why) throw new InmantaError('RuntimeException', why, span);
           this.cells[2 * i] = value;
           this.cells[2 * i + 1] = span;
+          this.unset--;
         } else (this.slots.at(i) as ResultVar).set(value, span);
       } else this.setRelation(i, spec.rel, value, span);
     } catch (e) {
@@ -268,6 +289,7 @@ export class Instance implements SlotSource<Var> {
     if (this.slots.made(at) === undefined && this.cells[2 * at] === UNSET && !grows(this.layout.specs[at] as SlotSpec)) {
       this.cells[2 * at] = v;
       this.cells[2 * at + 1] = span;
+      this.unset--;
       return true;
     }
     return this.addOne(this.slots.at(at), v, span);
@@ -292,6 +314,8 @@ export class Instance implements SlotSource<Var> {
 
   /** What is missing once everything is frozen; one message per attribute. */
   incomplete(out: InmantaError[] = []): InmantaError[] {
+    // Every attribute and [1] relation end holds a plain value (most instances): set, as isSetAt finds.
+    if (this.unset === 0 && !growingNeedsElements(this.entity)) return out;
     for (let i = 0; i < this.slots.size; i++) {
       // Most slots are set: their names are looked up only for a message.
       if (this.isSetAt(i)) continue;
