@@ -75,11 +75,16 @@ function runStatementUnit(u: Unit): void {
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
 export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
+  // A statement without steps only collects what it waits on: one context and one list serve them all
+  // (neither is kept: no step is made, and a unit parks itself on each variable rather than keeping the list).
+  let stepCtx: Ctx | undefined;
+  let stepRequires: Var[] | undefined;
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i] as Stmt;
     if ((s.kind === 'expr' || s.kind === 'assign') && stepless(s)) {
-      const requires: Var[] = [];
-      prepareStatement({ c, unit: c.sched.placeholder, scope, key: '', creator }, s, requires);
+      const requires = (stepRequires ??= []);
+      requires.length = 0;
+      prepareStatement((stepCtx ??= { c, unit: c.sched.placeholder, scope, key: '', creator }), s, requires);
       c.sched.addUnit(new StatementUnit(c, scope, creator, s), requires);
       continue;
     }
