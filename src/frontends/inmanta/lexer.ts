@@ -137,6 +137,8 @@ export class Tokens {
   private readonly strings: string[] = STRING_LIST.slice(0, 0);
   private texts: Int32Array;
   private readonly names = new Map<string, string>();
+  /** Qualified names by their parts (see `qualified`). */
+  private readonly joined = new Map<string, Map<string, string>>();
   /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
   private depth = 0;
   tooDeepAt = -1;
@@ -273,6 +275,24 @@ export class Tokens {
     if (known !== undefined) return known;
     this.names.set(text, text);
     return text;
+  }
+
+  /**
+   * `name` of `prefix::part`, found by its two parts (each already one string per name) without writing
+   * the joined text each time it is read.
+   */
+  qualified(prefix: string, part: string): string {
+    let parts = this.joined.get(prefix);
+    if (parts === undefined) {
+      parts = new Map();
+      this.joined.set(prefix, parts);
+    }
+    let known = parts.get(part);
+    if (known === undefined) {
+      known = this.name(`${prefix}::${part}`);
+      parts.set(part, known);
+    }
+    return known;
   }
 
   token(i: number): Token {

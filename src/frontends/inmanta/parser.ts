@@ -232,10 +232,10 @@ class Parser {
       this.pos += 2;
       const part = toks.text(last);
       if (toks.kindCode(last) === 0) this.checkHyphenAt(last, part);
-      name += `::${part}`;
+      name = toks.qualified(name, part);
     }
     this.lastPart = last;
-    return last === first ? name : toks.name(name);
+    return name;
   }
 
   private className(): string {
