@@ -4,7 +4,7 @@
  * large model constructs thousands of instances from a few call sites (or from many of the same shape).
  */
 import type { Expr, KwArg } from './ast.js';
-import { slotIndex, slotOf } from './instance.js';
+import { type InstanceStart, prefilledStart, slotIndex, slotOf } from './instance.js';
 import type { Namespace } from './namespace.js';
 import type { EntityType, IndexDef } from './types.js';
 import type { Value } from './values.js';
@@ -55,6 +55,38 @@ export interface ConstructorPlan {
   readonly used: readonly DefaultOf[];
   /** Per index of the type: its attributes in sorted order and where each value comes from (`source`). */
   readonly indexes: readonly { readonly ix: IndexDef; readonly sources: readonly number[] }[];
+  /** What a new instance starts from (see `startOf`), once worked out; null when it starts blank. */
+  start?: PlanStart | null;
+}
+
+/** The constant defaults a call leaves in place, and what a new instance starts from with them set. */
+export interface PlanStart {
+  readonly defaults: readonly Value[];
+  readonly instance: InstanceStart;
+}
+
+/**
+ * When every default the call leaves in place is a plain literal that its attribute takes: their values,
+ * the same for every call, and a new instance's plain values with them already set (as setting them one by
+ * one would). Worked out once per plan.
+ */
+export function startOf(plan: ConstructorPlan): PlanStart | undefined {
+  if (plan.start === undefined) {
+    const used = plan.used;
+    let start: PlanStart | null = null;
+    if (used.every((d) => d.literal)) {
+      const defaults = used.map(literalValue);
+      const instance = prefilledStart(
+        plan.type,
+        used.map((d) => d.slot),
+        defaults,
+        used.map((d) => d.expr.span),
+      );
+      if (instance) start = { defaults, instance };
+    }
+    plan.start = start;
+  }
+  return plan.start ?? undefined;
 }
 
 /** Where an index attribute's value comes from: the argument at `k` (k >= 0), or the used default at `-k - 1`. */
@@ -117,5 +149,5 @@ function makePlan(e: Extract<Expr, { kind: 'new' }>, type: EntityType): Construc
     }
     indexes.push({ ix, sources });
   }
-  return { type, slots, targets, used, indexes };
+  return { type, slots, targets, used, indexes, start: undefined };
 }

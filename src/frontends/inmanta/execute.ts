@@ -5,14 +5,14 @@ import type { Compilation } from './compilation.js';
 import { InmantaError } from './errors.js';
 import { readAttribute } from './attributes.js';
 import { type Ctx, newStaged } from './context.js';
-import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor, remember } from './evaluate.js';
-import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source } from './constructor-plan.js';
+import { comprehension, evaluate, iterable, kwValues, prepare, provideConstructor } from './evaluate.js';
+import { type ConstructorPlan, type DefaultOf, defaultsOf, literalValue, planFor, source, startOf } from './constructor-plan.js';
 import type { IndexKey, KeyPart } from './compilation.js';
-import { Instance, slotIndex } from './instance.js';
+import { Instance, type InstanceStart, slotIndex } from './instance.js';
 import { declaredNames, Scope } from './namespace.js';
 import type { EntityType, ImplementationDef, ImplementDef } from './types.js';
 import { isDict, isFloat, isInstance, pyStr, truthy, type Value } from './values.js';
-import { Unit } from './scheduler.js';
+import { NOT_REMEMBERED, Unit } from './scheduler.js';
 import { ListVar, type Var } from './vars.js';
 
 /**
@@ -75,11 +75,16 @@ function runStatementUnit(u: Unit): void {
 
 /** Schedules every statement of a block in `scope`; definitions were handled before execution started. */
 export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
+  // A statement without steps only collects what it waits on: one context and one list serve them all
+  // (neither is kept: no step is made, and a unit parks itself on each variable rather than keeping the list).
+  let stepCtx: Ctx | undefined;
+  let stepRequires: Var[] | undefined;
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i] as Stmt;
     if ((s.kind === 'expr' || s.kind === 'assign') && stepless(s)) {
-      const requires: Var[] = [];
-      prepareStatement({ c, unit: c.sched.placeholder, scope, key: '', creator }, s, requires);
+      const requires = (stepRequires ??= []);
+      requires.length = 0;
+      prepareStatement((stepCtx ??= { c, unit: c.sched.placeholder, scope, key: '', creator }), s, requires);
       c.sched.addUnit(new StatementUnit(c, scope, creator, s), requires);
       continue;
     }
@@ -235,7 +240,13 @@ function constructorArgs(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, type: Enti
 
 /** `Type(k=v, **d)`: an index hit returns the existing instance (and re-assigns the given values to it). */
 export function construct(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
-  return remember(ctx, e, ctx.key, () => constructNow(ctx, e, expected));
+  // As `remember`, without a closure per call (a large model constructs thousands of instances).
+  const memo = ctx.staged ?? ctx.unit;
+  const known = memo.recall(e, ctx.key);
+  if (known !== NOT_REMEMBERED) return known as Instance;
+  const inst = constructNow(ctx, e, expected);
+  memo.keep(e, ctx.key, inst);
+  return inst;
 }
 
 function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: EntityType | undefined): Instance {
@@ -248,8 +259,15 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
   const values: Value[] = new Array(kwargs.length);
   for (let i = 0; i < kwargs.length; i++) values[i] = evaluate(ctx, (kwargs[i] as KwArg).value, plan.targets[i]);
   const used = plan.used;
-  const defaults: Value[] = new Array(used.length);
-  for (let i = 0; i < used.length; i++) defaults[i] = defaultValue(ctx, used[i] as DefaultOf);
+  // Constant defaults are the same for every call; a new instance then starts with them set.
+  const start = startOf(plan);
+  let defaults: readonly Value[];
+  if (start) defaults = start.defaults;
+  else {
+    const made: Value[] = new Array(used.length);
+    for (let i = 0; i < used.length; i++) made[i] = defaultValue(ctx, used[i] as DefaultOf);
+    defaults = made;
+  }
   const c = ctx.c;
   const keys: IndexKey[] = new Array(plan.indexes.length);
   for (let x = 0; x < plan.indexes.length; x++) {
@@ -258,7 +276,7 @@ function constructNow(ctx: Ctx, e: Extract<Expr, { kind: 'new' }>, expected: Ent
     for (let j = 0; j < sources.length; j++) key[j] = c.keyPart(source(values, defaults, sources[j] as number) ?? null);
     keys[x] = key;
   }
-  return place(ctx, e, type, plan.slots, values, used, defaults, keys);
+  return place(ctx, e, type, plan.slots, values, used, defaults, keys, start?.instance);
 }
 
 /** The value of a default the call left in place. */
@@ -319,6 +337,7 @@ function place(
   used: readonly DefaultOf[],
   defaults: readonly Value[],
   keys: readonly IndexKey[],
+  start?: InstanceStart,
 ): Instance {
   const c = ctx.c;
   const existing = c.findExisting(type, keys);
@@ -340,13 +359,12 @@ function place(
       e.span,
     );
   }
-  const inst = new Instance(c.sched, type, e.span, ctx.creator);
+  // `start`: the instance starts with its defaults set (see startOf).
+  const inst = new Instance(c.sched, type, e.span, ctx.creator, start);
   inst.trackGrowing(c.sched);
   // A default counts as set where it is declared, as the real compiler reports it.
-  for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
+  if (!start) for (let i = 0; i < used.length; i++) inst.setAt((used[i] as DefaultOf).slot, defaults[i] as Value, (used[i] as DefaultOf).expr.span);
   for (let i = 0; i < slots.length; i++) inst.setAt(slots[i] as number, values[i] as Value, e.span);
-  const lineage = type.lineage();
-  for (let i = 0; i < lineage.length; i++) (lineage[i] as EntityType).instances.push(inst);
   c.instances.push(inst);
   c.register(inst, type, keys);
   scheduleImplementations(c, inst);

@@ -180,17 +180,35 @@ export function exportResources(c: Compilation): ExportedResource[] {
   }
   // Requirements: most resources of a large model have none, and then none of what follows is made.
   if (requiring.length > 0) addRequirements(instances, exported, requiring);
-  const seen = new Map<string, ExportedResource>();
-  for (let n = 0; n < exported.length; n++) {
-    const r = exported[n] as ExportedResource;
-    const first = seen.get(r.id);
-    if (first && JSON.stringify(first.attributes) !== JSON.stringify(r.attributes)) {
-      throw new InmantaError('DuplicateException', `Resource ${r.id} is exported twice with different attributes (${first.instance} and ${r.instance})`, r.instance.span);
+  // Sorted by id as strings (by UTF-16 code units, as `<` compares them); the sort is stable, so the
+  // resources of one id stay in the order they were exported, each after the one exported before it.
+  const sorted = exported.slice().sort(byId);
+  const out: ExportedResource[] = [];
+  let clash: { first: ExportedResource; r: ExportedResource; at: number } | undefined;
+  for (let n = 0; n < sorted.length; n++) {
+    const r = sorted[n] as ExportedResource;
+    const first = out.length > 0 ? (out[out.length - 1] as ExportedResource) : undefined;
+    if (first === undefined || first.id !== r.id) {
+      out.push(r);
+      continue;
     }
-    seen.set(r.id, r);
+    // An id exported again: the same attributes, or an error (the first such resource in export order is
+    // reported); the resource exported last stands for the id.
+    if (JSON.stringify(first.attributes) !== JSON.stringify(r.attributes)) {
+      const at = exported.indexOf(r);
+      if (clash === undefined || at < clash.at) clash = { first, r, at };
+    }
+    out[out.length - 1] = r;
   }
-  // The ids are unique here: sorted as strings (by UTF-16 code units, as `<` compares them).
-  return [...seen.keys()].sort().map((id) => seen.get(id) as ExportedResource);
+  if (clash) {
+    const { first, r } = clash;
+    throw new InmantaError('DuplicateException', `Resource ${r.id} is exported twice with different attributes (${first.instance} and ${r.instance})`, r.instance.span);
+  }
+  return out;
+}
+
+function byId(a: ExportedResource, b: ExportedResource): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** Fills `requires` of the resources that require something, themselves or through the instances that built them. */

@@ -27,33 +27,90 @@ function layoutOf(entity: EntityType): SlotLayout<SlotSpec> {
   const specs: SlotSpec[] = [];
   for (const [name, a] of entity.attributes()) specs.push({ kind: 'attribute', name, type: a.type });
   for (const [name, rel] of entity.relations()) specs.push({ kind: 'relation', name, rel });
-  const layout = makeLayout(specs, (s) => s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1));
+  const layout = makeLayout(specs, grows);
   layouts.set(entity, layout);
   return layout;
 }
 
-/** A new instance's plain values and variables before its relation ends get theirs: copied, not built, per instance. */
-interface Blank {
+/**
+ * What a new instance starts from: its plain values (copied, not built, per instance), and how many of
+ * its attributes and [1] relation ends have none yet.
+ */
+export interface InstanceStart {
   readonly cells: readonly unknown[];
-  readonly vars: readonly undefined[];
-  /** The slots whose variable is made with the instance: optional and multi-valued relation ends (they may be frozen). */
-  readonly eager: readonly number[];
+  readonly unset: number;
 }
-const blanks = new WeakMap<EntityType, Blank>();
 
-function blankOf(entity: EntityType): Blank {
+/** Whether a slot is an optional or multi-valued relation end: it grows until it is frozen. */
+function grows(s: SlotSpec): s is Extract<SlotSpec, { kind: 'relation' }> {
+  return s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1);
+}
+
+/** The elements of a multi-valued relation end whose variable was not made yet: none (never added to). */
+const NO_ELEMENTS: readonly Value[] = Object.freeze([]);
+
+/**
+ * What numbers the variables that may be frozen (the scheduler): an instance has its growing relation
+ * ends numbered when it is made, in layout order, and each variable tracked under its number when it is
+ * made, if ever.
+ */
+export interface GrowingTracker {
+  /** Numbers `n` variables, to be tracked later; the first of their numbers. */
+  reserve(n: number): number;
+  /** Tracks `v` under the number reserved for it. */
+  trackReserved(v: Var, seq: number): void;
+  /** How many times everything that could still be frozen was frozen. */
+  readonly freezeAllRounds: number;
+}
+const blanks = new WeakMap<EntityType, InstanceStart>();
+
+function blankOf(entity: EntityType): InstanceStart {
   const known = blanks.get(entity);
   if (known) return known;
   const specs = layoutOf(entity).specs;
   const cells: unknown[] = [];
-  const eager: number[] = [];
-  specs.forEach((s, i) => {
-    cells.push(UNSET, undefined);
-    if (s.kind === 'relation' && !(s.rel.upper === 1 && s.rel.lower === 1)) eager.push(i);
-  });
-  const blank = { cells, vars: specs.map(() => undefined), eager };
+  for (let i = 0; i < specs.length; i++) cells.push(UNSET, undefined);
+  const blank = { cells, unset: specs.filter((s) => !grows(s)).length };
   blanks.set(entity, blank);
   return blank;
+}
+
+/** A type whose check is the same for a value whatever runs before it: a primitive, or a list or optional one. */
+function plainType(t: ValueType): boolean {
+  return t.kind === 'base' || ((t.kind === 'list' || t.kind === 'nullable') && plainType(t.of));
+}
+
+/**
+ * The plain values a new instance of `entity` starts with when a constructor leaves the attributes of
+ * `slots` to their constant defaults `values` (set where `spans` say): its type's blank ones with those set,
+ * as setting each in turn would. Undefined when that is not sure to be the same: a slot that is not an
+ * attribute of a primitive type (a typedef's check may call a plugin), or a value its type refuses (setting
+ * it reports that).
+ */
+export function prefilledStart(entity: EntityType, slots: readonly number[], values: readonly Value[], spans: readonly Span[]): InstanceStart | undefined {
+  const specs = layoutOf(entity).specs;
+  const blank = blankOf(entity);
+  const cells = blank.cells.slice();
+  for (let k = 0; k < slots.length; k++) {
+    const i = slots[k] as number;
+    const spec = specs[i] as SlotSpec;
+    if (spec.kind !== 'attribute' || !plainType(spec.type) || cells[2 * i] !== UNSET) return undefined;
+    if (validateValue(spec.type, values[k] as Value) !== undefined) return undefined;
+    cells[2 * i] = values[k];
+    cells[2 * i + 1] = spans[k];
+  }
+  return { cells, unset: blank.unset - slots.length };
+}
+
+/** Per type: whether it has a growing relation end that needs elements (the final check looks at those). */
+const needsElements = new WeakMap<EntityType, boolean>();
+function growingNeedsElements(entity: EntityType): boolean {
+  let known = needsElements.get(entity);
+  if (known === undefined) {
+    known = layoutOf(entity).specs.some((s) => grows(s) && s.rel.lower > 0);
+    needsElements.set(entity, known);
+  }
+  return known;
 }
 
 /** Where the slot of each attribute and relation end is in the layout of `entity`'s instances. */
@@ -88,8 +145,15 @@ export class Instance implements SlotSource<Var> {
   private declare readonly host: VarHost;
   /** Per slot: the value of an attribute whose variable was not made yet (UNSET while it has none), then where it was set. */
   private declare readonly cells: unknown[];
+  /** How many attributes and [1] relation ends have no plain value (see `incomplete`). */
+  private declare unset: number;
+  /** What tracks its growing relation ends, the number reserved for the first, and how many freeze-alls there were before it. */
+  private declare tracker: GrowingTracker | undefined;
+  private declare growSeq: number;
+  private declare growRound: number;
 
-  constructor(host: VarHost, entity: EntityType, span: Span, creator: Instance | undefined) {
+  /** `start`: what to start from (see `prefilledStart`), else the type's blank start. */
+  constructor(host: VarHost, entity: EntityType, span: Span, creator: Instance | undefined, start?: InstanceStart) {
     this.isInstance = true;
     this.id = nextId++;
     this.entity = entity;
@@ -100,21 +164,32 @@ export class Instance implements SlotSource<Var> {
     const layout = layoutOf(entity);
     this.layout = layout;
     const blank = blankOf(entity);
-    const vars: (Var | undefined)[] = blank.vars.slice();
-    const eager = blank.eager;
-    for (let r = 0; r < eager.length; r++) {
-      const i = eager[r] as number;
-      const s = layout.specs[i] as Extract<SlotSpec, { kind: 'relation' }>;
-      if (s.rel.upper === 1) vars[i] = new OptionVar(host, s.name, this);
-      else vars[i] = new ListVar(host, s.name, s.rel.upper, this);
-    }
-    this.cells = blank.cells.slice();
-    this.slots = new Slots(layout, vars, this);
+    const from = start ?? blank;
+    this.cells = from.cells.slice();
+    this.unset = from.unset;
+    this.slots = new Slots<Var>(layout, this);
+    this.tracker = undefined;
+    this.growSeq = 0;
+    this.growRound = 0;
   }
 
-  /** The variable of the `i`th slot (an attribute's or a [1] relation end's), holding the value set so far (Slots asks for it once). */
+  /**
+   * The variable of the `i`th slot (Slots asks for it once): an attribute's or a [1] relation end's holds
+   * the value set so far; a growing relation end's is made as it would be had it been made with the
+   * instance, and tracked under the number it got then (or frozen, when everything left was frozen since).
+   */
   materialize(i: number): Var {
     const s = this.layout.specs[i] as SlotSpec;
+    if (grows(s)) {
+      const g = s.rel.upper === 1 ? new OptionVar(this.host, s.name, this) : new ListVar(this.host, s.name, s.rel.upper, this);
+      const t = this.tracker;
+      if (t !== undefined) {
+        // Nothing waits on it yet: frozen, it wakes nobody.
+        if (t.freezeAllRounds > this.growRound) g.freeze();
+        else t.trackReserved(g, this.growSeq + this.layout.growing.indexOf(i));
+      }
+      return g;
+    }
     const v = new ResultVar(this.host, s.name, this);
     if (s.kind === 'attribute') v.type = s.type;
     const value = this.cells[2 * i];
@@ -127,12 +202,15 @@ export class Instance implements SlotSource<Var> {
   }
 
   /**
-   * Hands `track` the variables that can be frozen while the instance is new (its optional and
-   * multi-valued relation ends), in layout order.
+   * Has `tracker` number the variables that can be frozen while the instance is new (its optional and
+   * multi-valued relation ends), in layout order; each is made when something asks for it (most never are).
    */
-  trackGrowing(track: { track(v: Var): void }): void {
-    const growing = this.layout.growing;
-    for (let k = 0; k < growing.length; k++) track.track(this.slots.at(growing[k] as number));
+  trackGrowing(tracker: GrowingTracker): void {
+    const n = this.layout.growing.length;
+    if (n === 0) return;
+    this.tracker = tracker;
+    this.growSeq = tracker.reserve(n);
+    this.growRound = tracker.freezeAllRounds;
   }
 
   /** A later constructor call with the same index key returned this instance. */
@@ -170,6 +248,7 @@ export class Instance implements SlotSource<Var> {
           if (why) throw new InmantaError('RuntimeException', why, span);
           this.cells[2 * i] = value;
           this.cells[2 * i + 1] = span;
+          this.unset--;
         } else (this.slots.at(i) as ResultVar).set(value, span);
       } else this.setRelation(i, spec.rel, value, span);
     } catch (e) {
@@ -180,31 +259,37 @@ export class Instance implements SlotSource<Var> {
   }
 
   private setRelation(at: number, rel: RelationDef, value: Value, span: Span | undefined): void {
-    const values = Array.isArray(value) ? value : [value];
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i] as Value;
-      if (v === null) {
-        const slot = this.slots.at(at);
-        if (slot instanceof OptionVar) slot.set(null, span);
-        else if (rel.lower > 0 || !(slot instanceof ListVar)) throw new InmantaError('RuntimeException', `Invalid value None for relation ${rel.owner.fullName}.${rel.name}`, span);
-        continue;
-      }
-      if (!isInstance(v) || !v.entity.isA(rel.target)) {
-        throw new InmantaError('RuntimeException', `Invalid class type for ${String(v)}, should be ${rel.target.fullName}`, span);
-      }
-      if (!this.addOneAt(at, v, span)) continue;
-      if (rel.reverse) {
-        const back = v.slots.get(rel.reverse.name);
-        if (back) v.addOneWrapped(rel.reverse.name, back, this, span);
-      }
+    if (!Array.isArray(value)) {
+      this.setRelationOne(at, rel, value, span);
+      return;
+    }
+    for (let i = 0; i < value.length; i++) this.setRelationOne(at, rel, value[i] as Value, span);
+  }
+
+  /** Adds one value (an instance, or null) to a relation end. */
+  private setRelationOne(at: number, rel: RelationDef, v: Value, span: Span | undefined): void {
+    if (v === null) {
+      const slot = this.slots.at(at);
+      if (slot instanceof OptionVar) slot.set(null, span);
+      else if (rel.lower > 0 || !(slot instanceof ListVar)) throw new InmantaError('RuntimeException', `Invalid value None for relation ${rel.owner.fullName}.${rel.name}`, span);
+      return;
+    }
+    if (!isInstance(v) || !v.entity.isA(rel.target)) {
+      throw new InmantaError('RuntimeException', `Invalid class type for ${String(v)}, should be ${rel.target.fullName}`, span);
+    }
+    if (!this.addOneAt(at, v, span)) return;
+    if (rel.reverse) {
+      const back = v.slots.get(rel.reverse.name);
+      if (back) v.addOneWrapped(rel.reverse.name, back, this, span);
     }
   }
 
   /** `addOne` to the `at`th slot: the first value of a [1] relation end nobody asked for yet is kept plainly. */
   private addOneAt(at: number, v: Instance, span: Span | undefined): boolean {
-    if (this.slots.made(at) === undefined && this.cells[2 * at] === UNSET) {
+    if (this.slots.made(at) === undefined && this.cells[2 * at] === UNSET && !grows(this.layout.specs[at] as SlotSpec)) {
       this.cells[2 * at] = v;
       this.cells[2 * at + 1] = span;
+      this.unset--;
       return true;
     }
     return this.addOne(this.slots.at(at), v, span);
@@ -229,15 +314,23 @@ export class Instance implements SlotSource<Var> {
 
   /** What is missing once everything is frozen; one message per attribute. */
   incomplete(out: InmantaError[] = []): InmantaError[] {
+    // Every attribute and [1] relation end holds a plain value (most instances): set, as isSetAt finds.
+    if (this.unset === 0 && !growingNeedsElements(this.entity)) return out;
     for (let i = 0; i < this.slots.size; i++) {
       // Most slots are set: their names are looked up only for a message.
       if (this.isSetAt(i)) continue;
-      const slot = this.slots.at(i);
+      const spec = this.layout.specs[i] as SlotSpec;
+      // A growing relation end whose variable was not made has no elements (and an optional one no value):
+      // complete unless it needs some.
+      const unmade = this.slots.made(i) === undefined && grows(spec);
+      if (unmade && (spec.rel.upper === 1 || spec.rel.lower === 0)) continue;
       const name = this.slots.nameAt(i);
-      if (slot instanceof ListVar) {
+      const slot = unmade ? undefined : this.slots.at(i);
+      if (unmade || slot instanceof ListVar) {
+        const count = slot instanceof ListVar ? slot.items.length : 0;
         const lower = this.entity.relations().get(name)?.lower ?? 0;
-        if (slot.items.length < lower) {
-          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${this.declaredAt(name)} requires ${lower} values but only ${slot.items.length} are set`).showAt(this.span));
+        if (count < lower) {
+          out.push(new InmantaError('UnsetException', `The object ${this} is not complete: attribute ${name}${this.declaredAt(name)} requires ${lower} values but only ${count} are set`).showAt(this.span));
         }
       } else if (slot instanceof OptionVar) {
         continue;
@@ -274,6 +367,9 @@ export class Instance implements SlotSource<Var> {
   /** `value` of the `i`th slot of the type's layout. */
   valueAt(i: number): Value | undefined {
     if (this.slots.made(i) === undefined) {
+      const spec = this.layout.specs[i] as SlotSpec;
+      // A growing relation end whose variable was not made: as its variable would read.
+      if (grows(spec)) return spec.rel.upper === 1 ? null : (NO_ELEMENTS as Value[]);
       const value = this.cells[2 * i];
       return value === UNSET ? undefined : (value as Value);
     }

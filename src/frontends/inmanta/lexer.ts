@@ -106,6 +106,9 @@ class Tok implements Token {
   }
 }
 
+/** A list that holds strings, to slice empty lists of strings from. */
+const STRING_LIST: readonly string[] = [''];
+
 const KINDS: readonly TokKind[] = ['id', 'cid', 'kw', 'int', 'float', 'str', 'regex', 'op', 'eof'];
 const KIND_CODE: Readonly<Record<TokKind, number>> = { id: 0, cid: 1, kw: 2, int: 3, float: 4, str: 5, regex: 6, op: 7, eof: 8 };
 const FLAVOURS: readonly StrFlavour[] = ['plain', 'mls', 'raw', 'f'];
@@ -126,10 +129,16 @@ export class Tokens {
   private ends: Int32Array;
   private lineNos: Int32Array;
   private cols: Int32Array;
-  /** The decoded text of the string and regex tokens, in order; `subs` holds the flavour, `texts` the place here. */
-  private readonly strings: string[] = [];
+  /**
+   * The decoded text of the string and regex tokens, in order; `subs` holds the flavour, `texts` the place
+   * here. Made as a list of strings from the start (a slice of one keeps its kind), so the optimized code
+   * that adds tokens, made while reading one file, still fits the next file's list.
+   */
+  private readonly strings: string[] = STRING_LIST.slice(0, 0);
   private texts: Int32Array;
   private readonly names = new Map<string, string>();
+  /** Qualified names by their parts (see `qualified`). */
+  private readonly joined = new Map<string, Map<string, string>>();
   /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
   private depth = 0;
   tooDeepAt = -1;
@@ -268,6 +277,24 @@ export class Tokens {
     return text;
   }
 
+  /**
+   * `name` of `prefix::part`, found by its two parts (each already one string per name) without writing
+   * the joined text each time it is read.
+   */
+  qualified(prefix: string, part: string): string {
+    let parts = this.joined.get(prefix);
+    if (parts === undefined) {
+      parts = new Map();
+      this.joined.set(prefix, parts);
+    }
+    let known = parts.get(part);
+    if (known === undefined) {
+      known = this.name(`${prefix}::${part}`);
+      parts.set(part, known);
+    }
+    return known;
+  }
+
   token(i: number): Token {
     const kind = this.kind(i);
     const flavour = kind === 'str' ? FLAVOURS[this.subs[i] as number] : undefined;
@@ -287,9 +314,11 @@ const NUMBER = /-?(?:\d*\.\d+|\d+)/y;
 function isDigit(d: number): boolean {
   return d >= 48 && d <= 57;
 }
-/** A character a name starts with: [a-zA-Z_]. */
-function isNameStart(d: number): boolean {
-  return (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95;
+/** By character code: 1 for a character a name starts with ([a-zA-Z_]), 2 for one it goes on with (those, digits and `-`). */
+const NAME_CHARS = new Uint8Array(128);
+for (let d = 0; d < 128; d++) {
+  if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95) NAME_CHARS[d] = 1;
+  else if (isDigit(d) || d === 45) NAME_CHARS[d] = 2;
 }
 /** A quoted string's characters up to its quote, a backslash or the end of the line. */
 const PLAIN_BODY: Readonly<Record<string, RegExp>> = { '"': /[^"\\\n]*/y, "'": /[^'\\\n]*/y };
@@ -320,129 +349,174 @@ function numberAt(src: string, i: number): string | undefined {
 }
 
 export function lex(file: string, src: string): Tokens {
-  let i = 0;
-  const n = src.length;
-  // Tokens come in the order of the text, so their line is found by moving forward from the last one's.
   const starts: number[] = [0];
   for (let k = src.indexOf('\n'); k >= 0; k = src.indexOf('\n', k + 1)) starts.push(k + 1);
   const lines = new Lines(file, starts);
   const out = new Tokens(src, lines);
-  let line = 0;
-  let lineStart = 0;
-  let nextLineStart = starts.length > 1 ? (starts[1] as number) : Infinity;
-  // A character no token can start with (an unterminated string's quote among them).
-  const illegal = (at: number): never => {
-    throw new InmantaError('ParserException', `Syntax error: Illegal character '${src[at] ?? ''}'`, lines.span(at));
-  };
-  while (i < n) {
-    const code = src.charCodeAt(i);
-    if (code === 32 || code === 10 || code === 9 || code === 13) {
-      i++;
-      continue;
-    }
-    if (code === 35) {
-      // `#` to the end of the line.
-      const nl = src.indexOf('\n', i);
-      i = nl < 0 ? n : nl;
-      continue;
-    }
-    if ((code < 33 || code > 126) && /\s/.test(src[i] as string)) {
-      i++;
-      continue;
+  const scanner = new Scanner(src, starts, lines, out);
+  while (scanner.next());
+  // The real parser reads the file with a newline added, and reports the end one column past that line's
+  // start, on the line after it.
+  const newlines = starts.length - 1;
+  out.add(KIND_CODE.eof, 0, undefined, src.length, -1, newlines + 2, 2);
+  return out;
+}
+
+/** A string's text with its escapes decoded (most have none). */
+function decoded(raw: string): string {
+  return raw.includes('\\') ? decodeEscapes(raw) : raw;
+}
+
+/**
+ * Reads the tokens of one text, one per call of `next`: the optimizing compiler then compiles that (a
+ * token's work) as a function of its own, once for every file, rather than a loop over the whole text
+ * entered part way through for each large file. What few models have (prefixed and multi-line strings,
+ * regular expressions, other white space, illegal characters) is read by functions of their own.
+ */
+class Scanner {
+  private i = 0;
+  /** The line of the last token (from 0), where it starts, and where the next one starts. */
+  private line = 0;
+  private lineStart = 0;
+  private nextLineStart: number;
+  constructor(
+    private readonly src: string,
+    private readonly starts: readonly number[],
+    private readonly lines: Lines,
+    private readonly out: Tokens,
+  ) {
+    this.nextLineStart = starts.length > 1 ? (starts[1] as number) : Infinity;
+  }
+
+  /** Reads the next token (past white space and comments) and adds it; false at the end of the text. */
+  next(): boolean {
+    const src = this.src;
+    const n = src.length;
+    let i = this.i;
+    let code = 0;
+    for (;;) {
+      if (i >= n) {
+        this.i = i;
+        return false;
+      }
+      code = src.charCodeAt(i);
+      if (code === 32 || code === 10 || code === 9 || code === 13) i++;
+      else if (code === 35) {
+        // `#` to the end of the line.
+        const nl = src.indexOf('\n', i);
+        i = nl < 0 ? n : nl;
+      } else if ((code < 33 || code > 126) && otherSpace(src, i)) i++;
+      else break;
     }
     const start = i;
-    // What the branches below found: the token's kind, its keyword/operator number or string flavour, its
-    // text where it is kept (strings, regexes), and the offset just after its source text.
-    let kind: number;
-    let sub = 0;
-    let text: string | undefined;
-    let end: number;
     const next = src.charCodeAt(i + 1);
     // String prefixes r/f directly before a quote.
     // An unterminated r/f string leaves the prefix to be read as a name, and its quote is then illegal.
-    const prefixed = (code === 114 || code === 102) && (next === 34 || next === 39) ? readQuoted(src, i + 1) : undefined;
-    if (prefixed) {
-      kind = KIND_CODE.str;
-      sub = FLAVOUR_CODE[code === 114 ? 'raw' : 'f'];
-      text = code === 114 ? prefixed.raw : decodeEscapes(prefixed.raw);
-      end = prefixed.end;
-    } else if (isNameStart(code)) {
+    if ((code === 114 || code === 102) && (next === 34 || next === 39) && this.prefixed(start, code)) return true;
+    if (code < 128 && NAME_CHARS[code] === 1) {
       let j = i + 1;
-      for (let d = src.charCodeAt(j); isNameStart(d) || isDigit(d) || d === 45; d = src.charCodeAt(j)) j++;
+      // Past the end of the text the code is NaN, which ends the name.
+      for (let d = src.charCodeAt(j); d < 128 && (NAME_CHARS[d] as number) > 0; d = src.charCodeAt(j)) j++;
       j = Math.min(j, i + 256);
       // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
       while (src.charCodeAt(j - 1) === 45) j--;
       const len = j - i;
       const kw = len <= KEYWORD_LONGEST && KEYWORD_SHAPES[len * 128 + code] === 1 ? KEYWORD_INDEX.get(src.slice(i, j)) : undefined;
-      if (kw !== undefined) {
-        kind = KIND_CODE.kw;
-        sub = kw;
-      } else kind = code >= 65 && code <= 90 ? KIND_CODE.cid : KIND_CODE.id;
-      end = j;
-    } else if (code === 34 || code === 39) {
-      const close = code === 34 && src.startsWith('"""', i) ? src.indexOf('"""', i + 3) : -1;
-      kind = KIND_CODE.str;
-      if (close >= 0) {
-        sub = FLAVOUR_CODE.mls;
-        text = decodeEscapes(src.slice(i + 3, close));
-        end = close + 3;
-      } else {
-        // Without its closing `"""`, a multi-line string opens as the empty string `""`.
-        const body = readQuoted(src, i) ?? illegal(i);
-        sub = FLAVOUR_CODE.plain;
-        text = decodeEscapes(body.raw);
-        end = body.end;
-      }
-    } else if (code === 47 && out.lastIsMatching()) {
-      let j = i + 1;
-      while (j < n && src[j] !== '/' && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
-      if (src[j] !== '/') illegal(start);
-      kind = KIND_CODE.regex;
-      text = src.slice(i + 1, j);
-      end = j + 1;
-    } else {
-      // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
-      // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
-      // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
-      const numEnd = (code === 45 ? isDigit(next) : isDigit(code)) ? numberEnd(src, i) : -1;
-      if (numEnd >= 0) {
-        kind = KIND_CODE.int;
-        for (let k = i; k < numEnd; k++) if (src.charCodeAt(k) === 46) kind = KIND_CODE.float;
-        end = numEnd;
-      } else {
-        const op = operatorAt(src, i, code, next);
-        if (op < 0) illegal(start);
-        kind = KIND_CODE.op;
-        sub = op;
-        end = i + (OP_LIST[op] as string).length;
-      }
+      if (kw !== undefined) this.put(KIND_CODE.kw, kw, undefined, start, j);
+      else this.put(code >= 65 && code <= 90 ? KIND_CODE.cid : KIND_CODE.id, 0, undefined, start, j);
+      return true;
     }
-    while (start >= nextLineStart) {
-      line++;
-      lineStart = nextLineStart;
-      nextLineStart = line + 1 < starts.length ? (starts[line + 1] as number) : Infinity;
+    if (code === 34 || code === 39) {
+      if (code === 34 && src.startsWith('"""', i) && this.multiLine(start)) return true;
+      // Without its closing `"""`, a multi-line string opens as the empty string `""`.
+      const end = quotedEnd(src, i);
+      if (end < 0) this.illegal(i);
+      this.put(KIND_CODE.str, FLAVOUR_CODE.plain, decoded(src.slice(i + 1, end - 1)), start, end);
+      return true;
     }
-    out.add(kind, sub, text, start, end, line + 1, start - lineStart + 1);
-    i = end;
+    if (code === 47 && this.out.lastIsMatching()) {
+      this.regex(start);
+      return true;
+    }
+    // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
+    // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
+    // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
+    const numEnd = (code === 45 ? isDigit(next) : isDigit(code)) ? numberEnd(src, i) : -1;
+    if (numEnd >= 0) {
+      let kind = KIND_CODE.int;
+      for (let k = i; k < numEnd; k++) if (src.charCodeAt(k) === 46) kind = KIND_CODE.float;
+      this.put(kind, 0, undefined, start, numEnd);
+      return true;
+    }
+    const op = operatorAt(src, i, code, next);
+    if (op < 0) this.illegal(start);
+    this.put(KIND_CODE.op, op, undefined, start, i + (OP_LIST[op] as string).length);
+    return true;
   }
-  // The real parser reads the file with a newline added, and reports the end one column past that line's
-  // start, on the line after it.
-  const newlines = starts.length - 1;
-  out.add(KIND_CODE.eof, 0, undefined, n, -1, newlines + 2, 2);
-  return out;
+
+  /** Adds the token that starts at `start` and ends before `end`, and moves past it. */
+  private put(kind: number, sub: number, text: string | undefined, start: number, end: number): void {
+    // Tokens come in the order of the text, so their line is found by moving forward from the last one's.
+    while (start >= this.nextLineStart) {
+      const line = ++this.line;
+      this.lineStart = this.nextLineStart;
+      this.nextLineStart = line + 1 < this.starts.length ? (this.starts[line + 1] as number) : Infinity;
+    }
+    this.out.add(kind, sub, text, start, end, this.line + 1, start - this.lineStart + 1);
+    this.i = end;
+  }
+
+  /** An r or f string at `start` (the prefix, `code`), if its quote closes on its line. */
+  private prefixed(start: number, code: number): boolean {
+    const src = this.src;
+    const end = quotedEnd(src, start + 1);
+    if (end < 0) return false;
+    const raw = src.slice(start + 2, end - 1);
+    this.put(KIND_CODE.str, FLAVOUR_CODE[code === 114 ? 'raw' : 'f'], code === 114 ? raw : decodeEscapes(raw), start, end);
+    return true;
+  }
+
+  /** A `"""` string at `start`, if it is closed. */
+  private multiLine(start: number): boolean {
+    const src = this.src;
+    const close = src.indexOf('"""', start + 3);
+    if (close < 0) return false;
+    this.put(KIND_CODE.str, FLAVOUR_CODE.mls, decodeEscapes(src.slice(start + 3, close)), start, close + 3);
+    return true;
+  }
+
+  /** The regular expression at `start` (after `matching`). */
+  private regex(start: number): void {
+    const src = this.src;
+    const n = src.length;
+    let j = start + 1;
+    while (j < n && src[j] !== '/' && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
+    if (src[j] !== '/') this.illegal(start);
+    this.put(KIND_CODE.regex, 0, src.slice(start + 1, j), start, j + 1);
+  }
+
+  /** A character no token can start with (an unterminated string's quote among them). */
+  private illegal(at: number): never {
+    throw new InmantaError('ParserException', `Syntax error: Illegal character '${this.src[at] ?? ''}'`, this.lines.span(at));
+  }
 }
 
-/** A one-line quoted string starting at `i`, or undefined when it does not close on its line. */
-function readQuoted(src: string, i: number): { raw: string; end: number } | undefined {
+/** Whether the character at `i` (not printable ASCII) is white space. */
+function otherSpace(src: string, i: number): boolean {
+  return /\s/.test(src[i] as string);
+}
+
+/** Where the one-line quoted string starting at `i` ends (just past its closing quote), or -1 when it does not close on its line. */
+function quotedEnd(src: string, i: number): number {
   const q = src[i] as string;
   const plain = PLAIN_BODY[q] as RegExp;
   plain.lastIndex = i + 1;
   plain.test(src);
   let j = plain.lastIndex;
   while (j < src.length && src[j] !== q) {
-    if (src[j] === '\n') return undefined;
+    if (src[j] === '\n') return -1;
     j += src[j] === '\\' ? 2 : 1;
   }
-  if (j >= src.length) return undefined;
-  return { raw: src.slice(i + 1, j), end: j + 1 };
+  if (j >= src.length) return -1;
+  return j + 1;
 }

@@ -232,10 +232,10 @@ class Parser {
       this.pos += 2;
       const part = toks.text(last);
       if (toks.kindCode(last) === 0) this.checkHyphenAt(last, part);
-      name += `::${part}`;
+      name = toks.qualified(name, part);
     }
     this.lastPart = last;
-    return last === first ? name : toks.name(name);
+    return name;
   }
 
   private className(): string {
@@ -598,9 +598,10 @@ class Parser {
    * `name=value` and `**dict` are allowed, and anything else is a syntax error where it stands.
    */
   private kwargsUntil(close: string, keywordsOnly = false): { args: Expr[]; kwargs: KwArg[]; starstar: Expr[] } {
-    const args: Expr[] = [];
+    // Most calls have no positional or ** arguments: the syntax tree shares one empty list for them.
+    let args = NONE;
     const kwargs: KwArg[] = [];
-    const starstar: Expr[] = [];
+    let starstar = NONE;
     const toks = this.toks;
     while (!this.is(close)) {
       const i = this.pos;
@@ -610,18 +611,21 @@ class Parser {
       if (keywordsOnly && !star && !named) this.fail(k === 0 ? this.peek() : this.tok);
       if (star) {
         this.skip();
+        if (starstar === NONE) starstar = [];
         starstar.push(this.expr());
       } else if (named) {
         const name = toks.text(i);
         this.checkHyphenAt(i, name);
         this.pos += 2;
         kwargs.push({ name, value: this.expr() });
-      } else args.push(this.expr());
+      } else {
+        if (args === NONE) args = [];
+        args.push(this.expr());
+      }
       if (!this.accept(',')) break;
     }
     this.expect(close);
-    // Most calls have no positional or ** arguments: the syntax tree shares one empty list for them.
-    return { args: args.length > 0 ? args : NONE, kwargs, starstar: starstar.length > 0 ? starstar : NONE };
+    return { args, kwargs, starstar };
   }
 
   private primary(): Expr {

@@ -213,7 +213,7 @@ export class PythonPlugins {
 function tryEntity(c: Compilation, name: string, ns: import('./namespace.js').Namespace, span: Span): ValueType | undefined {
   try {
     const t = c.lookupType(name, ns, span);
-    return 'instances' in t ? { kind: 'entity', entity: t } : undefined;
+    return 'ownAttributes' in t ? { kind: 'entity', entity: t } : undefined;
   } catch {
     return undefined;
   }

@@ -5,6 +5,9 @@
 import type { Span } from '../../core/diag.js';
 import { Wait, type Parked, type Var, type VarHost } from './vars.js';
 
+/** What `Memo.recall` answers when nothing was remembered. */
+export const NOT_REMEMBERED: unique symbol = Symbol('not remembered');
+
 /** Results remembered per syntax node (and per key, for one expression evaluated per element); made on first use. */
 export class Memo {
   /** The first node remembered without a key (most statements remember one thing), then a map for more. */
@@ -13,15 +16,30 @@ export class Memo {
   private plain: Map<object, unknown> | undefined;
   private keyed: Map<object, Map<string, unknown>> | undefined;
   remember<T>(node: object, key: string, make: () => T): T {
+    const known = this.recall(node, key);
+    if (known !== NOT_REMEMBERED) return known as T;
+    const v = make();
+    this.keep(node, key, v);
+    return v;
+  }
+  /** What was remembered for `node` and `key`, or NOT_REMEMBERED. */
+  recall(node: object, key: string): unknown {
     if (key === '') {
-      if (this.firstNode === node) return this.firstValue as T;
-      if (this.plain?.has(node)) return this.plain.get(node) as T;
-      const v = make();
+      if (this.firstNode === node) return this.firstValue;
+      const plain = this.plain;
+      return plain !== undefined && plain.has(node) ? plain.get(node) : NOT_REMEMBERED;
+    }
+    const m = this.keyed?.get(node);
+    return m !== undefined && m.has(key) ? m.get(key) : NOT_REMEMBERED;
+  }
+  /** Remembers `v` for `node` and `key` (nothing was remembered for them yet). */
+  keep(node: object, key: string, v: unknown): void {
+    if (key === '') {
       if (this.firstNode === undefined) {
         this.firstNode = node;
         this.firstValue = v;
       } else (this.plain ??= new Map()).set(node, v);
-      return v;
+      return;
     }
     const all = (this.keyed ??= new Map());
     let m = all.get(node);
@@ -29,10 +47,7 @@ export class Memo {
       m = new Map();
       all.set(node, m);
     }
-    if (m.has(key)) return m.get(key) as T;
-    const v = make();
     m.set(key, v);
-    return v;
   }
 }
 
@@ -131,11 +146,19 @@ export class Scheduler implements VarHost {
   private tracked: Var[] = [];
   private trackedSeq: number[] = [];
   private seq = 0;
+  /** Whether a variable was tracked under a number reserved before the last one on the list (see `trackReserved`). */
+  private unordered = false;
+  /** How many times everything that could still be frozen was frozen (the last step of `run`). */
+  freezeAllRounds = 0;
   /** Gradual variables whose count of waiters went up since the last choice. */
   private readonly changed = new Set<Var>();
   private readonly candidates = new CandidateHeap();
-  /** Units not yet done, in the order they were made (what `stuck` reports). */
-  private readonly pending = new Set<Unit>();
+  /**
+   * Units in the order they were made, those not yet done among them (what `stuck` reports); the done ones
+   * are dropped once they are most of the list (cheaper than a set each unit is added to and removed from).
+   */
+  private pending: Unit[] = [];
+  private pendingDone = 0;
   /** Stands in for the unit while a statement is being split into steps, before its own unit exists. */
   readonly placeholder: Unit = new Unit(this, { file: '', line: 0, col: 0 }, () => {});
 
@@ -146,7 +169,7 @@ export class Scheduler implements VarHost {
 
   /** `add` of a unit made by the caller (a subclass that runs its own body). */
   addUnit<U extends Unit>(u: U, requires: readonly Var[]): U {
-    this.pending.add(u);
+    this.pending.push(u);
     u.await(requires);
     return u;
   }
@@ -169,17 +192,35 @@ export class Scheduler implements VarHost {
     this.trackedSeq.push(v.trackSeq);
   }
 
-  /** The variables still on the list, in order; the list is emptied. */
+  /** Numbers `n` variables that are tracked later, if ever (an instance's growing relation ends); the first number. */
+  reserve(n: number): number {
+    const first = this.seq + 1;
+    this.seq += n;
+    return first;
+  }
+
+  /** Tracks `v` under a number `reserve` gave: it takes the place in the order that number has. */
+  trackReserved(v: Var, seq: number): void {
+    const last = this.trackedSeq.length;
+    if (last > 0 && (this.trackedSeq[last - 1] as number) > seq) this.unordered = true;
+    v.trackSeq = seq;
+    this.tracked.push(v);
+    this.trackedSeq.push(seq);
+  }
+
+  /** The variables still on the list, in the order of their numbers; the list is emptied. */
   private takeTracked(): Var[] {
     const out: Var[] = [];
     for (let i = 0; i < this.tracked.length; i++) {
       const v = this.tracked[i] as Var;
       if (v.trackSeq !== this.trackedSeq[i]) continue;
-      v.trackSeq = 0;
       out.push(v);
     }
+    if (this.unordered) out.sort((a, b) => a.trackSeq - b.trackSeq);
+    for (let i = 0; i < out.length; i++) (out[i] as Var).trackSeq = 0;
     this.tracked = [];
     this.trackedSeq = [];
+    this.unordered = false;
     return out;
   }
 
@@ -193,6 +234,8 @@ export class Scheduler implements VarHost {
         continue;
       }
       // Nobody waits on what is left: freeze it all, which may still wake readers registered meanwhile.
+      // (A growing relation end whose variable is made later is made frozen: see Instance.materialize.)
+      this.freezeAllRounds++;
       const rest = this.takeTracked().filter((v) => v.canFreeze());
       if (rest.length === 0) return;
       for (const v of rest) v.freeze();
@@ -229,7 +272,10 @@ export class Scheduler implements VarHost {
       try {
         u.body(u);
         u.done = true;
-        this.pending.delete(u);
+        if (++this.pendingDone > 1024 && this.pendingDone * 2 > this.pending.length) {
+          this.pending = this.pending.filter((p) => !p.done);
+          this.pendingDone = 0;
+        }
       } catch (e) {
         if (!(e instanceof Wait)) throw e;
         u.waitingOn = e.on;
@@ -243,6 +289,6 @@ export class Scheduler implements VarHost {
   }
 
   stuck(): Unit[] {
-    return [...this.pending].filter((u) => !u.done);
+    return this.pending.filter((u) => !u.done);
   }
 }

@@ -33,20 +33,21 @@ export interface SlotSource<V> {
 
 /**
  * An instance's variables by name: the read side of a map. A slot whose variable was not made yet has
- * none in `vars`; asking for it makes it (from `source`).
+ * none in `vars`; asking for it makes it (from `source`). The list itself is made with the first variable
+ * (most instances of a large model never make one).
  */
 export class Slots<V> {
   private declare readonly layout: SlotLayout<{ readonly name: string }>;
-  private declare readonly vars: (V | undefined)[];
+  private declare vars: (V | undefined)[] | undefined;
   private declare readonly source: SlotSource<V>;
   // Fields set here, not as class fields: one made per instance, with plain stores.
-  constructor(layout: SlotLayout<{ readonly name: string }>, vars: (V | undefined)[], source: SlotSource<V>) {
+  constructor(layout: SlotLayout<{ readonly name: string }>, source: SlotSource<V>) {
     this.layout = layout;
-    this.vars = vars;
+    this.vars = undefined;
     this.source = source;
   }
   get size(): number {
-    return this.vars.length;
+    return this.layout.names.length;
   }
   get(name: string): V | undefined {
     const i = this.layout.index.get(name);
@@ -59,8 +60,9 @@ export class Slots<V> {
     return this.layout.names[Symbol.iterator]();
   }
   values(): IterableIterator<V> {
-    for (let i = 0; i < this.vars.length; i++) this.at(i);
-    return (this.vars as V[])[Symbol.iterator]();
+    const all: V[] = [];
+    for (let i = 0; i < this.size; i++) all.push(this.at(i));
+    return all[Symbol.iterator]();
   }
   /** Where the variable of `name` is in the layout (the same for every instance of the type). */
   indexOf(name: string): number | undefined {
@@ -72,17 +74,18 @@ export class Slots<V> {
   }
   /** The `i`th variable, in layout order (made now if it was not yet). */
   at(i: number): V {
-    const v = this.vars[i];
+    const v = this.vars?.[i];
     if (v !== undefined) return v;
     const made = this.source.materialize(i);
-    this.vars[i] = made;
+    (this.vars ??= new Array<V | undefined>(this.size).fill(undefined))[i] = made;
     return made;
   }
   /** The `i`th variable if it was made, else undefined. */
   made(i: number): V | undefined {
-    return this.vars[i];
+    const vars = this.vars;
+    return vars === undefined ? undefined : vars[i];
   }
   *[Symbol.iterator](): IterableIterator<[string, V]> {
-    for (let i = 0; i < this.vars.length; i++) yield [this.layout.names[i] as string, this.at(i)];
+    for (let i = 0; i < this.size; i++) yield [this.layout.names[i] as string, this.at(i)];
   }
 }

@@ -138,7 +138,6 @@ export class EntityType {
   readonly implements: ImplementDef[] = [];
   /** Index definitions, own and inherited, as attribute-name lists. */
   readonly indexes: string[][] = [];
-  readonly instances: import('./instance.js').Instance[] = [];
   private attrCache?: Map<string, AttributeDef>;
   private relCache?: Map<string, RelationDef>;
   private lineageCache?: EntityType[];

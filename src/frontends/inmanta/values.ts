@@ -109,6 +109,8 @@ export function typeName(v: Value): string {
 
 /** Plain JSON/JS form, for export and templates. */
 export function toPlain(v: Value): unknown {
+  // Strings, numbers, booleans and null (most attributes) are their own plain value.
+  if (v === null || typeof v !== 'object') return v;
   if (v instanceof Float) return v.v;
   if (Array.isArray(v)) return v.map(toPlain);
   if (isDict(v)) return Object.fromEntries([...v].map(([k, x]) => [k, toPlain(x)]));
