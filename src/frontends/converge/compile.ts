@@ -205,7 +205,9 @@ function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, t
   const root = loader.load(file, 'root', params, true);
   const nodes: GraphNode[] = [];
   const types = new Map<string, string>();
-  for (const raw of loader.nodes) {
+  const raws = loader.nodes;
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i] as RawNode;
     const n = compiler.node(raw);
     if (n) {
       nodes.push(n);
@@ -226,7 +228,8 @@ function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, t
   let built: NodeTree | undefined;
   const tree = (): NodeTree => (built ??= new NodeTree(loader.nodes));
   const lookups = compiler.renderer.lookups;
-  for (const raw of loader.nodes) {
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i] as RawNode;
     if (some !== undefined && !some.has(raw.id)) continue;
     if (raw.fields.has('depends')) {
       for (const t of compiler.dependsTargets(raw, tree)) {
@@ -268,7 +271,8 @@ function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, t
     }
   }
   // A switch waits for its cases, each case for the nodes it holds and for the case before it.
-  for (const raw of loader.nodes) {
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i] as RawNode;
     if (raw.ctype !== 'macro.switch' || !ids.has(raw.id)) continue;
     const cases = tree().directlyIn(raw.id).filter((n) => n.ctype === 'macro.case');
     cases.forEach((c, i) => {

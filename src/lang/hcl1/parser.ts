@@ -86,21 +86,33 @@ class Parser {
         this.unexpected('a new line or "," after the item');
       }
     }
-    return { kind: 'object', items, span };
+    // A list grown by push keeps room for more: a small body (most are) is kept at its size.
+    return { kind: 'object', items: items.length < 16 ? items.slice() : items, span };
+  }
+
+  /** The key the scanner stands on, taken; undefined when it stands on something else. */
+  private key(): HclKey | undefined {
+    const s = this.s;
+    const type = s.type;
+    if (type !== 'ident' && type !== 'bool' && type !== 'string') return undefined;
+    const key: HclKey = { name: s.text, span: this.span(s.offset), quoted: type === 'string' };
+    s.advance();
+    return key;
   }
 
   private parseItem(): HclItem {
-    const keys: HclKey[] = [];
     const s = this.s;
     const first = s.offset;
-    for (;;) {
-      const type = s.type;
-      if (type === 'ident' || type === 'bool' || type === 'string') {
-        keys.push({ name: s.text, span: this.span(s.offset), quoted: type === 'string' });
-        s.advance();
-      } else break;
+    // Most items have one key or two (a block and its name): their list is made at its size.
+    const k1 = this.key();
+    if (k1 === undefined) return this.unexpected('a key');
+    const k2 = this.key();
+    let keys: HclKey[];
+    if (k2 === undefined) keys = [k1];
+    else {
+      keys = [k1, k2];
+      for (let k = this.key(); k !== undefined; k = this.key()) keys.push(k);
     }
-    if (keys.length === 0) this.unexpected('a key');
     const span = this.span(first);
     if (this.atPunct('=')) {
       if (keys.length > 1) this.fail(s.offset, 'HCL012', 'only one key may come before "="');
