@@ -15,45 +15,61 @@ import { RaftError } from './raft.js';
 import type { Engine } from './executer.js';
 import { findArg, lookupOperation } from './operations/index.js';
 import type { ArgSpec, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
+import type { Span } from '../../core/diag.js';
+import type { ResourceContext } from '../../host/types.js';
 import { Scope } from './scope.js';
 import { constantText, evaluate } from './evaluate.js';
 import { parseRuntimeTemplate } from './parse-expr.js';
 import { isMap, isVector, sigilOf, toText, type Value } from './values.js';
 
-function makeArgs(values: Map<string, Value>, stmt: ActionStatement): OpArgs {
-  const get = (name: string): Value | undefined => values.get(name.toLowerCase());
-  return {
-    has: (name) => get(name) !== undefined,
-    text: (name, fallback) => {
-      const v = get(name);
-      return v === undefined ? (fallback ?? '') : toText(v);
-    },
-    bool: (name, fallback) => {
-      const v = get(name);
-      if (v === undefined) return fallback;
-      const t = toText(v).trim().toLowerCase();
-      if (t === 'true') return true;
-      if (t === 'false') return false;
-      throw new OtterError(`${name} must be true or false, got "${toText(v)}"`, stmt.span);
-    },
-    int: (name, fallback) => {
-      const v = get(name);
-      if (v === undefined) return fallback;
-      const n = Number(toText(v));
-      if (!Number.isFinite(n)) throw new OtterError(`${name} must be a number, got "${toText(v)}"`, stmt.span);
-      return n;
-    },
-    list: (name, fallback = []) => {
-      const v = get(name);
-      if (v === undefined) return [...fallback];
-      if (isVector(v)) return v.map(toText);
-      return toText(v) === '' ? [] : [toText(v)];
-    },
-    map: (name) => {
-      const v = get(name);
-      return v !== undefined && isMap(v) ? v : new Map();
-    },
-  };
+/** The evaluated arguments of one call: read through methods on one object (no closures made per call). */
+class Args implements OpArgs {
+  constructor(
+    private readonly values: Map<string, Value>,
+    private readonly stmt: ActionStatement,
+  ) {}
+
+  private get(name: string): Value | undefined {
+    return this.values.get(name.toLowerCase());
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  text(name: string, fallback?: string): string {
+    const v = this.get(name);
+    return v === undefined ? (fallback ?? '') : toText(v);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const v = this.get(name);
+    if (v === undefined) return fallback;
+    const t = toText(v).trim().toLowerCase();
+    if (t === 'true') return true;
+    if (t === 'false') return false;
+    throw new OtterError(`${name} must be true or false, got "${toText(v)}"`, this.stmt.span);
+  }
+
+  int(name: string, fallback: number): number {
+    const v = this.get(name);
+    if (v === undefined) return fallback;
+    const n = Number(toText(v));
+    if (!Number.isFinite(n)) throw new OtterError(`${name} must be a number, got "${toText(v)}"`, this.stmt.span);
+    return n;
+  }
+
+  list(name: string, fallback: readonly string[] = []): string[] {
+    const v = this.get(name);
+    if (v === undefined) return [...fallback];
+    if (isVector(v)) return v.map(toText);
+    return toText(v) === '' ? [] : [toText(v)];
+  }
+
+  map(name: string): ReadonlyMap<string, Value> {
+    const v = this.get(name);
+    return v !== undefined && isMap(v) ? v : new Map();
+  }
 }
 
 function checkType(spec: ArgSpec, value: Value, op: Operation, span: ActionStatement['span']): void {
@@ -85,7 +101,7 @@ async function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement
   for (const o of stmt.outputs) {
     if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
   }
-  return makeArgs(values, stmt);
+  return new Args(values, stmt);
 }
 
 /** The seconds left before the nearest enclosing timeout, or undefined without one. */
@@ -98,44 +114,93 @@ function remaining(frame: Frame): number | undefined {
 /** Shown instead of the diff of a text that holds a sensitive value. */
 export const SENSITIVE_DIFF = 'The text holds a sensitive value: it differs, and no diff is shown.\n';
 
-function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: { count: number }): OpContext {
-  const o = engine.shared.options;
-  return {
-    resources: { host: frame.server.host, baseDir: frame.cwd },
-    cwd: frame.cwd,
-    simulation: o.simulation,
-    raftDir: o.raftDir,
-    span: stmt.span,
-    signal: signalOf(frame),
-    remaining: () => remaining(frame),
-    raftItem: async (name, extensions) => {
-      try {
-        return await engine.shared.raft.item(name, extensions);
-      } catch (e) {
-        if (e instanceof RaftError) throw new OtterError(e.message, stmt.span);
-        throw e;
-      }
-    },
-    readRaftItem: (path) => engine.shared.raft.read(path),
-    log: (level: LogLevel, message: string) => {
-      if (level === 'ERROR') errors.count++;
-      engine.write(level, message);
-    },
-    path: (p) => posix.resolve(frame.cwd, p),
-    expand: async (text, extra) => {
-      const scope = new Scope(frame.scope);
-      for (const [k, v] of extra) scope.set(sigilOf(v), k, v);
-      return toText(await evaluate(parseRuntimeTemplate(text, stmt.span, 'template'), engine.env({ ...frame, scope })));
-    },
-    secret: (value) => engine.shared.secrets.add(value),
-    setConfigVariable: (name, value) => {
-      engine.shared.config.set(name.toLowerCase(), value);
-    },
-    setRuntimeVariable: (name, value) => {
-      engine.assign({ sigil: '$', name, accessors: [], span: stmt.span }, value, frame);
-    },
-  };
+/** What an operation may use of the run, for one call: methods on one object (no closures made per call). */
+class ActionContext implements OpContext {
+  readonly resources: ResourceContext;
+  readonly cwd: string;
+  readonly simulation: boolean;
+  readonly raftDir: string;
+  readonly span: Span;
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly stmt: ActionStatement,
+    private readonly frame: Frame,
+    private readonly errors: { count: number },
+  ) {
+    const o = engine.shared.options;
+    this.resources = { host: frame.server.host, baseDir: frame.cwd };
+    this.cwd = frame.cwd;
+    this.simulation = o.simulation;
+    this.raftDir = o.raftDir;
+    this.span = stmt.span;
+    this.signal = signalOf(frame);
+  }
+
+  remaining(): number | undefined {
+    return remaining(this.frame);
+  }
+
+  async raftItem(name: string, extensions: readonly string[]): Promise<string | undefined> {
+    try {
+      return await this.engine.shared.raft.item(name, extensions);
+    } catch (e) {
+      if (e instanceof RaftError) throw new OtterError(e.message, this.stmt.span);
+      throw e;
+    }
+  }
+
+  readRaftItem(path: string): Promise<string> {
+    return this.engine.shared.raft.read(path);
+  }
+
+  log(level: LogLevel, message: string): void {
+    if (level === 'ERROR') this.errors.count++;
+    this.engine.write(level, message);
+  }
+
+  path(p: string): string {
+    return resolvePath(this.frame.cwd, p);
+  }
+
+  async expand(text: string, extra: ReadonlyMap<string, Value>): Promise<string> {
+    const frame = this.frame;
+    const scope = new Scope(frame.scope);
+    for (const [k, v] of extra) scope.set(sigilOf(v), k, v);
+    return toText(await evaluate(parseRuntimeTemplate(text, this.stmt.span, 'template'), this.engine.env({ ...frame, scope })));
+  }
+
+  secret(value: string): void {
+    this.engine.shared.secrets.add(value);
+  }
+
+  setConfigVariable(name: string, value: string): void {
+    this.engine.shared.config.set(name.toLowerCase(), value);
+  }
+
+  setRuntimeVariable(name: string, value: string): void {
+    this.engine.assign({ sigil: '$', name, accessors: [], span: this.stmt.span }, value, this.frame);
+  }
 }
+
+/**
+ * posix.resolve(cwd, p): at once for an absolute, normal cwd and a plain relative path (no empty, `.` or
+ * `..` segment), which it would only join.
+ */
+function resolvePath(cwd: string, p: string): string {
+  if (cwd !== normalCwd) {
+    normalCwd = cwd;
+    cwdIsNormal = cwd.startsWith('/') && posix.normalize(cwd) === cwd && (cwd === '/' || !cwd.endsWith('/'));
+  }
+  if (!cwdIsNormal || p === '' || p.charCodeAt(0) === 47 || !PLAIN_RELATIVE.test(p)) return posix.resolve(cwd, p);
+  return cwd === '/' ? `/${p}` : `${cwd}/${p}`;
+}
+
+/** Segments without `/`, none of them `.` or `..`, none empty. */
+const PLAIN_RELATIVE = /^(?:(?!\.\.?(?:\/|$))[^/]+\/)*(?!\.\.?$)[^/]+$/;
+let normalCwd: string | undefined;
+let cwdIsNormal = false;
 
 function record(engine: Engine, frame: Frame, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = {}): void {
   const results = engine.shared.results;
@@ -225,7 +290,7 @@ export async function runAction(engine: Engine, stmt: ActionStatement, frame: Fr
 async function invoke(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): Promise<void> {
   const args = await evaluateArgs(engine, op, stmt, frame);
   const errors = { count: 0 };
-  const ctx = opContext(engine, stmt, frame, errors);
+  const ctx = new ActionContext(engine, stmt, frame, errors);
   const started = Date.now();
   let outcome: OpOutcome | undefined;
   try {
