@@ -13,7 +13,7 @@ import { Cancelled, OtterError } from './errors.js';
 import { signalOf } from './directives.js';
 import { RaftError } from './raft.js';
 import type { Engine } from './executer.js';
-import { findArg, lookupOperation } from './operations/index.js';
+import { findArg, lookupOperation, lowerName } from './operations/index.js';
 import type { ArgSpec, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
 import type { Span } from '../../core/diag.js';
 import type { ResourceContext } from '../../host/types.js';
@@ -30,7 +30,7 @@ class Args implements OpArgs {
   ) {}
 
   private get(name: string): Value | undefined {
-    return this.values.get(name.toLowerCase());
+    return this.values.get(lowerName(name));
   }
 
   has(name: string): boolean {
@@ -87,17 +87,22 @@ async function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement
   if (stmt.positional) {
     if (!op.positional) throw new OtterError(`${op.name} takes no positional argument`, stmt.positional.span);
     const v = value(findArg(op, op.positional), stmt.positional);
-    values.set(op.positional.toLowerCase(), v instanceof Promise ? await v : v);
+    values.set(lowerName(op.positional), v instanceof Promise ? await v : v);
   }
-  for (const a of stmt.args) {
+  const given = stmt.args;
+  for (let i = 0; i < given.length; i++) {
+    const a = given[i] as (typeof given)[number];
     const spec = findArg(op, a.name);
     if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
-    const given = value(spec, a.value);
-    const v = given instanceof Promise ? await given : given;
+    const got = value(spec, a.value);
+    const v = got instanceof Promise ? await got : got;
     checkType(spec, v, op, a.span);
-    values.set(spec.name.toLowerCase(), v);
+    values.set(lowerName(spec.name), v);
   }
-  for (const spec of op.args) if (spec.required && !values.has(spec.name.toLowerCase())) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
+  for (let i = 0; i < op.args.length; i++) {
+    const spec = op.args[i] as ArgSpec;
+    if (spec.required && !values.has(lowerName(spec.name))) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
+  }
   for (const o of stmt.outputs) {
     if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
   }
@@ -160,8 +165,16 @@ class ActionContext implements OpContext {
     this.engine.write(level, message);
   }
 
+  /** The last path asked for and its answer: an operation often asks for its Name twice. */
+  private asked: string | undefined;
+  private answer = '';
+
   path(p: string): string {
-    return resolvePath(this.frame.cwd, p);
+    if (p !== this.asked) {
+      this.answer = resolvePath(this.frame.cwd, p);
+      this.asked = p;
+    }
+    return this.answer;
   }
 
   async expand(text: string, extra: ReadonlyMap<string, Value>): Promise<string> {
