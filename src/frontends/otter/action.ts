@@ -78,35 +78,61 @@ function checkType(spec: ArgSpec, value: Value, op: Operation, span: ActionState
   if (spec.type !== 'vector' && spec.type !== 'map' && sigil !== '$') throw new OtterError(`${op.name}: ${spec.name} must be a scalar`, span);
 }
 
-async function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): Promise<OpArgs> {
+/**
+ * The call's arguments, evaluated in order. Plain texts (most arguments) are their values at once: the
+ * arguments are then ready without a promise; from the first one that needs evaluating, the rest follow
+ * it in order.
+ */
+function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): OpArgs | Promise<OpArgs> {
   const values = new Map<string, Value>();
   // Seed: unless the property disables variable expansion, the values are evaluated.
-  // A plain text (no reference) is its own value: read without a promise.
   const value = (spec: ArgSpec | undefined, expr: Expr): Value | Promise<Value> =>
     spec?.noExpand && expr.kind === 'text' && expr.raw !== undefined ? expr.raw : (constantText(expr) ?? engine.eval(expr, frame));
+  const named = (i: number): OpArgs | Promise<OpArgs> => {
+    const given = stmt.args;
+    for (; i < given.length; i++) {
+      const a = given[i] as (typeof given)[number];
+      const spec = findArg(op, a.name);
+      if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
+      const got = value(spec, a.value);
+      const take = (v: Value): void => {
+        checkType(spec, v, op, a.span);
+        values.set(lowerName(spec.name), v);
+      };
+      if (got instanceof Promise) {
+        const next = i + 1;
+        return got.then((v) => {
+          take(v);
+          return named(next);
+        });
+      }
+      take(got);
+    }
+    return complete();
+  };
+  const complete = (): OpArgs => {
+    for (let i = 0; i < op.args.length; i++) {
+      const spec = op.args[i] as ArgSpec;
+      if (spec.required && !values.has(lowerName(spec.name))) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
+    }
+    for (const o of stmt.outputs) {
+      if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
+    }
+    return new Args(values, stmt);
+  };
   if (stmt.positional) {
-    if (!op.positional) throw new OtterError(`${op.name} takes no positional argument`, stmt.positional.span);
-    const v = value(findArg(op, op.positional), stmt.positional);
-    values.set(lowerName(op.positional), v instanceof Promise ? await v : v);
+    const positional = op.positional;
+    if (!positional) throw new OtterError(`${op.name} takes no positional argument`, stmt.positional.span);
+    const v = value(findArg(op, positional), stmt.positional);
+    if (v instanceof Promise) {
+      return v.then((x) => {
+        values.set(lowerName(positional), x);
+        return named(0);
+      });
+    }
+    values.set(lowerName(positional), v);
   }
-  const given = stmt.args;
-  for (let i = 0; i < given.length; i++) {
-    const a = given[i] as (typeof given)[number];
-    const spec = findArg(op, a.name);
-    if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
-    const got = value(spec, a.value);
-    const v = got instanceof Promise ? await got : got;
-    checkType(spec, v, op, a.span);
-    values.set(lowerName(spec.name), v);
-  }
-  for (let i = 0; i < op.args.length; i++) {
-    const spec = op.args[i] as ArgSpec;
-    if (spec.required && !values.has(lowerName(spec.name))) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
-  }
-  for (const o of stmt.outputs) {
-    if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
-  }
-  return new Args(values, stmt);
+  return named(0);
 }
 
 /** The seconds left before the nearest enclosing timeout, or undefined without one. */
@@ -294,44 +320,41 @@ export async function runAction(engine: Engine, stmt: ActionStatement, frame: Fr
   if (!op) throw new OtterError(`unknown operation ${stmt.namespace ? `${stmt.namespace}::` : ''}${stmt.name}`, stmt.nameSpan);
   const close = engine.scope(stmt.description);
   try {
-    await invoke(engine, op, stmt, frame);
+    const given = evaluateArgs(engine, op, stmt, frame);
+    const args = given instanceof Promise ? await given : given;
+    const errors = { count: 0 };
+    const ctx = new ActionContext(engine, stmt, frame, errors);
+    const started = Date.now();
+    let outcome: OpOutcome | undefined;
+    try {
+      outcome = await perform(engine, op, args, stmt, frame, ctx, started);
+    } catch (e) {
+      if (e instanceof Cancelled) {
+        // Stopped by an enclosing timeout: the `with` block reports it.
+        record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
+        throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
+      }
+      // A server that cannot be reached (or whose connection was lost) fails the operation, like a file error.
+      if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e) && !isConnectionError(e)) throw e;
+      // An operation's failure is logged as the operation reports it, without a source position.
+      const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
+      engine.write('ERROR', err.message);
+      err.logged = true;
+      record(engine, frame, op, keyOf(op, args), stmt, 'failed', err.message, started);
+      throw err;
+    }
+    // Seed: an error-level message written by the operation raises an error as well.
+    if (errors.count > 0) {
+      const results = engine.shared.results;
+      const last = results[results.length - 1];
+      if (last && last.span === stmt.span) results[results.length - 1] = { ...last, status: 'failed', result: false, comment: `${op.name} logged an error` };
+    }
+    if (errors.count > 0) throw Object.assign(new OtterError(`${op.name} failed`, stmt.span), { logged: true });
+    for (const out of stmt.outputs) {
+      const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];
+      engine.assign(out.target, value ?? (out.target.sigil === '$' ? '' : out.target.sigil === '@' ? [] : new Map()), frame);
+    }
   } finally {
     close();
-  }
-}
-
-async function invoke(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): Promise<void> {
-  const args = await evaluateArgs(engine, op, stmt, frame);
-  const errors = { count: 0 };
-  const ctx = new ActionContext(engine, stmt, frame, errors);
-  const started = Date.now();
-  let outcome: OpOutcome | undefined;
-  try {
-    outcome = await perform(engine, op, args, stmt, frame, ctx, started);
-  } catch (e) {
-    if (e instanceof Cancelled) {
-      // Stopped by an enclosing timeout: the `with` block reports it.
-      record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
-      throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
-    }
-    // A server that cannot be reached (or whose connection was lost) fails the operation, like a file error.
-    if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e) && !isConnectionError(e)) throw e;
-    // An operation's failure is logged as the operation reports it, without a source position.
-    const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
-    engine.write('ERROR', err.message);
-    err.logged = true;
-    record(engine, frame, op, keyOf(op, args), stmt, 'failed', err.message, started);
-    throw err;
-  }
-  // Seed: an error-level message written by the operation raises an error as well.
-  if (errors.count > 0) {
-    const results = engine.shared.results;
-    const last = results[results.length - 1];
-    if (last && last.span === stmt.span) results[results.length - 1] = { ...last, status: 'failed', result: false, comment: `${op.name} logged an error` };
-  }
-  if (errors.count > 0) throw Object.assign(new OtterError(`${op.name} failed`, stmt.span), { logged: true });
-  for (const out of stmt.outputs) {
-    const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];
-    engine.assign(out.target, value ?? (out.target.sigil === '$' ? '' : out.target.sigil === '@' ? [] : new Map()), frame);
   }
 }

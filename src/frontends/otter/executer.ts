@@ -134,11 +134,12 @@ export class Engine {
 
   async statement(stmt: Statement, frame: Frame): Promise<void> {
     // Once a timeout has expired no statement of its block starts; the `with` block reports the timeout.
-    const expired = frame.cancels.find((c) => c.reason !== undefined);
+    const expired = frame.cancels.length === 0 ? undefined : frame.cancels.find((c) => c.reason !== undefined);
     if (expired) throw Object.assign(new OtterError(expired.reason ?? 'timed out', stmt.span), { logged: true });
     const before = this.status;
     try {
-      await this.dispatch(stmt, frame);
+      // An operation call (most statements) is run directly, not through dispatch's promise.
+      await (stmt.kind === 'action' ? runAction(this, stmt, frame) : this.dispatch(stmt, frame));
     } catch (e) {
       if (e instanceof OtterError) {
         const raised = e as OtterError & { statusBefore?: Status };
