@@ -115,6 +115,7 @@ export class Scanner {
   text = '';
   offset = 0;
   private i = 0;
+  private readonly words = new Map<number, string>();
 
   constructor(
     private readonly src: string,
@@ -162,7 +163,14 @@ export class Scanner {
       } else if (isIdentStart(code)) {
         let j = i + 1;
         while (j < n && isIdentPart(src.charCodeAt(j))) j++;
-        const word = src.slice(i, j);
+        // A file names the same few keys again and again: the last word of each length and first letter
+        // is taken again when it stands here, rather than a new string each time.
+        const slot = ((j - i) << 7) | code;
+        let word = this.words.get(slot);
+        if (word === undefined || word.length !== j - i || !src.startsWith(word, i)) {
+          word = src.slice(i, j);
+          this.words.set(slot, word);
+        }
         this.set(word === 'true' || word === 'false' ? 'bool' : 'ident', word, j);
         return;
       } else if (code === 123 || code === 125 || code === 91 || code === 93 || code === 44 || code === 61) {

@@ -14,6 +14,8 @@ class Parser {
   /** The last span made and its offset: an item and its first key start at the same place and share it. */
   private lastOffset = -1;
   private lastSpan: Span | undefined;
+  /** Items of the bodies being read, innermost last (see parseBody). */
+  private readonly pending: HclItem[] = [];
 
   constructor(
     text: string,
@@ -65,7 +67,10 @@ class Parser {
 
   /** Items until `}` (when `closing`) or the end of the file. */
   parseBody(closing: boolean, startOffset: number): HclObject {
-    const items: HclItem[] = [];
+    // The items are gathered on one stack shared by every body (a nested body's above its parent's),
+    // and each body takes its own as one list of its size.
+    const pending = this.pending;
+    const base = pending.length;
     const span = this.span(startOffset);
     const s = this.s;
     for (;;) {
@@ -78,7 +83,7 @@ class Parser {
         if (closing) this.fail(startOffset, 'HCL011', 'unclosed "{": expected "}" before the end of the file');
         break;
       }
-      items.push(this.parseItem());
+      pending.push(this.parseItem());
       const after = this.now();
       if (this.atPunct(',')) s.advance();
       // As in HCL 1, the next item may follow on the same line (`{ a = "1" b = "2" }`).
@@ -86,8 +91,9 @@ class Parser {
         this.unexpected('a new line or "," after the item');
       }
     }
-    // A list grown by push keeps room for more: a small body (most are) is kept at its size.
-    return { kind: 'object', items: items.length < 16 ? items.slice() : items, span };
+    const items = pending.slice(base);
+    pending.length = base;
+    return { kind: 'object', items, span };
   }
 
   /** The key the scanner stands on, taken; undefined when it stands on something else. */
