@@ -14,7 +14,7 @@ import { signalOf } from './directives.js';
 import { RaftError } from './raft.js';
 import type { Engine } from './executer.js';
 import { findArg, lookupOperation, lowerName } from './operations/index.js';
-import type { ArgSpec, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
+import type { ArgSpec, EnsureOperation, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
 import type { Span } from '../../core/diag.js';
 import type { ResourceContext } from '../../host/types.js';
 import { Scope } from './scope.js';
@@ -265,7 +265,24 @@ function keyOf(op: Operation, args: OpArgs): string {
  * ensure operations, executing operations of a block with drift (or under executionPolicy=always), and
  * intrinsic operations.
  */
-async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): Promise<OpOutcome | undefined> {
+function perform(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): OpOutcome | undefined | Promise<OpOutcome | undefined> {
+  return op.type === 'ensure' && engine.shared.pass !== 'collect' ? configure(engine, op, args, stmt, frame, ctx, started) : performAsync(engine, op, args, stmt, frame, ctx, started);
+}
+
+/** An ensure operation outside a collection: configured (at once when the operation can tell without waiting). */
+function configure(engine: Engine, op: EnsureOperation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): OpOutcome | undefined | Promise<OpOutcome> {
+  const key = args.text('Name');
+  const identity = `${stmt.id}${frame.instance}|${key}`;
+  if (engine.shared.pass === 'remediate' && !frame.policyAlways && !engine.shared.driftKeys.has(identity)) return undefined;
+  const done = (outcome: OpOutcome): OpOutcome => {
+    record(engine, frame, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
+    return outcome;
+  };
+  const configured = op.configure(ctx, args);
+  return configured instanceof Promise ? configured.then(done) : done(configured);
+}
+
+async function performAsync(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): Promise<OpOutcome | undefined> {
   const { pass, driftKeys, driftBlocks, drift } = engine.shared;
   switch (op.type) {
     case 'ensure': {
@@ -291,10 +308,7 @@ async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: Action
         } else record(engine, frame, op, key, stmt, 'ok', 'no drift', started);
         return { changed: false };
       }
-      if (pass === 'remediate' && !frame.policyAlways && !driftKeys.has(identity)) return undefined;
-      const outcome = await op.configure(ctx, args);
-      record(engine, frame, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
-      return outcome;
+      return configure(engine, op, args, stmt, frame, ctx, started);
     }
     case 'collect': {
       if (pass !== 'collect') return undefined;
@@ -327,7 +341,8 @@ export async function runAction(engine: Engine, stmt: ActionStatement, frame: Fr
     const started = Date.now();
     let outcome: OpOutcome | undefined;
     try {
-      outcome = await perform(engine, op, args, stmt, frame, ctx, started);
+      const performed = perform(engine, op, args, stmt, frame, ctx, started);
+      outcome = performed instanceof Promise ? await performed : performed;
     } catch (e) {
       if (e instanceof Cancelled) {
         // Stopped by an enclosing timeout: the `with` block reports it.
