@@ -328,36 +328,47 @@ async function performAsync(engine: Engine, op: Operation, args: OpArgs, stmt: A
   return outcome;
 }
 
-export async function runAction(engine: Engine, stmt: ActionStatement, frame: Frame): Promise<void> {
+export function runAction(engine: Engine, stmt: ActionStatement, frame: Frame): void | Promise<void> {
   // Seed: the operation is loaded first (an error is raised if it cannot be found), then its log scope opens.
   const op = lookupOperation(stmt.name, stmt.namespace);
   if (!op) throw new OtterError(`unknown operation ${stmt.namespace ? `${stmt.namespace}::` : ''}${stmt.name}`, stmt.nameSpan);
   const close = engine.scope(stmt.description);
+  // A call that settles at once (plain arguments, an operation that can tell without waiting) closes its
+  // log scope at once; one that waits closes it when it ends.
+  let waiting = false;
   try {
     const given = evaluateArgs(engine, op, stmt, frame);
-    const args = given instanceof Promise ? await given : given;
-    const errors = { count: 0 };
-    const ctx = new ActionContext(engine, stmt, frame, errors);
-    const started = Date.now();
-    let outcome: OpOutcome | undefined;
-    try {
-      const performed = perform(engine, op, args, stmt, frame, ctx, started);
-      outcome = performed instanceof Promise ? await performed : performed;
-    } catch (e) {
-      if (e instanceof Cancelled) {
-        // Stopped by an enclosing timeout: the `with` block reports it.
-        record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
-        throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
-      }
-      // A server that cannot be reached (or whose connection was lost) fails the operation, like a file error.
-      if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e) && !isConnectionError(e)) throw e;
-      // An operation's failure is logged as the operation reports it, without a source position.
-      const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
-      engine.write('ERROR', err.message);
-      err.logged = true;
-      record(engine, frame, op, keyOf(op, args), stmt, 'failed', err.message, started);
-      throw err;
+    const done = given instanceof Promise ? given.then((args) => invoke(engine, op, stmt, frame, args)) : invoke(engine, op, stmt, frame, given);
+    if (done instanceof Promise) {
+      waiting = true;
+      return done.finally(close);
     }
+  } finally {
+    if (!waiting) close();
+  }
+}
+
+function invoke(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame, args: OpArgs): void | Promise<void> {
+  const errors = { count: 0 };
+  const ctx = new ActionContext(engine, stmt, frame, errors);
+  const started = Date.now();
+  /** What the operation threw: logged and recorded as its failure, then raised. */
+  const failed = (e: unknown): never => {
+    if (e instanceof Cancelled) {
+      // Stopped by an enclosing timeout: the `with` block reports it.
+      record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
+      throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
+    }
+    // A server that cannot be reached (or whose connection was lost) fails the operation, like a file error.
+    if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e) && !isConnectionError(e)) throw e;
+    // An operation's failure is logged as the operation reports it, without a source position.
+    const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
+    engine.write('ERROR', err.message);
+    err.logged = true;
+    record(engine, frame, op, keyOf(op, args), stmt, 'failed', err.message, started);
+    throw err;
+  };
+  const finish = (outcome: OpOutcome | undefined): void => {
     // Seed: an error-level message written by the operation raises an error as well.
     if (errors.count > 0) {
       const results = engine.shared.results;
@@ -369,7 +380,12 @@ export async function runAction(engine: Engine, stmt: ActionStatement, frame: Fr
       const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];
       engine.assign(out.target, value ?? (out.target.sigil === '$' ? '' : out.target.sigil === '@' ? [] : new Map()), frame);
     }
-  } finally {
-    close();
+  };
+  let performed: OpOutcome | undefined | Promise<OpOutcome | undefined>;
+  try {
+    performed = perform(engine, op, args, stmt, frame, ctx, started);
+  } catch (e) {
+    return failed(e);
   }
+  return performed instanceof Promise ? performed.then(finish, failed) : finish(performed);
 }
