@@ -32,6 +32,12 @@ function readEscape(src: string, i: number, lines: LineMap): { text: string; nex
   }
 }
 
+/** Characters with no meaning inside a quoted string: not a quote, backslash, newline, `$` or `}`. */
+const PLAIN_IN_STRING = /[^"\\\n$}]*/y;
+
+/** The rest of an identifier: A-Z, a-z, 0-9, _ . - : */
+const IDENT_REST = /[A-Za-z0-9_.:-]*/y;
+
 /** A quoted string; `${...}` interpolations are kept as written (HCL1 leaves them to its consumer). */
 function readString(src: string, start: number, lines: LineMap): { text: string; next: number } {
   let i = start + 1;
@@ -40,6 +46,11 @@ function readString(src: string, start: number, lines: LineMap): { text: string;
   let run = i;
   let braces = 0;
   for (;;) {
+    // Characters that mean nothing here are skipped in one step (the regular expression runs as
+    // machine code even while this function is still cold).
+    PLAIN_IN_STRING.lastIndex = i;
+    PLAIN_IN_STRING.test(src);
+    i = PLAIN_IN_STRING.lastIndex;
     const c = src.charCodeAt(i);
     if (i >= src.length || (c === 10 && braces === 0)) fail(lines, start, 'HCL002', 'unterminated string');
     if (c === 34 && braces === 0) return { text: out + src.slice(run, i), next: i + 1 };
@@ -99,10 +110,6 @@ function isIdentStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
-/** A-Z, a-z, 0-9, _ . - : */
-function isIdentPart(c: number): boolean {
-  return isIdentStart(c) || (c >= 48 && c <= 58) || c === 46 || c === 45;
-}
 
 /**
  * The tokens of a text, one at a time: the scanner stands on one token (`type`, `text`, `offset`) and
@@ -161,8 +168,9 @@ export class Scanner {
         this.set('number', m[0], i + m[0].length);
         return;
       } else if (isIdentStart(code)) {
-        let j = i + 1;
-        while (j < n && isIdentPart(src.charCodeAt(j))) j++;
+        IDENT_REST.lastIndex = i + 1;
+        IDENT_REST.test(src);
+        const j = IDENT_REST.lastIndex;
         // A file names the same few keys again and again: the last word of each length and first letter
         // is taken again when it stands here, rather than a new string each time.
         const slot = ((j - i) << 7) | code;
