@@ -23,6 +23,15 @@ import { parseAccessors, parsePredicate, parseValue } from './parse-expr.js';
 /** The arguments of a statement without a list: shared, never changed. */
 const NO_ARGS: { readonly args: NamedArg[]; readonly outputs: OutputArg[] } = Object.freeze({ args: Object.freeze([]) as unknown as NamedArg[], outputs: Object.freeze([]) as unknown as OutputArg[] });
 
+/** An operation name in lower case: each name a script uses is lowered once. */
+function lowered(name: string): string {
+  let lower = LOWERED.get(name);
+  if (lower === undefined) LOWERED.set(name, (lower = name.toLowerCase()));
+  return lower;
+}
+
+const LOWERED = new Map<string, string>();
+
 const LOG_LEVELS: Record<string, LogLevel> = {
   'log-debug': 'DEBUG',
   'log-information': 'INFO',
@@ -391,7 +400,7 @@ class Parser {
     const { args, outputs } = s.peek() === '(' ? this.argList() : NO_ARGS;
     this.end();
     // Log-* is a statement with or without a namespace (`InedoCore::Log-Information`).
-    const level = LOG_LEVELS[name.toLowerCase()];
+    const level = LOG_LEVELS[lowered(name)];
     if (level !== undefined) {
       const message = positional ?? args.find((a) => /^(text|message)$/i.test(a.name))?.value ?? { kind: 'text', parts: [], span: base.span };
       return { kind: 'log', level, message, ...base };

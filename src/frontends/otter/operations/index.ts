@@ -33,7 +33,7 @@ const byName = new Map(all.flatMap((op) => [op.name, ...(op.aliases ?? [])].map(
 const GENERIC = new Set(['inedocore', 'inedo']);
 
 export function lookupOperation(name: string, namespace?: string): Operation | undefined {
-  const op = byName.get(name.toLowerCase());
+  const op = byName.get(lowerName(name));
   if (!op || namespace === undefined) return op;
   const ns = namespace.toLowerCase();
   return ns === op.namespace.toLowerCase() || GENERIC.has(ns) ? op : undefined;
