@@ -108,7 +108,6 @@ class Parser {
 
   private parseItem(): HclItem {
     const s = this.s;
-    const first = s.offset;
     // Most items have one key or two (a block and its name): their list is made at its size.
     const k1 = this.key();
     if (k1 === undefined) return this.unexpected('a key');
@@ -119,7 +118,8 @@ class Parser {
       keys = [k1, k2];
       for (let k = this.key(); k !== undefined; k = this.key()) keys.push(k);
     }
-    const span = this.span(first);
+    // The item starts where its first key does: the same position object.
+    const span = k1.span;
     if (this.atPunct('=')) {
       if (keys.length > 1) this.fail(s.offset, 'HCL012', 'only one key may come before "="');
       s.advance();
