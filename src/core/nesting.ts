@@ -32,6 +32,25 @@ function classes(open: string, close: string, quotes: string): Uint8Array {
   return table;
 }
 
+/** A sticky expression matching a run of characters none of which is in `special` (ASCII), by `special`. */
+const plainRuns = new Map<string, RegExp>();
+
+function plainRun(special: string): RegExp {
+  let re = plainRuns.get(special);
+  if (!re) {
+    const escaped = [...special].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    plainRuns.set(special, (re = new RegExp(escaped === '' ? '[^]*' : `[^${escaped}]*`, 'y')));
+  }
+  return re;
+}
+
+/** By a quote's char code: the run of characters inside such a quoted string that neither end it nor escape. */
+const quotedRuns: RegExp[] = [];
+
+function quotedRun(quote: number): RegExp {
+  return (quotedRuns[quote] ??= plainRun(`\\\n${String.fromCharCode(quote)}`));
+}
+
 /** The offset of the first bracket that opens one level too many, or -1. */
 export function tooDeepAt(text: string, options: NestingOptions = {}): number {
   const open = options.open ?? '[{(';
@@ -40,14 +59,26 @@ export function tooDeepAt(text: string, options: NestingOptions = {}): number {
   const limit = options.limit ?? MAX_NESTING;
   if (/[^\x00-\x7f]/.test(open + close + quotes)) throw new Error('internal: nesting scan takes ASCII brackets and quotes only');
   const table = classes(open, close, quotes);
+  const plain = plainRun(open + close + quotes);
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
+    // A run of characters that are neither brackets nor quotes is skipped in one step: the regular
+    // expression runs as machine code even while this loop is still cold (a small input).
+    plain.lastIndex = i;
+    plain.test(text);
+    i = plain.lastIndex;
+    if (i >= n) break;
     const c = text.charCodeAt(i);
     const k = c < 128 ? table[c] : 0;
     if (k === QUOTE) {
       // Skip the quoted string: to its closing quote, or to the end of the line.
+      const quoted = quotedRun(c);
       for (i++; i < n; i++) {
+        quoted.lastIndex = i;
+        quoted.test(text);
+        i = quoted.lastIndex;
+        if (i >= n) break;
         const d = text.charCodeAt(i);
         if (d === 92) i++;
         else if (d === c || d === 10) break;

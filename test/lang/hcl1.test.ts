@@ -84,3 +84,24 @@ test('strings in runs: interpolations keep their quotes and braces, escapes betw
   assert.equal(first('a = "open\nb = 1\n'), 'HCL002 1:5');
   assert.equal(first('a = 1\nb = @\n'), 'HCL001 2:5');
 });
+
+test('a lexical error anywhere in the file is reported before a syntax error earlier in it', () => {
+  const first = (text: string) => {
+    try {
+      parseHcl('t.hcl', text);
+    } catch (e) {
+      if (!(e instanceof DiagnosticError)) throw e;
+      const d = e.diagnostics[0];
+      return `${d?.code} ${d?.span?.line}:${d?.span?.col}`;
+    }
+    return 'parsed';
+  };
+  assert.equal(first('a = 1 = 2\nb = "open\n'), 'HCL002 2:5');
+  assert.equal(first('a b = 1\n\n\nc = @\n'), 'HCL001 4:5');
+  assert.equal(first('a = [1, 2\nb = 0x\n/* open'), 'HCL005 3:1');
+  assert.equal(first('a {\n b = 1\n'), 'HCL011 1:3');
+  assert.equal(first('a = 1 = 2\nb = "closed"\n'), 'HCL010 1:7');
+  // An item and its first key start at the same place: the same position.
+  const item = parseHcl('t.hcl', 'task "a" { x = 1 }\n').body.items[0];
+  assert.deepEqual(item?.span, item?.keys[0]?.span);
+});

@@ -65,20 +65,24 @@ class Compiler {
       this.diags.push(error('CV031', `unknown resource type ${JSON.stringify(raw.ctype)} (known: ${known}, module, param)`, { span: raw.span }));
       return undefined;
     }
+    // The spans of the params the fields become, taken in the same walk (the destination is the
+    // param its type acts on).
+    const dest = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
+    const paramSpans: Record<string, Span> = {};
     raw.fields.forEach((v, name) => {
       if (!allowed.includes(name)) this.diags.push(error('CV032', `${raw.ctype} has no field ${JSON.stringify(name)} (fields: ${allowed.join(', ')})`, { span: v.span }));
+      paramSpans[name === 'destination' ? dest : name] = v.span;
     });
     if (raw.skipped !== undefined) return this.nop(raw);
     const params = resourceParams(raw, (name) => this.renderer.field(raw, name), this.diags, this.checks);
     if (!params) return undefined;
     // The destination as written, for display: Converge prints a relative path as given.
     const shown = raw.fields.has('destination') ? this.renderer.field(raw, 'destination') : undefined;
-    // A destination known only at run time: keep the text it renders to, to print it as converge does.
-    const rendered: { value?: string } = {};
+    const task = isTask(raw.ctype);
     // Env values known only at run time: keep what they render to, for the task's `env (...)` line.
-    const renderedEnv: Record<string, unknown> = {};
+    const renderedEnv: Record<string, unknown> | undefined = task ? {} : undefined;
     const env = params.env;
-    if (isTask(raw.ctype) && typeof env === 'object' && env !== null && hasDeferred(env)) {
+    if (renderedEnv !== undefined && typeof env === 'object' && env !== null && hasDeferred(env)) {
       params.env = Object.fromEntries(
         Object.entries(env as Record<string, unknown>).map(([k, v]) => [
           k,
@@ -92,25 +96,25 @@ class Compiler {
         ]),
       );
     }
-    const dest0 = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
-    if (isDeferred(shown) && isDeferred(params[dest0])) {
-      params[dest0] = deferred(shown.refs, (values) => {
+    // A destination known only at run time: keep the text it renders to, to print it as converge does.
+    const rendered: { value?: string } | undefined = isDeferred(shown) ? {} : undefined;
+    if (isDeferred(shown) && rendered !== undefined && isDeferred(params[dest])) {
+      params[dest] = deferred(shown.refs, (values) => {
         const text = shown.render(values);
         if (typeof text === 'string') rendered.value = text;
         return abs(text);
       }, shown.display);
     }
-    const paramSpans: Record<string, Span> = {};
-    const dest = raw.ctype === 'file.fetch' || raw.ctype === 'unarchive' ? 'destination' : 'path';
-    raw.fields.forEach((v, name) => {
-      paramSpans[name === 'destination' ? dest : name] = v.span;
-    });
-    for (const [from, to] of SPAN_ALIASES) if (raw.fields.has(from)) paramSpans[to] = raw.fields.get(from)?.span as Span;
+    for (let i = 0; i < SPAN_ALIASES.length; i++) {
+      const alias = SPAN_ALIASES[i] as (typeof SPAN_ALIASES)[number];
+      const v = raw.fields.get(alias[0]);
+      if (v !== undefined) paramSpans[alias[1]] = v.span;
+    }
     // Built key by key rather than spread together: the same keys in the same order, without a copy per part.
     const meta: Record<string, unknown> = { converge: raw.ctype };
     if (typeof shown === 'string') meta.destination = shown;
-    else if (isDeferred(shown)) meta.rendered = rendered;
-    if (isTask(raw.ctype)) {
+    else if (rendered !== undefined) meta.rendered = rendered;
+    if (renderedEnv !== undefined) {
       meta.task = true;
       meta.renderedEnv = renderedEnv;
     }
@@ -131,7 +135,7 @@ class Compiler {
   }
 
   /** The ids `depends` names: siblings, or every resource inside a sibling module. */
-  dependsTargets(raw: RawNode, tree: NodeTree): Array<{ id: string; span: Span; shown: string }> {
+  dependsTargets(raw: RawNode, tree: () => NodeTree): Array<{ id: string; span: Span; shown: string }> {
     const v = raw.fields.get('depends');
     if (!v) return [];
     if (v.kind !== 'list') {
@@ -157,7 +161,7 @@ class Compiler {
         continue;
       }
       if (target.ctype === 'module') {
-        for (const n of tree.within(target.id)) out.push({ id: n.id, span: item.span, shown: target.id });
+        for (const n of tree().within(target.id)) out.push({ id: n.id, span: item.span, shown: target.id });
       } else out.push({ id: target.id, span: item.span, shown: target.id });
     }
     return out;
@@ -201,7 +205,9 @@ function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, t
   const root = loader.load(file, 'root', params, true);
   const nodes: GraphNode[] = [];
   const types = new Map<string, string>();
-  for (const raw of loader.nodes) {
+  const raws = loader.nodes;
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i] as RawNode;
     const n = compiler.node(raw);
     if (n) {
       nodes.push(n);
@@ -213,18 +219,31 @@ function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, t
   const viewEdges: Edge[] = [];
   const viewSeen = new Set<string>();
   const groups = new Map<string, string[]>();
-  const ids = new Set(nodes.map((n) => n.id));
-  const tree = new NodeTree(loader.nodes);
-  for (const raw of loader.nodes) {
-    if (!ids.has(raw.id)) continue;
-    for (const t of compiler.dependsTargets(raw, tree)) {
-      addEdge(edges, seen, t.id, raw.id, t.span);
-      addEdge(viewEdges, viewSeen, t.shown, raw.id, t.span);
+  // The ids of the nodes that compiled; when every raw node did, the set is made only if a lookup or a
+  // container asks.
+  const some = nodes.length < loader.nodes.length ? new Set(nodes.map((n) => n.id)) : undefined;
+  let all: Set<string> | undefined;
+  const ids = { has: (id: string): boolean => (some ?? (all ??= new Set(nodes.map((n) => n.id)))).has(id) };
+  // The tree of containers is needed only by modules, switches and depends on a module: made on first use.
+  let built: NodeTree | undefined;
+  const tree = (): NodeTree => (built ??= new NodeTree(loader.nodes));
+  const lookups = compiler.renderer.lookups;
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i] as RawNode;
+    if (some !== undefined && !some.has(raw.id)) continue;
+    if (raw.fields.has('depends')) {
+      for (const t of compiler.dependsTargets(raw, tree)) {
+        addEdge(edges, seen, t.id, raw.id, t.span);
+        addEdge(viewEdges, viewSeen, t.shown, raw.id, t.span);
+      }
     }
-    for (const t of compiler.renderer.lookups.get(raw.id) ?? []) {
-      if (!ids.has(t)) continue;
-      addEdge(edges, seen, t, raw.id, raw.span);
-      addEdge(viewEdges, viewSeen, t, raw.id, raw.span);
+    const looked = lookups.size > 0 ? lookups.get(raw.id) : undefined;
+    if (looked !== undefined) {
+      for (const t of looked) {
+        if (!ids.has(t)) continue;
+        addEdge(edges, seen, t, raw.id, raw.span);
+        addEdge(viewEdges, viewSeen, t, raw.id, raw.span);
+      }
     }
     const group = raw.fields.get('group');
     if (group) {
@@ -241,7 +260,7 @@ function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, t
   for (const m of loader.moduleNodes) {
     for (const t of compiler.dependsTargets(m, tree)) {
       addEdge(viewEdges, viewSeen, t.shown, m.id, t.span);
-      for (const n of tree.within(m.id)) if (ids.has(n.id)) addEdge(edges, seen, t.id, n.id, t.span);
+      for (const n of tree().within(m.id)) if (ids.has(n.id)) addEdge(edges, seen, t.id, n.id, t.span);
     }
   }
   // Members of a group run one at a time, in file order.
@@ -252,13 +271,14 @@ function link(file: string, params: ReadonlyMap<string, string>, phase: Phase, t
     }
   }
   // A switch waits for its cases, each case for the nodes it holds and for the case before it.
-  for (const raw of loader.nodes) {
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i] as RawNode;
     if (raw.ctype !== 'macro.switch' || !ids.has(raw.id)) continue;
-    const cases = tree.directlyIn(raw.id).filter((n) => n.ctype === 'macro.case');
+    const cases = tree().directlyIn(raw.id).filter((n) => n.ctype === 'macro.case');
     cases.forEach((c, i) => {
       for (const e of [edges, viewEdges]) {
         const s2 = e === edges ? seen : viewSeen;
-        for (const inner of tree.directlyIn(c.id)) if (ids.has(inner.id)) addEdge(e, s2, inner.id, c.id);
+        for (const inner of tree().directlyIn(c.id)) if (ids.has(inner.id)) addEdge(e, s2, inner.id, c.id);
         addEdge(e, s2, c.id, raw.id);
         const next = cases[i + 1];
         if (next) addEdge(e, s2, c.id, next.id);

@@ -109,6 +109,14 @@ function fileContent(node: GraphNode, r: NodeResult, mode: ConvergeMode, hasChan
 /** No tab (which would make a cell) and no newline (which indent would follow with a tab). */
 const PLAIN_LINE = /^[^\t\n]*$/;
 
+/**
+ * A file.content node found in its state, not skipped, whose id is one plain line: its block is the
+ * id, the message OK, no changes (what fileContent and drawNode give it in every mode).
+ */
+function isPlainOk(node: GraphNode, r: NodeResult): boolean {
+  return r.status === 'ok' && r.result === true && typeof node.meta?.skipped !== 'string' && PLAIN_LINE.test(r.id);
+}
+
 function drawNode(p: Printable): string {
   // A block without changes, error or warning has no cell before a tab: the tabwriter turns each tab
   // into one space, which is written here at once.
@@ -212,15 +220,19 @@ export function formatRun(nodes: readonly GraphNode[], results: readonly NodeRes
 
 /** The output and the number of nodes it shows with an error (Converge exits 1 when there is one). */
 export function formatRunReport(nodes: readonly GraphNode[], results: readonly NodeResult[], types: ReadonlyMap<string, string>, mode: ConvergeMode, options: FormatOptions = {}): { text: string; errors: number } {
+  // A run of independent nodes gives their results in graph order: then each node's is at its place.
+  let aligned = results.length === nodes.length;
+  for (let i = 0; aligned && i < nodes.length; i++) aligned = (results[i] as NodeResult).id === (nodes[i] as GraphNode).id;
   const byId = new Map<string, NodeResult>();
-  for (const r of results) byId.set(r.id, r);
+  if (!aligned) for (let i = 0; i < results.length; i++) byId.set((results[i] as NodeResult).id, results[i] as NodeResult);
   let body = '';
   const errors: string[] = [];
   const depErrors: string[] = [];
   let changes = 0;
   let unresolvable = 0;
-  for (const node of nodes) {
-    const r = byId.get(node.id);
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as GraphNode;
+    const r = aligned ? (results[i] as NodeResult) : byId.get(node.id);
     if (!r) continue;
     if (r.status === 'skipped' && r.result === false) {
       depErrors.push(`${r.id}: error in dependency ${JSON.stringify(dependencyShown(r.id, failedDependency(r), options))}`);
@@ -232,7 +244,13 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
       body += `${r.id} output:  Unresolvable\n\n`;
       continue;
     }
-    const p = printable(node, r, types.get(node.id) ?? '', mode, options);
+    const ctype = types.get(node.id) ?? '';
+    if (ctype === 'file.content' && isPlainOk(node, r)) {
+      // What printable and drawNode make of it, written at once.
+      if (!options.onlyShowChanges) body += `${r.id}:\n Messages:\n  OK\n Has Changes: no\n Changes: No changes\n\n`;
+      continue;
+    }
+    const p = printable(node, r, ctype, mode, options);
     if (p.error !== undefined) errors.push(`${r.id}: ${p.error}`);
     else if (p.hasChanges) changes++;
     if (options.onlyShowChanges && !p.hasChanges) continue;
@@ -253,7 +271,10 @@ export function formatRunReport(nodes: readonly GraphNode[], results: readonly N
   if (unresolvable > 0) tail += `${unresolvable} node(s) depend on effectful results and may change\n`;
   // What a secret node's own params hold (a command, a content) never shows, wherever a line quotes it.
   const secretSet = new Set<string>();
-  for (const n of nodes) if (n.secret) for (const v of n.secret.values) secretSet.add(v);
+  for (let i = 0; i < nodes.length; i++) {
+    const secret = (nodes[i] as GraphNode).secret;
+    if (secret) for (const v of secret.values) secretSet.add(v);
+  }
   const secrets = [...secretSet];
   return { text: maskValues(`\n${body}${tail}`, secrets), errors: errors.length + depErrors.length };
 }

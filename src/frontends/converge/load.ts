@@ -35,7 +35,9 @@ function readSource(file: string, span: Span | undefined): string {
 function fieldsOf(item: HclItem, diags: Diagnostic[]): Map<string, HclValue> {
   const fields = new Map<string, HclValue>();
   if (item.value.kind !== 'object') return fields;
-  for (const f of item.value.items) {
+  const items = item.value.items;
+  for (let i = 0; i < items.length; i++) {
+    const f = items[i] as HclItem;
     const name = f.keys.length === 1 ? (f.keys[0] as HclItem['keys'][number]).name : f.keys.map((k) => k.name).join('.');
     if (fields.has(name)) diags.push(error('CV002', `field ${JSON.stringify(name)} is given twice`, { span: f.span }));
     fields.set(name, f.value);
@@ -88,7 +90,8 @@ export class Loader {
 
   /** Resource, module and switch blocks of a body; `skipped` is the predicate of a branch not taken. */
   private loadItems(scope: Scope, items: readonly HclItem[], skipped: string | undefined): void {
-    for (const item of items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as HclItem;
       const type = item.keys[0]?.name ?? '';
       if (type === 'param') {
         if (scope.branch) this.diags.push(error('CV011', 'param blocks belong at the top of a module, not inside a switch', { span: item.span }));

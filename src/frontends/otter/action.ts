@@ -13,47 +13,63 @@ import { Cancelled, OtterError } from './errors.js';
 import { signalOf } from './directives.js';
 import { RaftError } from './raft.js';
 import type { Engine } from './executer.js';
-import { findArg, lookupOperation } from './operations/index.js';
-import type { ArgSpec, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
+import { findArg, lookupOperation, lowerName } from './operations/index.js';
+import type { ArgSpec, EnsureOperation, OpArgs, OpContext, OpOutcome, Operation } from './operations/types.js';
+import type { Span } from '../../core/diag.js';
+import type { ResourceContext } from '../../host/types.js';
 import { Scope } from './scope.js';
 import { constantText, evaluate } from './evaluate.js';
 import { parseRuntimeTemplate } from './parse-expr.js';
 import { isMap, isVector, sigilOf, toText, type Value } from './values.js';
 
-function makeArgs(values: Map<string, Value>, stmt: ActionStatement): OpArgs {
-  const get = (name: string): Value | undefined => values.get(name.toLowerCase());
-  return {
-    has: (name) => get(name) !== undefined,
-    text: (name, fallback) => {
-      const v = get(name);
-      return v === undefined ? (fallback ?? '') : toText(v);
-    },
-    bool: (name, fallback) => {
-      const v = get(name);
-      if (v === undefined) return fallback;
-      const t = toText(v).trim().toLowerCase();
-      if (t === 'true') return true;
-      if (t === 'false') return false;
-      throw new OtterError(`${name} must be true or false, got "${toText(v)}"`, stmt.span);
-    },
-    int: (name, fallback) => {
-      const v = get(name);
-      if (v === undefined) return fallback;
-      const n = Number(toText(v));
-      if (!Number.isFinite(n)) throw new OtterError(`${name} must be a number, got "${toText(v)}"`, stmt.span);
-      return n;
-    },
-    list: (name, fallback = []) => {
-      const v = get(name);
-      if (v === undefined) return [...fallback];
-      if (isVector(v)) return v.map(toText);
-      return toText(v) === '' ? [] : [toText(v)];
-    },
-    map: (name) => {
-      const v = get(name);
-      return v !== undefined && isMap(v) ? v : new Map();
-    },
-  };
+/** The evaluated arguments of one call: read through methods on one object (no closures made per call). */
+class Args implements OpArgs {
+  constructor(
+    private readonly values: Map<string, Value>,
+    private readonly stmt: ActionStatement,
+  ) {}
+
+  private get(name: string): Value | undefined {
+    return this.values.get(lowerName(name));
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  text(name: string, fallback?: string): string {
+    const v = this.get(name);
+    return v === undefined ? (fallback ?? '') : toText(v);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const v = this.get(name);
+    if (v === undefined) return fallback;
+    const t = toText(v).trim().toLowerCase();
+    if (t === 'true') return true;
+    if (t === 'false') return false;
+    throw new OtterError(`${name} must be true or false, got "${toText(v)}"`, this.stmt.span);
+  }
+
+  int(name: string, fallback: number): number {
+    const v = this.get(name);
+    if (v === undefined) return fallback;
+    const n = Number(toText(v));
+    if (!Number.isFinite(n)) throw new OtterError(`${name} must be a number, got "${toText(v)}"`, this.stmt.span);
+    return n;
+  }
+
+  list(name: string, fallback: readonly string[] = []): string[] {
+    const v = this.get(name);
+    if (v === undefined) return [...fallback];
+    if (isVector(v)) return v.map(toText);
+    return toText(v) === '' ? [] : [toText(v)];
+  }
+
+  map(name: string): ReadonlyMap<string, Value> {
+    const v = this.get(name);
+    return v !== undefined && isMap(v) ? v : new Map();
+  }
 }
 
 function checkType(spec: ArgSpec, value: Value, op: Operation, span: ActionStatement['span']): void {
@@ -62,30 +78,61 @@ function checkType(spec: ArgSpec, value: Value, op: Operation, span: ActionState
   if (spec.type !== 'vector' && spec.type !== 'map' && sigil !== '$') throw new OtterError(`${op.name}: ${spec.name} must be a scalar`, span);
 }
 
-async function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): Promise<OpArgs> {
+/**
+ * The call's arguments, evaluated in order. Plain texts (most arguments) are their values at once: the
+ * arguments are then ready without a promise; from the first one that needs evaluating, the rest follow
+ * it in order.
+ */
+function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): OpArgs | Promise<OpArgs> {
   const values = new Map<string, Value>();
   // Seed: unless the property disables variable expansion, the values are evaluated.
-  // A plain text (no reference) is its own value: read without a promise.
   const value = (spec: ArgSpec | undefined, expr: Expr): Value | Promise<Value> =>
     spec?.noExpand && expr.kind === 'text' && expr.raw !== undefined ? expr.raw : (constantText(expr) ?? engine.eval(expr, frame));
+  const named = (i: number): OpArgs | Promise<OpArgs> => {
+    const given = stmt.args;
+    for (; i < given.length; i++) {
+      const a = given[i] as (typeof given)[number];
+      const spec = findArg(op, a.name);
+      if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
+      const got = value(spec, a.value);
+      const take = (v: Value): void => {
+        checkType(spec, v, op, a.span);
+        values.set(lowerName(spec.name), v);
+      };
+      if (got instanceof Promise) {
+        const next = i + 1;
+        return got.then((v) => {
+          take(v);
+          return named(next);
+        });
+      }
+      take(got);
+    }
+    return complete();
+  };
+  const complete = (): OpArgs => {
+    for (let i = 0; i < op.args.length; i++) {
+      const spec = op.args[i] as ArgSpec;
+      if (spec.required && !values.has(lowerName(spec.name))) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
+    }
+    for (const o of stmt.outputs) {
+      if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
+    }
+    return new Args(values, stmt);
+  };
   if (stmt.positional) {
-    if (!op.positional) throw new OtterError(`${op.name} takes no positional argument`, stmt.positional.span);
-    const v = value(findArg(op, op.positional), stmt.positional);
-    values.set(op.positional.toLowerCase(), v instanceof Promise ? await v : v);
+    const positional = op.positional;
+    if (!positional) throw new OtterError(`${op.name} takes no positional argument`, stmt.positional.span);
+    const v = value(findArg(op, positional), stmt.positional);
+    if (v instanceof Promise) {
+      return v.then((x) => {
+        values.set(lowerName(positional), x);
+        return named(0);
+      });
+    }
+    values.set(lowerName(positional), v);
   }
-  for (const a of stmt.args) {
-    const spec = findArg(op, a.name);
-    if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
-    const given = value(spec, a.value);
-    const v = given instanceof Promise ? await given : given;
-    checkType(spec, v, op, a.span);
-    values.set(spec.name.toLowerCase(), v);
-  }
-  for (const spec of op.args) if (spec.required && !values.has(spec.name.toLowerCase())) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
-  for (const o of stmt.outputs) {
-    if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
-  }
-  return makeArgs(values, stmt);
+  return named(0);
 }
 
 /** The seconds left before the nearest enclosing timeout, or undefined without one. */
@@ -98,44 +145,101 @@ function remaining(frame: Frame): number | undefined {
 /** Shown instead of the diff of a text that holds a sensitive value. */
 export const SENSITIVE_DIFF = 'The text holds a sensitive value: it differs, and no diff is shown.\n';
 
-function opContext(engine: Engine, stmt: ActionStatement, frame: Frame, errors: { count: number }): OpContext {
-  const o = engine.shared.options;
-  return {
-    resources: { host: frame.server.host, baseDir: frame.cwd },
-    cwd: frame.cwd,
-    simulation: o.simulation,
-    raftDir: o.raftDir,
-    span: stmt.span,
-    signal: signalOf(frame),
-    remaining: () => remaining(frame),
-    raftItem: async (name, extensions) => {
-      try {
-        return await engine.shared.raft.item(name, extensions);
-      } catch (e) {
-        if (e instanceof RaftError) throw new OtterError(e.message, stmt.span);
-        throw e;
-      }
-    },
-    readRaftItem: (path) => engine.shared.raft.read(path),
-    log: (level: LogLevel, message: string) => {
-      if (level === 'ERROR') errors.count++;
-      engine.write(level, message);
-    },
-    path: (p) => posix.resolve(frame.cwd, p),
-    expand: async (text, extra) => {
-      const scope = new Scope(frame.scope);
-      for (const [k, v] of extra) scope.set(sigilOf(v), k, v);
-      return toText(await evaluate(parseRuntimeTemplate(text, stmt.span, 'template'), engine.env({ ...frame, scope })));
-    },
-    secret: (value) => engine.shared.secrets.add(value),
-    setConfigVariable: (name, value) => {
-      engine.shared.config.set(name.toLowerCase(), value);
-    },
-    setRuntimeVariable: (name, value) => {
-      engine.assign({ sigil: '$', name, accessors: [], span: stmt.span }, value, frame);
-    },
-  };
+/** What an operation may use of the run, for one call: methods on one object (no closures made per call). */
+class ActionContext implements OpContext {
+  readonly resources: ResourceContext;
+  readonly cwd: string;
+  readonly simulation: boolean;
+  readonly raftDir: string;
+  readonly span: Span;
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly stmt: ActionStatement,
+    private readonly frame: Frame,
+    private readonly errors: { count: number },
+  ) {
+    const o = engine.shared.options;
+    this.resources = { host: frame.server.host, baseDir: frame.cwd };
+    this.cwd = frame.cwd;
+    this.simulation = o.simulation;
+    this.raftDir = o.raftDir;
+    this.span = stmt.span;
+    this.signal = signalOf(frame);
+  }
+
+  remaining(): number | undefined {
+    return remaining(this.frame);
+  }
+
+  async raftItem(name: string, extensions: readonly string[]): Promise<string | undefined> {
+    try {
+      return await this.engine.shared.raft.item(name, extensions);
+    } catch (e) {
+      if (e instanceof RaftError) throw new OtterError(e.message, this.stmt.span);
+      throw e;
+    }
+  }
+
+  readRaftItem(path: string): Promise<string> {
+    return this.engine.shared.raft.read(path);
+  }
+
+  log(level: LogLevel, message: string): void {
+    if (level === 'ERROR') this.errors.count++;
+    this.engine.write(level, message);
+  }
+
+  /** The last path asked for and its answer: an operation often asks for its Name twice. */
+  private asked: string | undefined;
+  private answer = '';
+
+  path(p: string): string {
+    if (p !== this.asked) {
+      this.answer = resolvePath(this.frame.cwd, p);
+      this.asked = p;
+    }
+    return this.answer;
+  }
+
+  async expand(text: string, extra: ReadonlyMap<string, Value>): Promise<string> {
+    const frame = this.frame;
+    const scope = new Scope(frame.scope);
+    for (const [k, v] of extra) scope.set(sigilOf(v), k, v);
+    return toText(await evaluate(parseRuntimeTemplate(text, this.stmt.span, 'template'), this.engine.env({ ...frame, scope })));
+  }
+
+  secret(value: string): void {
+    this.engine.shared.secrets.add(value);
+  }
+
+  setConfigVariable(name: string, value: string): void {
+    this.engine.shared.config.set(name.toLowerCase(), value);
+  }
+
+  setRuntimeVariable(name: string, value: string): void {
+    this.engine.assign({ sigil: '$', name, accessors: [], span: this.stmt.span }, value, this.frame);
+  }
 }
+
+/**
+ * posix.resolve(cwd, p): at once for an absolute, normal cwd and a plain relative path (no empty, `.` or
+ * `..` segment), which it would only join.
+ */
+function resolvePath(cwd: string, p: string): string {
+  if (cwd !== normalCwd) {
+    normalCwd = cwd;
+    cwdIsNormal = cwd.startsWith('/') && posix.normalize(cwd) === cwd && (cwd === '/' || !cwd.endsWith('/'));
+  }
+  if (!cwdIsNormal || p === '' || p.charCodeAt(0) === 47 || !PLAIN_RELATIVE.test(p)) return posix.resolve(cwd, p);
+  return cwd === '/' ? `/${p}` : `${cwd}/${p}`;
+}
+
+/** Segments without `/`, none of them `.` or `..`, none empty. */
+const PLAIN_RELATIVE = /^(?:(?!\.\.?(?:\/|$))[^/]+\/)*(?!\.\.?$)[^/]+$/;
+let normalCwd: string | undefined;
+let cwdIsNormal = false;
 
 function record(engine: Engine, frame: Frame, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = {}): void {
   const results = engine.shared.results;
@@ -161,7 +265,24 @@ function keyOf(op: Operation, args: OpArgs): string {
  * ensure operations, executing operations of a block with drift (or under executionPolicy=always), and
  * intrinsic operations.
  */
-async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): Promise<OpOutcome | undefined> {
+function perform(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): OpOutcome | undefined | Promise<OpOutcome | undefined> {
+  return op.type === 'ensure' && engine.shared.pass !== 'collect' ? configure(engine, op, args, stmt, frame, ctx, started) : performAsync(engine, op, args, stmt, frame, ctx, started);
+}
+
+/** An ensure operation outside a collection: configured (at once when the operation can tell without waiting). */
+function configure(engine: Engine, op: EnsureOperation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): OpOutcome | undefined | Promise<OpOutcome> {
+  const key = args.text('Name');
+  const identity = `${stmt.id}${frame.instance}|${key}`;
+  if (engine.shared.pass === 'remediate' && !frame.policyAlways && !engine.shared.driftKeys.has(identity)) return undefined;
+  const done = (outcome: OpOutcome): OpOutcome => {
+    record(engine, frame, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
+    return outcome;
+  };
+  const configured = op.configure(ctx, args);
+  return configured instanceof Promise ? configured.then(done) : done(configured);
+}
+
+async function performAsync(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): Promise<OpOutcome | undefined> {
   const { pass, driftKeys, driftBlocks, drift } = engine.shared;
   switch (op.type) {
     case 'ensure': {
@@ -187,10 +308,7 @@ async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: Action
         } else record(engine, frame, op, key, stmt, 'ok', 'no drift', started);
         return { changed: false };
       }
-      if (pass === 'remediate' && !frame.policyAlways && !driftKeys.has(identity)) return undefined;
-      const outcome = await op.configure(ctx, args);
-      record(engine, frame, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
-      return outcome;
+      return configure(engine, op, args, stmt, frame, ctx, started);
     }
     case 'collect': {
       if (pass !== 'collect') return undefined;
@@ -210,27 +328,32 @@ async function perform(engine: Engine, op: Operation, args: OpArgs, stmt: Action
   return outcome;
 }
 
-export async function runAction(engine: Engine, stmt: ActionStatement, frame: Frame): Promise<void> {
+export function runAction(engine: Engine, stmt: ActionStatement, frame: Frame): void | Promise<void> {
   // Seed: the operation is loaded first (an error is raised if it cannot be found), then its log scope opens.
   const op = lookupOperation(stmt.name, stmt.namespace);
   if (!op) throw new OtterError(`unknown operation ${stmt.namespace ? `${stmt.namespace}::` : ''}${stmt.name}`, stmt.nameSpan);
   const close = engine.scope(stmt.description);
+  // A call that settles at once (plain arguments, an operation that can tell without waiting) closes its
+  // log scope at once; one that waits closes it when it ends.
+  let waiting = false;
   try {
-    await invoke(engine, op, stmt, frame);
+    const given = evaluateArgs(engine, op, stmt, frame);
+    const done = given instanceof Promise ? given.then((args) => invoke(engine, op, stmt, frame, args)) : invoke(engine, op, stmt, frame, given);
+    if (done instanceof Promise) {
+      waiting = true;
+      return done.finally(close);
+    }
   } finally {
-    close();
+    if (!waiting) close();
   }
 }
 
-async function invoke(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): Promise<void> {
-  const args = await evaluateArgs(engine, op, stmt, frame);
+function invoke(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame, args: OpArgs): void | Promise<void> {
   const errors = { count: 0 };
-  const ctx = opContext(engine, stmt, frame, errors);
+  const ctx = new ActionContext(engine, stmt, frame, errors);
   const started = Date.now();
-  let outcome: OpOutcome | undefined;
-  try {
-    outcome = await perform(engine, op, args, stmt, frame, ctx, started);
-  } catch (e) {
+  /** What the operation threw: logged and recorded as its failure, then raised. */
+  const failed = (e: unknown): never => {
     if (e instanceof Cancelled) {
       // Stopped by an enclosing timeout: the `with` block reports it.
       record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
@@ -244,16 +367,25 @@ async function invoke(engine: Engine, op: Operation, stmt: ActionStatement, fram
     err.logged = true;
     record(engine, frame, op, keyOf(op, args), stmt, 'failed', err.message, started);
     throw err;
+  };
+  const finish = (outcome: OpOutcome | undefined): void => {
+    // Seed: an error-level message written by the operation raises an error as well.
+    if (errors.count > 0) {
+      const results = engine.shared.results;
+      const last = results[results.length - 1];
+      if (last && last.span === stmt.span) results[results.length - 1] = { ...last, status: 'failed', result: false, comment: `${op.name} logged an error` };
+    }
+    if (errors.count > 0) throw Object.assign(new OtterError(`${op.name} failed`, stmt.span), { logged: true });
+    for (const out of stmt.outputs) {
+      const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];
+      engine.assign(out.target, value ?? (out.target.sigil === '$' ? '' : out.target.sigil === '@' ? [] : new Map()), frame);
+    }
+  };
+  let performed: OpOutcome | undefined | Promise<OpOutcome | undefined>;
+  try {
+    performed = perform(engine, op, args, stmt, frame, ctx, started);
+  } catch (e) {
+    return failed(e);
   }
-  // Seed: an error-level message written by the operation raises an error as well.
-  if (errors.count > 0) {
-    const results = engine.shared.results;
-    const last = results[results.length - 1];
-    if (last && last.span === stmt.span) results[results.length - 1] = { ...last, status: 'failed', result: false, comment: `${op.name} logged an error` };
-  }
-  if (errors.count > 0) throw Object.assign(new OtterError(`${op.name} failed`, stmt.span), { logged: true });
-  for (const out of stmt.outputs) {
-    const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];
-    engine.assign(out.target, value ?? (out.target.sigil === '$' ? '' : out.target.sigil === '@' ? [] : new Map()), frame);
-  }
+  return performed instanceof Promise ? performed.then(finish, failed) : finish(performed);
 }

@@ -7,7 +7,7 @@
 import { type Code, type Diagnostic, error, type Span } from '../../core/diag.js';
 import type { Block, Expr, ModuleDecl, NamedArg, OutputArg, Predicate, Script, Statement, TextPart, VarTarget } from './ast.js';
 import { lookupFunction } from './functions.js';
-import { findArg, lookupOperation } from './operations/index.js';
+import { findArg, lookupOperation, lowerName } from './operations/index.js';
 import type { RaftLoader } from './raft.js';
 import { varKey } from './scope.js';
 import { typeName } from './values.js';
@@ -157,7 +157,8 @@ class Checker {
 
   private action(s: Extract<Statement, { kind: 'action' }>): void {
     if (s.positional) this.expr(s.positional);
-    for (const a of s.args) this.expr(a.value);
+    const args = s.args;
+    for (let i = 0; i < args.length; i++) this.expr((args[i] as (typeof args)[number]).value);
     this.outputs(s.outputs);
     const op = lookupOperation(s.name, s.namespace);
     if (!op) {
@@ -166,17 +167,20 @@ class Checker {
     }
     if (s.positional && !op.positional) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} takes no positional argument`, { span: s.positional.span }));
     const given = new Set<string>();
-    if (s.positional && op.positional) given.add(op.positional.toLowerCase());
-    for (const a of s.args) {
+    if (s.positional && op.positional) given.add(lowerName(op.positional));
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] as (typeof args)[number];
       const spec = findArg(op, a.name);
       if (!spec) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} has no argument ${a.name}`, { span: a.span }));
-      else given.add(spec.name.toLowerCase());
+      else given.add(lowerName(spec.name));
     }
-    for (const o of s.outputs) {
+    for (let i = 0; i < s.outputs.length; i++) {
+      const o = s.outputs[i] as OutputArg;
       if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} has no output ${o.name}`, { span: o.span }));
     }
-    for (const spec of op.args) {
-      if (spec.required && !given.has(spec.name.toLowerCase())) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} needs the argument ${spec.name}`, { span: s.span }));
+    for (let i = 0; i < op.args.length; i++) {
+      const spec = op.args[i] as (typeof op.args)[number];
+      if (spec.required && !given.has(lowerName(spec.name))) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} needs the argument ${spec.name}`, { span: s.span }));
     }
   }
 
@@ -198,7 +202,7 @@ class Checker {
   }
 
   private outputs(outputs: readonly OutputArg[]): void {
-    for (const o of outputs) this.target(o.target);
+    for (let i = 0; i < outputs.length; i++) this.target((outputs[i] as OutputArg).target);
   }
 
   private target(t: VarTarget): void {
@@ -230,7 +234,7 @@ class Checker {
   expr(e: Expr): void {
     switch (e.kind) {
       case 'text':
-        for (const p of e.parts) this.part(p);
+        for (let i = 0; i < e.parts.length; i++) this.part(e.parts[i] as TextPart);
         return;
       case 'vector':
         for (const i of e.items) this.expr(i);

@@ -43,6 +43,7 @@ async function acquire(registry: Map<string, Promise<void>>, token: string, sign
 
 /** Aborted when any enclosing `with timeout` expires. */
 export function signalOf(frame: Frame): AbortSignal {
+  if (frame.cancels.length === 0) return NEVER;
   const signals = frame.cancels.map((c) => c.controller.signal);
   return signals.length === 0 ? NEVER : signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
 }

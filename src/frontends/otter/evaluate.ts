@@ -41,8 +41,10 @@ export async function evaluate(expr: Expr, env: EvalEnv): Promise<Value> {
 /** The value of a text without references or subexpressions (what `evaluate` gives it), read at once; else undefined. */
 export function constantText(expr: Expr): string | undefined {
   if (expr.kind !== 'text') return undefined;
+  const parts = expr.parts;
   let out = '';
-  for (const part of expr.parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
     if (typeof part !== 'string') return undefined;
     out += part;
   }

@@ -129,24 +129,33 @@ export class Engine {
   async block(block: Block, frame: Frame, scope: Scope = new Scope(frame.scope)): Promise<void> {
     for (const m of block.modules) scope.modules.set(m.name.toLowerCase(), m);
     const inner: Frame = { ...frame, scope, blockId: `${block.id}${frame.instance}` };
-    for (const s of block.body) await this.statement(s, inner);
+    for (const s of block.body) {
+      const running = this.statement(s, inner);
+      if (running instanceof Promise) await running;
+    }
   }
 
-  async statement(stmt: Statement, frame: Frame): Promise<void> {
+  /** Runs a statement: an operation call that settles at once (most of them) without a promise. */
+  statement(stmt: Statement, frame: Frame): void | Promise<void> {
     // Once a timeout has expired no statement of its block starts; the `with` block reports the timeout.
-    const expired = frame.cancels.find((c) => c.reason !== undefined);
+    const expired = frame.cancels.length === 0 ? undefined : frame.cancels.find((c) => c.reason !== undefined);
     if (expired) throw Object.assign(new OtterError(expired.reason ?? 'timed out', stmt.span), { logged: true });
     const before = this.status;
-    try {
-      await this.dispatch(stmt, frame);
-    } catch (e) {
+    const raised = (e: unknown): never => {
       if (e instanceof OtterError) {
-        const raised = e as OtterError & { statusBefore?: Status };
-        raised.statusBefore ??= before;
+        const r = e as OtterError & { statusBefore?: Status };
+        r.statusBefore ??= before;
         if (!e.logged) this.write('ERROR', `${at(e.span)}${e.message}`);
         e.logged = true;
       }
       throw e;
+    };
+    try {
+      // An operation call (most statements) is run directly, not through dispatch's promise.
+      const running = stmt.kind === 'action' ? runAction(this, stmt, frame) : this.dispatch(stmt, frame);
+      if (running instanceof Promise) return running.catch(raised);
+    } catch (e) {
+      raised(e);
     }
   }
 

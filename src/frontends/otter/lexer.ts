@@ -104,14 +104,24 @@ export class Scanner {
 
   /** An operation or keyword name: letters, digits, `-`, `_`, starting with a letter. */
   identifier(): string | undefined {
-    IDENTIFIER.lastIndex = this.pos;
-    const m = IDENTIFIER.exec(this.text);
-    if (!m) return undefined;
+    const start = this.pos;
+    IDENTIFIER.lastIndex = start;
+    if (!IDENTIFIER.test(this.text)) return undefined;
     // At most 200 characters are read as one name.
-    const name = m[0].length > 200 ? m[0].slice(0, 200) : m[0];
-    this.pos += name.length;
+    const end = Math.min(IDENTIFIER.lastIndex, start + 200);
+    // A script names the same operations and arguments again and again: the last name of each length and
+    // first letter is taken again when it stands here, rather than a new string each time.
+    const slot = ((end - start) << 7) | this.text.charCodeAt(start);
+    let name = this.names.get(slot);
+    if (name === undefined || name.length !== end - start || !this.text.startsWith(name, start)) {
+      name = this.text.slice(start, end);
+      this.names.set(slot, name);
+    }
+    this.pos = end;
     return name;
   }
+
+  private readonly names = new Map<number, string>();
 
   /** A keyword here, as a whole word? Consumes it when it is. */
   keyword(word: string): boolean {

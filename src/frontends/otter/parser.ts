@@ -20,6 +20,18 @@ import type {
 import { describe, Scanner } from './lexer.js';
 import { parseAccessors, parsePredicate, parseValue } from './parse-expr.js';
 
+/** The arguments of a statement without a list: shared, never changed. */
+const NO_ARGS: { readonly args: NamedArg[]; readonly outputs: OutputArg[] } = Object.freeze({ args: Object.freeze([]) as unknown as NamedArg[], outputs: Object.freeze([]) as unknown as OutputArg[] });
+
+/** An operation name in lower case: each name a script uses is lowered once. */
+function lowered(name: string): string {
+  let lower = LOWERED.get(name);
+  if (lower === undefined) LOWERED.set(name, (lower = name.toLowerCase()));
+  return lower;
+}
+
+const LOWERED = new Map<string, string>();
+
 const LOG_LEVELS: Record<string, LogLevel> = {
   'log-debug': 'DEBUG',
   'log-information': 'INFO',
@@ -224,7 +236,7 @@ class Parser {
           if (name === undefined) s.fail('expected a module name after "::"', nameAt);
         }
         s.skipSpaces();
-        const { args, outputs } = s.peek() === '(' ? this.argList() : { args: [], outputs: [] };
+        const { args, outputs } = s.peek() === '(' ? this.argList() : NO_ARGS;
         this.end();
         return { kind: 'call', name, args, outputs, ...(raft ? { raft } : {}), ...base };
       }
@@ -385,26 +397,21 @@ class Parser {
     const afterPositional = s.pos;
     s.skipTrivia();
     if (s.peek() !== '(') s.pos = afterPositional;
-    const { args, outputs } = s.peek() === '(' ? this.argList() : { args: [], outputs: [] };
+    const { args, outputs } = s.peek() === '(' ? this.argList() : NO_ARGS;
     this.end();
     // Log-* is a statement with or without a namespace (`InedoCore::Log-Information`).
-    const level = LOG_LEVELS[name.toLowerCase()];
+    const level = LOG_LEVELS[lowered(name)];
     if (level !== undefined) {
       const message = positional ?? args.find((a) => /^(text|message)$/i.test(a.name))?.value ?? { kind: 'text', parts: [], span: base.span };
       return { kind: 'log', level, message, ...base };
     }
-    const stmt: ActionStatement = {
-      kind: 'action',
-      id: `${s.file}:${at}`,
-      name,
-      nameSpan: s.span(at),
-      args,
-      outputs,
-      ...(namespace ? { namespace } : {}),
-      ...(positional ? { positional } : {}),
-      ...base,
-    };
-    return stmt;
+    // Built key by key (the same keys in the same order as spreading the optional parts and `base`).
+    const stmt: { -readonly [K in keyof ActionStatement]?: ActionStatement[K] } = { kind: 'action', id: `${s.file}:${at}`, name, nameSpan: s.span(at), args, outputs };
+    if (namespace) stmt.namespace = namespace;
+    if (positional) stmt.positional = positional;
+    stmt.span = base.span;
+    if (base.description !== undefined) stmt.description = base.description;
+    return stmt as ActionStatement;
   }
 
   private module(at: number): ModuleDecl {

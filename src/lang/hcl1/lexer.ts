@@ -3,13 +3,6 @@ import { type Code, DiagnosticError, error, type LineMap } from '../../core/diag
 
 export type TokenType = 'ident' | 'string' | 'heredoc' | 'number' | 'bool' | 'punct' | 'newline' | 'eof';
 
-export interface Token {
-  readonly type: TokenType;
-  /** The decoded value: string content, identifier name, punctuation character. */
-  readonly text: string;
-  readonly offset: number;
-}
-
 export function fail(lines: LineMap, offset: number, code: Code, message: string): never {
   throw new DiagnosticError([error(code, message, { span: lines.span(offset) })]);
 }
@@ -39,6 +32,12 @@ function readEscape(src: string, i: number, lines: LineMap): { text: string; nex
   }
 }
 
+/** Characters with no meaning inside a quoted string: not a quote, backslash, newline, `$` or `}`. */
+const PLAIN_IN_STRING = /[^"\\\n$}]*/y;
+
+/** The rest of an identifier: A-Z, a-z, 0-9, _ . - : */
+const IDENT_REST = /[A-Za-z0-9_.:-]*/y;
+
 /** A quoted string; `${...}` interpolations are kept as written (HCL1 leaves them to its consumer). */
 function readString(src: string, start: number, lines: LineMap): { text: string; next: number } {
   let i = start + 1;
@@ -47,6 +46,11 @@ function readString(src: string, start: number, lines: LineMap): { text: string;
   let run = i;
   let braces = 0;
   for (;;) {
+    // Characters that mean nothing here are skipped in one step (the regular expression runs as
+    // machine code even while this function is still cold).
+    PLAIN_IN_STRING.lastIndex = i;
+    PLAIN_IN_STRING.test(src);
+    i = PLAIN_IN_STRING.lastIndex;
     const c = src.charCodeAt(i);
     if (i >= src.length || (c === 10 && braces === 0)) fail(lines, start, 'HCL002', 'unterminated string');
     if (c === 34 && braces === 0) return { text: out + src.slice(run, i), next: i + 1 };
@@ -106,55 +110,98 @@ function isIdentStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
-/** A-Z, a-z, 0-9, _ . - : */
-function isIdentPart(c: number): boolean {
-  return isIdentStart(c) || (c >= 48 && c <= 58) || c === 46 || c === 45;
-}
 
-export function tokenize(src: string, lines: LineMap): Token[] {
-  const tokens: Token[] = [];
-  const n = src.length;
-  let i = 0;
-  while (i < n) {
-    const code = src.charCodeAt(i);
-    const nextCode = src.charCodeAt(i + 1);
-    if (code === 10) {
-      tokens.push({ type: 'newline', text: '\n', offset: i });
-      i++;
-    } else if (code === 32 || code === 9 || code === 13) {
-      i++;
-    } else if (code === 35 || (code === 47 && nextCode === 47)) {
-      const eol = src.indexOf('\n', i);
-      i = eol < 0 ? n : eol;
-    } else if (code === 47 && nextCode === 42) {
-      const end = src.indexOf('*/', i + 2);
-      if (end === -1) fail(lines, i, 'HCL005', 'unterminated comment');
-      i = end + 2;
-    } else if (code === 34) {
-      const s = readString(src, i, lines);
-      tokens.push({ type: 'string', text: s.text, offset: i });
-      i = s.next;
-    } else if (code === 60 && nextCode === 60) {
-      const s = readHeredoc(src, i, lines);
-      tokens.push({ type: 'heredoc', text: s.text, offset: i });
-      i = s.next;
-    } else if ((code >= 48 && code <= 57) || ((code === 45 || code === 43) && ((nextCode >= 48 && nextCode <= 57) || nextCode === 46))) {
-      const m = /^[-+]?(0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?)/.exec(src.slice(i)) as RegExpExecArray;
-      tokens.push({ type: 'number', text: m[0], offset: i });
-      i += m[0].length;
-    } else if (isIdentStart(code)) {
-      let j = i + 1;
-      while (j < n && isIdentPart(src.charCodeAt(j))) j++;
-      const word = src.slice(i, j);
-      tokens.push({ type: word === 'true' || word === 'false' ? 'bool' : 'ident', text: word, offset: i });
-      i = j;
-    } else if (code === 123 || code === 125 || code === 91 || code === 93 || code === 44 || code === 61) {
-      tokens.push({ type: 'punct', text: src[i] as string, offset: i });
-      i++;
-    } else {
-      fail(lines, i, 'HCL001', `unexpected character ${JSON.stringify(src[i])}`);
-    }
+/**
+ * The tokens of a text, one at a time: the scanner stands on one token (`type`, `text`, `offset`) and
+ * `advance` moves it to the next, so a parser reads the file without a token object or a list of them.
+ * Comments and blanks are skipped; a lexical error throws when the scanner reaches it.
+ */
+export class Scanner {
+  type: TokenType = 'eof';
+  /** The decoded value: string content, identifier name, punctuation character. */
+  text = '';
+  offset = 0;
+  private i = 0;
+  private readonly words = new Map<number, string>();
+
+  constructor(
+    private readonly src: string,
+    private readonly lines: LineMap,
+  ) {
+    this.advance();
   }
-  tokens.push({ type: 'eof', text: '', offset: n });
-  return tokens;
+
+  /** Moves to the next token (at the end of the text it stays on `eof`). */
+  advance(): void {
+    const src = this.src;
+    const n = src.length;
+    let i = this.i;
+    while (i < n) {
+      const code = src.charCodeAt(i);
+      if (code === 32 || code === 9 || code === 13) {
+        i++;
+        continue;
+      }
+      this.offset = i;
+      if (code === 10) {
+        this.set('newline', '\n', i + 1);
+        return;
+      }
+      const nextCode = src.charCodeAt(i + 1);
+      if (code === 35 || (code === 47 && nextCode === 47)) {
+        const eol = src.indexOf('\n', i);
+        i = eol < 0 ? n : eol;
+      } else if (code === 47 && nextCode === 42) {
+        const end = src.indexOf('*/', i + 2);
+        if (end === -1) fail(this.lines, i, 'HCL005', 'unterminated comment');
+        i = end + 2;
+      } else if (code === 34) {
+        const s = readString(src, i, this.lines);
+        this.set('string', s.text, s.next);
+        return;
+      } else if (code === 60 && nextCode === 60) {
+        const s = readHeredoc(src, i, this.lines);
+        this.set('heredoc', s.text, s.next);
+        return;
+      } else if ((code >= 48 && code <= 57) || ((code === 45 || code === 43) && ((nextCode >= 48 && nextCode <= 57) || nextCode === 46))) {
+        const m = /^[-+]?(0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?)/.exec(src.slice(i)) as RegExpExecArray;
+        this.set('number', m[0], i + m[0].length);
+        return;
+      } else if (isIdentStart(code)) {
+        IDENT_REST.lastIndex = i + 1;
+        IDENT_REST.test(src);
+        const j = IDENT_REST.lastIndex;
+        // A file names the same few keys again and again: the last word of each length and first letter
+        // is taken again when it stands here, rather than a new string each time.
+        const slot = ((j - i) << 7) | code;
+        let word = this.words.get(slot);
+        if (word === undefined || word.length !== j - i || !src.startsWith(word, i)) {
+          word = src.slice(i, j);
+          this.words.set(slot, word);
+        }
+        this.set(word === 'true' || word === 'false' ? 'bool' : 'ident', word, j);
+        return;
+      } else if (code === 123 || code === 125 || code === 91 || code === 93 || code === 44 || code === 61) {
+        this.set('punct', src[i] as string, i + 1);
+        return;
+      } else {
+        fail(this.lines, i, 'HCL001', `unexpected character ${JSON.stringify(src[i])}`);
+      }
+    }
+    this.i = n;
+    this.offset = n;
+    this.type = 'eof';
+    this.text = '';
+  }
+
+  private set(type: TokenType, text: string, next: number): void {
+    this.type = type;
+    this.text = text;
+    this.i = next;
+  }
+
+  /** Scans the rest of the text: a lexical error anywhere in it throws, as it would had the whole text been read first. */
+  drain(): void {
+    while (this.type !== 'eof') this.advance();
+  }
 }

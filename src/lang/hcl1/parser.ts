@@ -1,143 +1,194 @@
 /** HCL1 parser: a file is an object body of items; values are strings, numbers, bools, lists and objects. */
 import { nestingDiagnostic } from '../../core/nesting.js';
-import { DiagnosticError, LineMap } from '../../core/diag.js';
+import { type Code, DiagnosticError, LineMap, type Span } from '../../core/diag.js';
 import type { HclFile, HclItem, HclKey, HclObject, HclValue } from './ast.js';
-import { fail, type Token, tokenize } from './lexer.js';
+import { fail, Scanner, type TokenType } from './lexer.js';
 
+/**
+ * Reads the tokens as the scanner reaches them. A lexical error anywhere in the file comes before any
+ * syntax error (as if the whole file were tokenized first): before a syntax error is reported, the rest
+ * of the file is scanned.
+ */
 class Parser {
-  private pos = 0;
-  constructor(
-    private readonly tokens: readonly Token[],
-    private readonly lines: LineMap,
-  ) {}
+  private readonly s: Scanner;
+  /** The last span made and its offset: an item and its first key start at the same place and share it. */
+  private lastOffset = -1;
+  private lastSpan: Span | undefined;
+  /** Items of the bodies being read, innermost last (see parseBody). */
+  private readonly pending: HclItem[] = [];
 
-  private peek(): Token {
-    return this.tokens[this.pos] as Token;
+  constructor(
+    text: string,
+    private readonly lines: LineMap,
+  ) {
+    this.s = new Scanner(text, lines);
   }
 
-  private next(): Token {
-    return this.tokens[this.pos++] as Token;
+  private span(offset: number): Span {
+    if (offset !== this.lastOffset) {
+      this.lastOffset = offset;
+      this.lastSpan = this.lines.span(offset);
+    }
+    return this.lastSpan as Span;
+  }
+
+  /** The type of the token the scanner stands on (read afresh: a call may have moved it). */
+  private now(): TokenType {
+    return this.s.type;
   }
 
   private skipNewlines(): void {
-    while (this.peek().type === 'newline') this.pos++;
+    while (this.s.type === 'newline') this.s.advance();
   }
 
-  private isPunct(t: Token, c: string): boolean {
-    return t.type === 'punct' && t.text === c;
+  private atPunct(c: string): boolean {
+    return this.s.type === 'punct' && this.s.text === c;
   }
 
-  private describe(t: Token): string {
+  private describe(): string {
+    const t = this.s;
     if (t.type === 'eof') return 'end of file';
     if (t.type === 'newline') return 'end of line';
     if (t.type === 'string' || t.type === 'heredoc') return 'a string';
     return JSON.stringify(t.text);
   }
 
-  private unexpected(t: Token, wanted: string): never {
-    return fail(this.lines, t.offset, 'HCL010', `expected ${wanted}, found ${this.describe(t)}`);
+  private fail(offset: number, code: Code, message: string): never {
+    this.s.drain();
+    return fail(this.lines, offset, code, message);
+  }
+
+  /** The current token is not what the grammar wants here. */
+  private unexpected(wanted: string): never {
+    const offset = this.s.offset;
+    const found = this.describe();
+    return this.fail(offset, 'HCL010', `expected ${wanted}, found ${found}`);
   }
 
   /** Items until `}` (when `closing`) or the end of the file. */
   parseBody(closing: boolean, startOffset: number): HclObject {
-    const items: HclItem[] = [];
+    // The items are gathered on one stack shared by every body (a nested body's above its parent's),
+    // and each body takes its own as one list of its size.
+    const pending = this.pending;
+    const base = pending.length;
+    const span = this.span(startOffset);
+    const s = this.s;
     for (;;) {
       this.skipNewlines();
-      const t = this.peek();
-      if (closing && this.isPunct(t, '}')) {
-        this.pos++;
+      if (closing && this.atPunct('}')) {
+        s.advance();
         break;
       }
-      if (t.type === 'eof') {
-        if (closing) fail(this.lines, startOffset, 'HCL011', 'unclosed "{": expected "}" before the end of the file');
+      if (s.type === 'eof') {
+        if (closing) this.fail(startOffset, 'HCL011', 'unclosed "{": expected "}" before the end of the file');
         break;
       }
-      items.push(this.parseItem());
-      const after = this.peek();
-      if (this.isPunct(after, ',')) this.pos++;
+      pending.push(this.parseItem());
+      const after = this.now();
+      if (this.atPunct(',')) s.advance();
       // As in HCL 1, the next item may follow on the same line (`{ a = "1" b = "2" }`).
-      else if (after.type !== 'newline' && after.type !== 'eof' && after.type !== 'ident' && after.type !== 'string' && !(closing && this.isPunct(after, '}'))) {
-        this.unexpected(after, 'a new line or "," after the item');
+      else if (after !== 'newline' && after !== 'eof' && after !== 'ident' && after !== 'string' && !(closing && this.atPunct('}'))) {
+        this.unexpected('a new line or "," after the item');
       }
     }
-    return { kind: 'object', items, span: this.lines.span(startOffset) };
+    const items = pending.slice(base);
+    pending.length = base;
+    return { kind: 'object', items, span };
+  }
+
+  /** The key the scanner stands on, taken; undefined when it stands on something else. */
+  private key(): HclKey | undefined {
+    const s = this.s;
+    const type = s.type;
+    if (type !== 'ident' && type !== 'bool' && type !== 'string') return undefined;
+    const key: HclKey = { name: s.text, span: this.span(s.offset), quoted: type === 'string' };
+    s.advance();
+    return key;
   }
 
   private parseItem(): HclItem {
-    const keys: HclKey[] = [];
-    const first = this.peek();
-    for (;;) {
-      const t = this.peek();
-      if (t.type === 'ident' || t.type === 'bool') {
-        keys.push({ name: t.text, span: this.lines.span(t.offset), quoted: false });
-        this.pos++;
-      } else if (t.type === 'string') {
-        keys.push({ name: t.text, span: this.lines.span(t.offset), quoted: true });
-        this.pos++;
-      } else break;
+    const s = this.s;
+    // Most items have one key or two (a block and its name): their list is made at its size.
+    const k1 = this.key();
+    if (k1 === undefined) return this.unexpected('a key');
+    const k2 = this.key();
+    let keys: HclKey[];
+    if (k2 === undefined) keys = [k1];
+    else {
+      keys = [k1, k2];
+      for (let k = this.key(); k !== undefined; k = this.key()) keys.push(k);
     }
-    if (keys.length === 0) this.unexpected(first, 'a key');
-    const t = this.peek();
-    if (this.isPunct(t, '=')) {
-      if (keys.length > 1) fail(this.lines, t.offset, 'HCL012', 'only one key may come before "="');
-      this.pos++;
+    // The item starts where its first key does: the same position object.
+    const span = k1.span;
+    if (this.atPunct('=')) {
+      if (keys.length > 1) this.fail(s.offset, 'HCL012', 'only one key may come before "="');
+      s.advance();
       this.skipNewlines();
       const value = this.parseValue();
-      return { keys, value, assign: true, span: this.lines.span(first.offset) };
+      return { keys, value, assign: true, span };
     }
-    if (this.isPunct(t, '{')) {
-      this.pos++;
-      const value = this.parseBody(true, t.offset);
-      return { keys, value, assign: false, span: this.lines.span(first.offset) };
+    if (this.atPunct('{')) {
+      const open = s.offset;
+      s.advance();
+      const value = this.parseBody(true, open);
+      return { keys, value, assign: false, span };
     }
-    return this.unexpected(t, keys.length === 1 ? '"=" or "{"' : '"{"');
+    return this.unexpected(keys.length === 1 ? '"=" or "{"' : '"{"');
   }
 
   private parseValue(): HclValue {
-    const t = this.next();
-    const span = this.lines.span(t.offset);
-    switch (t.type) {
+    const s = this.s;
+    const { type, text, offset } = s;
+    const span = this.span(offset);
+    switch (type) {
       case 'string':
-        return { kind: 'string', value: t.text, span, heredoc: false };
       case 'heredoc':
-        return { kind: 'string', value: t.text, span, heredoc: true };
+        s.advance();
+        return { kind: 'string', value: text, span, heredoc: type === 'heredoc' };
       case 'number': {
+        s.advance();
         // As Go's ParseInt with base 0: a leading 0 makes an integer octal (0644 is 420).
-        const octal = /^([-+]?)0([0-7]+)$/.exec(t.text);
-        const value = octal ? (octal[1] === '-' ? -1 : 1) * Number.parseInt(octal[2] as string, 8) : Number(t.text);
-        if (!Number.isFinite(value)) fail(this.lines, t.offset, 'HCL013', `invalid number ${t.text}`);
+        const octal = /^([-+]?)0([0-7]+)$/.exec(text);
+        const value = octal ? (octal[1] === '-' ? -1 : 1) * Number.parseInt(octal[2] as string, 8) : Number(text);
+        if (!Number.isFinite(value)) this.fail(offset, 'HCL013', `invalid number ${text}`);
         return { kind: 'number', value, span };
       }
       case 'bool':
-        return { kind: 'bool', value: t.text === 'true', span };
+        s.advance();
+        return { kind: 'bool', value: text === 'true', span };
       case 'punct':
-        if (t.text === '[') return this.parseList(t);
-        if (t.text === '{') return this.parseBody(true, t.offset);
+        if (text === '[') {
+          s.advance();
+          return this.parseList(offset, span);
+        }
+        if (text === '{') {
+          s.advance();
+          return this.parseBody(true, offset);
+        }
         break;
       default:
         break;
     }
-    return this.unexpected(t, 'a value');
+    return this.unexpected('a value');
   }
 
-  private parseList(open: Token): HclValue {
+  private parseList(open: number, span: Span): HclValue {
     const items: HclValue[] = [];
+    const s = this.s;
     for (;;) {
       this.skipNewlines();
-      const t = this.peek();
-      if (this.isPunct(t, ']')) {
-        this.pos++;
+      if (this.atPunct(']')) {
+        s.advance();
         break;
       }
-      if (t.type === 'eof') fail(this.lines, open.offset, 'HCL011', 'unclosed "[": expected "]" before the end of the file');
+      if (s.type === 'eof') this.fail(open, 'HCL011', 'unclosed "[": expected "]" before the end of the file');
       items.push(this.parseValue());
       this.skipNewlines();
-      const after = this.peek();
-      if (this.isPunct(after, ',')) this.pos++;
-      else if (after.type === 'eof') fail(this.lines, open.offset, 'HCL011', 'unclosed "[": expected "]" before the end of the file');
-      else if (!this.isPunct(after, ']')) this.unexpected(after, '"," or "]" in the list');
+      if (this.atPunct(',')) s.advance();
+      else if (this.now() === 'eof') this.fail(open, 'HCL011', 'unclosed "[": expected "]" before the end of the file');
+      else if (!this.atPunct(']')) this.unexpected('"," or "]" in the list');
     }
-    return { kind: 'list', items, span: this.lines.span(open.offset) };
+    return { kind: 'list', items, span };
   }
 }
 
@@ -146,6 +197,6 @@ export function parseHcl(file: string, text: string): HclFile {
   const tooDeep = nestingDiagnostic(file, text, 'HCL014', { quotes: '"' });
   if (tooDeep) throw new DiagnosticError([tooDeep]);
   const lines = new LineMap(file, text);
-  const parser = new Parser(tokenize(text, lines), lines);
+  const parser = new Parser(text, lines);
   return { file, body: parser.parseBody(false, 0) };
 }

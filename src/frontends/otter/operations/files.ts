@@ -6,7 +6,7 @@ import { posix } from 'node:path';
 import { matchEntries } from './masks.js';
 import { applyResource, checkResource, checkResourceNow, ensureResource } from './resource.js';
 import type { DriftDetail } from '../engine-types.js';
-import type { Collected, EnsureOperation, ExecuteOperation, OpArgs, OpContext } from './types.js';
+import type { Collected, EnsureOperation, ExecuteOperation, OpArgs, OpContext, OpOutcome } from './types.js';
 
 interface Planned {
   readonly type: string;
@@ -93,13 +93,11 @@ export const ensureFile: EnsureOperation = {
     }
     return compare(ctx, name, await filePlan(ctx, args), present, FILE_PROPS, args.has('ReadOnly') ? { ReadOnly: String(args.bool('ReadOnly', false)) } : {});
   },
-  async configure(ctx, args) {
+  configure(ctx, args) {
     const name = args.text('Name');
-    const path = ctx.path(name);
-    const host = ctx.resources.host;
     ctx.log('DEBUG', `Looking for ${name}...`);
     // A file the kind finds in its state at once (a regular file, so one that exists) logs what a present
-    // file logs, without reading the machine twice.
+    // file logs, without reading the machine twice, and without a promise.
     const plain = plainFilePlan(ctx, args);
     if (plain?.type === 'file' && checkResourceNow(ctx, plain.type, plain.params) !== undefined) {
       ctx.log('DEBUG', 'Setting properties...');
@@ -107,30 +105,37 @@ export const ensureFile: EnsureOperation = {
       ctx.log('INFO', `File ${name} configured.`);
       return { changed: false };
     }
-    const present = (await host.stat(path))?.type === 'file';
-    const plan = plain ?? (await filePlan(ctx, args));
-    if (plan.type === 'absent') {
-      if (!present) {
-        ctx.log('DEBUG', 'File does not exist.');
-        return { changed: false };
-      }
-      ctx.log('DEBUG', `File ${name} exists, deleting...`);
-      await converge(ctx, plan);
-      ctx.log('INFO', 'File deleted.');
-      return { changed: true };
-    }
-    if (!present) {
-      ctx.log('DEBUG', 'File does not exist, creating...');
-      if ((await host.stat(posix.dirname(path)))?.type !== 'directory') ctx.log('DEBUG', 'Directory does not exist, creating...');
-    }
-    ctx.log('DEBUG', 'Setting properties...');
-    if (args.has('Text')) ctx.log('DEBUG', 'Writing out TextContents...');
-    if (args.has('ReadOnly')) ctx.log('DEBUG', 'Setting IsReadOnly...');
-    const changed = await converge(ctx, plan);
-    ctx.log('INFO', `File ${name} configured.`);
-    return { changed };
+    return configureFile(ctx, args, name, plain);
   },
 };
+
+/** Ensure-File's configure for a file not found in its state at once: `Looking for` is logged already. */
+async function configureFile(ctx: OpContext, args: OpArgs, name: string, plain: Planned | undefined): Promise<OpOutcome> {
+  const path = ctx.path(name);
+  const host = ctx.resources.host;
+  const present = (await host.stat(path))?.type === 'file';
+  const plan = plain ?? (await filePlan(ctx, args));
+  if (plan.type === 'absent') {
+    if (!present) {
+      ctx.log('DEBUG', 'File does not exist.');
+      return { changed: false };
+    }
+    ctx.log('DEBUG', `File ${name} exists, deleting...`);
+    await converge(ctx, plan);
+    ctx.log('INFO', 'File deleted.');
+    return { changed: true };
+  }
+  if (!present) {
+    ctx.log('DEBUG', 'File does not exist, creating...');
+    if ((await host.stat(posix.dirname(path)))?.type !== 'directory') ctx.log('DEBUG', 'Directory does not exist, creating...');
+  }
+  ctx.log('DEBUG', 'Setting properties...');
+  if (args.has('Text')) ctx.log('DEBUG', 'Writing out TextContents...');
+  if (args.has('ReadOnly')) ctx.log('DEBUG', 'Setting IsReadOnly...');
+  const changed = await converge(ctx, plan);
+  ctx.log('INFO', `File ${name} configured.`);
+  return { changed };
+}
 
 export const ensureDirectory: EnsureOperation = {
   type: 'ensure',

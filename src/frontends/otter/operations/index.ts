@@ -33,7 +33,7 @@ const byName = new Map(all.flatMap((op) => [op.name, ...(op.aliases ?? [])].map(
 const GENERIC = new Set(['inedocore', 'inedo']);
 
 export function lookupOperation(name: string, namespace?: string): Operation | undefined {
-  const op = byName.get(name.toLowerCase());
+  const op = byName.get(lowerName(name));
   if (!op || namespace === undefined) return op;
   const ns = namespace.toLowerCase();
   return ns === op.namespace.toLowerCase() || GENERIC.has(ns) ? op : undefined;
@@ -43,6 +43,24 @@ export type { Operation };
 
 /** The spec of a named argument, by name or alias, in any case. */
 export function findArg(op: Operation, name: string): ArgSpec | undefined {
+  // Scripts name the same arguments again and again: each name is looked up once per operation.
+  let found = argsFound.get(op);
+  if (!found) argsFound.set(op, (found = new Map()));
+  const known = found.get(name);
+  if (known !== undefined || found.has(name)) return known ?? undefined;
   const n = name.toLowerCase();
-  return op.args.find((a) => a.name.toLowerCase() === n || a.aliases?.some((x) => x.toLowerCase() === n));
+  const spec = op.args.find((a) => a.name.toLowerCase() === n || a.aliases?.some((x) => x.toLowerCase() === n));
+  found.set(name, spec ?? null);
+  return spec;
 }
+
+const argsFound = new Map<Operation, Map<string, ArgSpec | null>>();
+
+/** `name` in lower case: the names operations and their specs use, each lowered once. */
+export function lowerName(name: string): string {
+  let lower = lowered.get(name);
+  if (lower === undefined) lowered.set(name, (lower = name.toLowerCase()));
+  return lower;
+}
+
+const lowered = new Map<string, string>();

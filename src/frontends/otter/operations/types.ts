@@ -80,8 +80,8 @@ interface OperationBase {
 export interface EnsureOperation extends OperationBase {
   readonly type: 'ensure';
   collect(ctx: OpContext, args: OpArgs): Promise<Collected>;
-  /** Execute: brings the item to the template, whatever a collection found. */
-  configure(ctx: OpContext, args: OpArgs): Promise<OpOutcome>;
+  /** Execute: brings the item to the template, whatever a collection found (at once when it can tell without waiting). */
+  configure(ctx: OpContext, args: OpArgs): OpOutcome | Promise<OpOutcome>;
 }
 
 /**
