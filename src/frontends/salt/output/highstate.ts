@@ -97,7 +97,13 @@ export interface HighstateSettings {
   readonly color?: boolean;
 }
 
-export function formatHighstate(data: Record<string, unknown> | string[], host = 'local', settings: HighstateSettings = {}): string {
+/** The entries of a running dict in its order, as the run knows them (its keys then need not be listed). */
+export interface DataOrder {
+  readonly tags: readonly string[];
+  readonly rets: readonly unknown[];
+}
+
+export function formatHighstate(data: Record<string, unknown> | string[], host = 'local', settings: HighstateSettings = {}, order?: DataOrder): string {
   const mode = (settings.stateOutput ?? 'full').toLowerCase();
   const verbose = settings.stateVerbose ?? true;
   const c: Colors = settings.color ? COLORS : NO_COLORS;
@@ -116,20 +122,21 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   const rets: Ret[] = [];
   let sorted = true;
   let lastNum = -Infinity;
-  for (const tag in data) {
-    const v = data[tag];
-    if (typeof v !== 'object' || v === null || !('result' in v)) continue;
+  const take = (tag: string, v: unknown) => {
+    if (typeof v !== 'object' || v === null || !('result' in v)) return;
     tags.push(tag);
     rets.push(v as Ret);
     const num = Number((v as Ret).__run_num__ ?? 0);
     if (!(num >= lastNum)) sorted = false;
     lastNum = num;
-  }
+  };
+  if (order !== undefined) for (let i = 0; i < order.tags.length; i++) take(order.tags[i] as string, order.rets[i]);
+  else for (const tag in data) take(tag, data[tag]);
   // A run's dict is mostly in run order already: sorted (stably, by run number) only when it is not.
-  let order: number[] | undefined;
+  let byRun: number[] | undefined;
   if (!sorted) {
-    order = tags.map((_, i) => i);
-    order.sort((a, b) => Number((rets[a] as Ret).__run_num__ ?? 0) - Number((rets[b] as Ret).__run_num__ ?? 0));
+    byRun = tags.map((_, i) => i);
+    byRun.sort((a, b) => Number((rets[a] as Ret).__run_num__ ?? 0) - Number((rets[b] as Ret).__run_num__ ?? 0));
   }
   const idMode = mode.endsWith('_id');
   const terse = mode.startsWith('terse');
@@ -141,7 +148,7 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   let changed = 0;
   let total = 0;
   for (let j = 0; j < tags.length; j++) {
-    const at = order === undefined ? j : (order[j] as number);
+    const at = byRun === undefined ? j : (byRun[j] as number);
     const tag = tags[at] as string;
     const ret = rets[at] as Ret;
     if (ret.result === true) ok++;
