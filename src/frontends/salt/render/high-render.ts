@@ -85,7 +85,7 @@ export class HighRenderer {
   }
 
   private renderState(sls: string, env: string, matches: Record<string, string[]>, from: Span | undefined): SlsState {
-    const state: SlsState = new Map();
+    let state: SlsState = new Map();
     const found = this.roots.findSls(env, sls);
     if (found === undefined) {
       const msg = `Specified SLS ${sls} in saltenv ${env} is not available on the salt master or through a configured fileserver`;
@@ -99,7 +99,7 @@ export class HighRenderer {
     const text = readFileSync(found.path, 'utf8');
     this.onSource?.(text.length);
     const names = slsContext(sls, found.rel);
-    const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`);
+    const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`, true);
     this.mods.add(`${env}:${sls}`);
     this.files[`${env}:${sls}`] = found.path;
     if (!out.ok && out.unknownRenderer) {
@@ -112,9 +112,10 @@ export class HighRenderer {
       return state;
     }
     const data = out.value.data;
+    const entries = out.value.entries;
     const at = (line: number, col: number): Span => ({ file: found.path, line, col });
-    if (data === null || data === undefined || data === false || data === '' || data === 0) return state;
-    if (!isPlainObject(data)) {
+    if (entries === undefined && (data === null || data === undefined || data === false || data === '' || data === 0)) return state;
+    if (entries === undefined && !isPlainObject(data)) {
       this.problem(`SLS ${sls} does not render to a dictionary`, error(SALT_STRUCTURE, `SLS ${sls} does not render to a dictionary`, { span: at(1, 1) }));
       // Salt still updates its high data with the value: a dict.update that fails for anything but pairs.
       const pairs = Array.isArray(data) && data.every((x) => (typeof x === 'string' || Array.isArray(x)) && x.length === 2);
@@ -130,12 +131,10 @@ export class HighRenderer {
       keyPos.set(k.key, at(k.line, k.col));
       if (k.nonString) this.idTypes[k.key] = k.nonString;
     }
-    const values = out.value.values;
-    // The entries in document order: from the reader's list of values when it kept one, else each key
-    // looked up (listing a mapping of thousands of keys and looking each up costs more than the list).
-    if (values !== undefined && values.length === keys.length) {
-      for (let i = 0; i < keys.length; i++) state.set((keys[i] as (typeof keys)[number]).key, values[i]);
-    } else this.entriesOf(data, keys, state);
+    // The entries in document order: the reader's own Map (made for this render alone) when it kept one,
+    // else each key looked up (listing a mapping of thousands of keys and looking each up costs more).
+    if (entries !== undefined) state = entries;
+    else this.entriesOf(data as Record<string, unknown>, keys, state);
     const posOf = (k: string): Span => keyPos.get(k) ?? at(1, 1);
 
     let include: unknown[] = [];
