@@ -31,6 +31,20 @@ function strip(s: string): string {
   return s.replace(/^\s+|\s+$/g, '');
 }
 
+/** Whether a character is one JavaScript's `\s` matches. */
+function isJsSpace(c: number): boolean {
+  // Printable ASCII, most characters of a comment, is answered by the first test.
+  if (c > 0x20 && c < 0x7f) return false;
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** What /^\s|\s$/ says of a text (its first or last character is whitespace), without the regular expression. */
+function spaceAtEnds(s: string): boolean {
+  return s.length > 0 && (isJsSpace(s.charCodeAt(0)) || isJsSpace(s.charCodeAt(s.length - 1)));
+}
+
 /** The `_id` state outputs show the ID where the name would be. */
 function idTag(tag: string): string {
   const comps = tag.split('_|-');
@@ -55,7 +69,7 @@ function noChanges(changes: unknown): boolean {
 function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string {
   const { state, id, name, last: fun } = tagParts(tag);
   const raw = pyStr(ret.comment ?? '');
-  const stripped = /^\s|\s$/.test(raw) ? strip(raw) : raw;
+  const stripped = spaceAtEnds(raw) ? strip(raw) : raw;
   const comment = stripped.includes('\n') ? stripped.replaceAll('\n', COMMENT_INDENT) : stripped;
   const e = c.ENDC;
   const changes = noChanges(ret.changes) ? '' : formatChanges(ret.changes, c).text;
