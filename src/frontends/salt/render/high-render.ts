@@ -33,6 +33,8 @@ export class HighRenderer {
   private readonly mods = new Set<string>();
   private iorder = 10000;
   private readonly spans: Record<string, Span> = {};
+  /** Whether any ID has its span yet (before the first, no ID need be asked for in spans). */
+  private spanned = false;
   private readonly files: Record<string, string> = {};
   private readonly listings = new Map<string, string[]>();
 
@@ -151,8 +153,14 @@ export class HighRenderer {
     this.handleExtend(state, sls, env, posOf('extend'));
     this.handleExclude(state, sls, posOf('exclude'));
     this.handleStateDecls(state, sls, env, posOf);
+    // The IDs' spans, each ID's first: spans empty so far (the first SLS), none of these distinct IDs is
+    // in it, and asking a dictionary of thousands of keys for each costs a lookup each.
+    const fresh = !this.spanned;
     state.forEach((_, k) => {
-      if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
+      if (k !== EXTEND && k !== EXCLUDE && (fresh || !Object.hasOwn(this.spans, k))) {
+        this.spans[k] = posOf(k);
+        this.spanned = true;
+      }
     });
 
     const incSpan = posOf('include');
