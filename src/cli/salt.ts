@@ -250,7 +250,7 @@ async function runStates(chunks: Chunk[], opts: SaltCliOptions, so: SaltOptions,
       // --detailed-exitcode (cairn's, as for every front end): 2 when the run succeeded with changes made or pending.
       const changed = run.results.some((r) => r.status === 'changed' || r.status === 'pending');
       const code = failed ? exitCode(2, opts) : exitCodeFor({ failed: false, changed }, opts.detailedExitcode === true);
-      return { results: run.results.map(keep), unstored, exitCode: code, print: () => print(formatRun(run.running, opts.out, settings)) };
+      return { results: run.results.map(keep), unstored, exitCode: code, print: () => print(formatRun(run.running, opts.out, settings, run.order)) };
     },
   );
 }

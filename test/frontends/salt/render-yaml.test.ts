@@ -26,13 +26,21 @@ test('fast and full YAML readers give the same data and top keys', () => {
     assert.ok(slow.ok);
     assert.deepEqual(fast.data ?? {}, slow.data, text);
     assert.deepEqual(fast.topKeys, slow.topKeys, text);
-    // A mapping's values come in a list too, one per top key, the very values of the data.
+    assert.equal(fast.entries, undefined, text);
+    // Asked for its entries, a mapping comes as a Map of them instead: one per top key, in their order,
+    // the very data the object holds.
+    const asEntries = fastLoad(text, resolvePlain, true);
+    assert.ok(asEntries, text);
     const data = fast.data as Record<string, unknown> | null;
     if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-      assert.ok(fast.values, text);
-      assert.equal(fast.values.length, fast.topKeys.length, text);
-      fast.topKeys.forEach((k, i) => assert.equal(fast.values?.[i], data[k.key], text));
-    } else assert.equal(fast.values, undefined, text);
+      assert.ok(asEntries.entries, text);
+      assert.equal(asEntries.data, undefined, text);
+      assert.deepEqual([...asEntries.entries.keys()], asEntries.topKeys.map((k) => k.key), text);
+      assert.deepEqual(Object.fromEntries(asEntries.entries), data, text);
+    } else {
+      assert.equal(asEntries.entries, undefined, text);
+      assert.deepEqual(asEntries.data, fast.data, text);
+    }
   }
 });
 
@@ -44,7 +52,7 @@ test('an SLS read by the fast reader and one the full parser reads render the sa
     return JSON.stringify(r.high.states);
   };
   const body = 'b:\n  test.nop: []\n"true":\n  test.nop: []\na:\n  test.nop:\n    - name: x\n';
-  assert.ok(fastLoad(body, resolvePlain)?.values);
+  assert.ok(fastLoad(body, resolvePlain, true)?.entries);
   // An anchor makes the fast reader give up: the same data from the full parser.
   const anchored = body.replace('- name: x', '- name: &n x');
   assert.equal(fastLoad(anchored, resolvePlain), undefined);
@@ -53,7 +61,11 @@ test('an SLS read by the fast reader and one the full parser reads render the sa
 });
 
 test('the fast reader gives up on anything it does not fully handle', () => {
-  for (const text of REFUSED) assert.equal(fastLoad(text, resolvePlain), undefined, JSON.stringify(text));
+  for (const text of REFUSED) {
+    assert.equal(fastLoad(text, resolvePlain), undefined, JSON.stringify(text));
+    // A repeated top key too when the entries go into a Map.
+    assert.equal(fastLoad(text, resolvePlain, true), undefined, JSON.stringify(text));
+  }
 });
 
 test('plain scalars of every first character resolve as the full parser reads them', () => {

@@ -26,6 +26,11 @@ async function records(chunks: Chunk[]) {
   const tags = Object.keys(out.running);
   assert.deepEqual(out.results.map((r) => r.id), tags);
   for (const [i, tag] of tags.entries()) assert.deepEqual(untimed(out.results[i] as NodeResult), untimed(nodeResult(tag, out.running[tag] as Ret, false)), tag);
+  // The order the run hands on, when it knows it, is the running dict's own: its tags and very returns.
+  if (out.order) {
+    assert.deepEqual(out.order.tags, tags);
+    for (const [i, tag] of tags.entries()) assert.equal(out.order.rets[i], out.running[tag], tag);
+  }
   return { out, progress };
 }
 
@@ -35,6 +40,32 @@ test('records of states without requisites are the ones built during the run', a
   // The very objects handed to the progress, not new ones.
   for (const [i, r] of out.results.entries()) assert.equal(r, progress[i]);
   assert.deepEqual(out.results.map((r) => r.status), ['changed', 'ok', 'failed']);
+  assert.ok(out.order, 'the run knows its order');
+});
+
+test('a state taken up again by a requisite keeps its latest record; the run knows its order', async () => {
+  // b fails; a (requiring b) fails for it; c requires a and b (both already run).
+  const { out } = await records([
+    chunk('nop', 'a', { require: [{ test: 'b' }] }),
+    chunk('fail_without_changes', 'b'),
+    chunk('succeed_with_changes', 'c', { require: [{ test: 'a' }, { test: 'b' }] }),
+  ]);
+  assert.deepEqual(out.results.map((r) => r.status), ['failed', 'failed', 'failed']);
+  assert.deepEqual(out.results.map((r) => r.run_num), [0, 1, 2]);
+  assert.ok(out.order);
+});
+
+test('a run that ends in failhard or has a listen state leaves its order to the dict', async () => {
+  // f fails hard while a's requisites are run: the run's failhard mark goes into the dict and out again.
+  const hard = await records([chunk('nop', 'a', { require: [{ test: 'f' }] }), chunk('fail_without_changes', 'f', { failhard: true }), chunk('nop', 'g')]);
+  assert.deepEqual(hard.out.results.map((r) => r.id), ['test_|-f_|-f_|-fail_without_changes']);
+  assert.equal(hard.out.order, undefined);
+  // Failing hard at the top level leaves nothing else in the dict: the order is known.
+  const top = await records([chunk('fail_without_changes', 'f', { failhard: true }), chunk('nop', 'g')]);
+  assert.equal(top.out.order?.tags.length, 1);
+  const { out } = await records([chunk('succeed_with_changes', 'x'), chunk('nop', 'l', { listen: [{ test: 'x' }] })]);
+  assert.equal(out.order, undefined);
+  assert.ok(out.results.some((r) => r.id.startsWith('test_|-listener_l')), 'the listener ran');
 });
 
 test('a parallel state filled in after its progress record, and a listen error, are recorded as they end', async () => {

@@ -200,7 +200,13 @@ export function orderChunks(chunks: RawChunk[]): Chunk[] {
     if (!('order' in c) || !isInt(c.order)) continue;
     if (c.order > cap - 1 && c.order > 0) cap = c.order + 100;
   }
-  for (let i = 0; i < chunks.length; i++) {
+  // Each chunk's order made a number, then sorted by position, with the orders and keys in lists of their
+  // own (no pair object per chunk), filled in the same pass.
+  const n = chunks.length;
+  const orders = new Float64Array(n);
+  const keys: string[] = new Array<string>(n);
+  const at: number[] = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
     const c = chunks[i] as RawChunk;
     if (!('order' in c)) c.order = cap;
     else if (typeof c.order !== 'number') c.order = c.order === 'last' ? cap + 1000000 : c.order === 'first' ? 0 : cap;
@@ -209,14 +215,6 @@ export function orderChunks(chunks: RawChunk[]): Chunk[] {
       delete c.name_order;
     }
     if ((c.order as number) < 0) c.order = cap + 1000000 + (c.order as number);
-  }
-  // Sorted by position, with the orders and keys in lists of their own (no pair object per chunk).
-  const n = chunks.length;
-  const orders = new Float64Array(n);
-  const keys: string[] = new Array<string>(n);
-  const at: number[] = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    const c = chunks[i] as RawChunk;
     orders[i] = c.order as number;
     keys[i] = `${pyStr(c.state)}${pyStr(c.name)}${pyStr(c.fun)}`;
     at[i] = i;

@@ -31,6 +31,20 @@ function strip(s: string): string {
   return s.replace(/^\s+|\s+$/g, '');
 }
 
+/** Whether a character is one JavaScript's `\s` matches. */
+function isJsSpace(c: number): boolean {
+  // Printable ASCII, most characters of a comment, is answered by the first test.
+  if (c > 0x20 && c < 0x7f) return false;
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** What /^\s|\s$/ says of a text (its first or last character is whitespace), without the regular expression. */
+function spaceAtEnds(s: string): boolean {
+  return s.length > 0 && (isJsSpace(s.charCodeAt(0)) || isJsSpace(s.charCodeAt(s.length - 1)));
+}
+
 /** The `_id` state outputs show the ID where the name would be. */
 function idTag(tag: string): string {
   const comps = tag.split('_|-');
@@ -55,7 +69,7 @@ function noChanges(changes: unknown): boolean {
 function stateBlock(tag: string, ret: Ret, t: string, c: Colors): string {
   const { state, id, name, last: fun } = tagParts(tag);
   const raw = pyStr(ret.comment ?? '');
-  const stripped = /^\s|\s$/.test(raw) ? strip(raw) : raw;
+  const stripped = spaceAtEnds(raw) ? strip(raw) : raw;
   const comment = stripped.includes('\n') ? stripped.replaceAll('\n', COMMENT_INDENT) : stripped;
   const e = c.ENDC;
   const changes = noChanges(ret.changes) ? '' : formatChanges(ret.changes, c).text;
@@ -97,7 +111,13 @@ export interface HighstateSettings {
   readonly color?: boolean;
 }
 
-export function formatHighstate(data: Record<string, unknown> | string[], host = 'local', settings: HighstateSettings = {}): string {
+/** The entries of a running dict in its order, as the run knows them (its keys then need not be listed). */
+export interface DataOrder {
+  readonly tags: readonly string[];
+  readonly rets: readonly unknown[];
+}
+
+export function formatHighstate(data: Record<string, unknown> | string[], host = 'local', settings: HighstateSettings = {}, order?: DataOrder): string {
   const mode = (settings.stateOutput ?? 'full').toLowerCase();
   const verbose = settings.stateVerbose ?? true;
   const c: Colors = settings.color ? COLORS : NO_COLORS;
@@ -116,20 +136,21 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   const rets: Ret[] = [];
   let sorted = true;
   let lastNum = -Infinity;
-  for (const tag in data) {
-    const v = data[tag];
-    if (typeof v !== 'object' || v === null || !('result' in v)) continue;
+  const take = (tag: string, v: unknown) => {
+    if (typeof v !== 'object' || v === null || !('result' in v)) return;
     tags.push(tag);
     rets.push(v as Ret);
     const num = Number((v as Ret).__run_num__ ?? 0);
     if (!(num >= lastNum)) sorted = false;
     lastNum = num;
-  }
+  };
+  if (order !== undefined) for (let i = 0; i < order.tags.length; i++) take(order.tags[i] as string, order.rets[i]);
+  else for (const tag in data) take(tag, data[tag]);
   // A run's dict is mostly in run order already: sorted (stably, by run number) only when it is not.
-  let order: number[] | undefined;
+  let byRun: number[] | undefined;
   if (!sorted) {
-    order = tags.map((_, i) => i);
-    order.sort((a, b) => Number((rets[a] as Ret).__run_num__ ?? 0) - Number((rets[b] as Ret).__run_num__ ?? 0));
+    byRun = tags.map((_, i) => i);
+    byRun.sort((a, b) => Number((rets[a] as Ret).__run_num__ ?? 0) - Number((rets[b] as Ret).__run_num__ ?? 0));
   }
   const idMode = mode.endsWith('_id');
   const terse = mode.startsWith('terse');
@@ -141,7 +162,7 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   let changed = 0;
   let total = 0;
   for (let j = 0; j < tags.length; j++) {
-    const at = order === undefined ? j : (order[j] as number);
+    const at = byRun === undefined ? j : (byRun[j] as number);
     const tag = tags[at] as string;
     const ret = rets[at] as Ret;
     if (ret.result === true) ok++;

@@ -1,5 +1,5 @@
 /** salt-call's outputters: highstate text, json (`json.dumps(indent=4)`) and yaml, all under the `local` key. */
-import { formatHighstate } from './highstate.js';
+import { type DataOrder, formatHighstate } from './highstate.js';
 import { COLORS, nested, NO_COLORS } from './nested.js';
 import { dumpYaml } from '../../../lang/python/yaml-emit.js';
 import { PLAIN_DICTS } from './plain-dicts.js';
@@ -77,10 +77,13 @@ function runFailed(local: Record<string, unknown> | string[]): boolean {
   return rets.length === 0 || rets.some((r) => r !== null && typeof r === 'object' && (r as Record<string, unknown>).result === false);
 }
 
-/** For a state run (dict of results) or a compile error (list of strings). */
-export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat, settings?: OutputSettings): string {
+/**
+ * For a state run (dict of results) or a compile error (list of strings); `order`, the run's entries in
+ * the dict's order when the run knows them.
+ */
+export function formatRun(local: Record<string, unknown> | string[], out: OutputFormat, settings?: OutputSettings, order?: DataOrder): string {
   if (out !== 'highstate') return formatData(local, out, settings, false, runFailed(local));
-  return formatHighstate(local, 'local', settings ?? {});
+  return formatHighstate(local, 'local', settings ?? {}, order);
 }
 
 /**

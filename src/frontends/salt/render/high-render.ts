@@ -33,6 +33,8 @@ export class HighRenderer {
   private readonly mods = new Set<string>();
   private iorder = 10000;
   private readonly spans: Record<string, Span> = {};
+  /** Whether any ID has its span yet (before the first, no ID need be asked for in spans). */
+  private spanned = false;
   private readonly files: Record<string, string> = {};
   private readonly listings = new Map<string, string[]>();
 
@@ -85,7 +87,7 @@ export class HighRenderer {
   }
 
   private renderState(sls: string, env: string, matches: Record<string, string[]>, from: Span | undefined): SlsState {
-    const state: SlsState = new Map();
+    let state: SlsState = new Map();
     const found = this.roots.findSls(env, sls);
     if (found === undefined) {
       const msg = `Specified SLS ${sls} in saltenv ${env} is not available on the salt master or through a configured fileserver`;
@@ -99,7 +101,7 @@ export class HighRenderer {
     const text = readFileSync(found.path, 'utf8');
     this.onSource?.(text.length);
     const names = slsContext(sls, found.rel);
-    const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`);
+    const out = renderFile(text, found.path, env, names, this.jinja, `SLS ${env}:${sls}`, true);
     this.mods.add(`${env}:${sls}`);
     this.files[`${env}:${sls}`] = found.path;
     if (!out.ok && out.unknownRenderer) {
@@ -112,9 +114,10 @@ export class HighRenderer {
       return state;
     }
     const data = out.value.data;
+    const entries = out.value.entries;
     const at = (line: number, col: number): Span => ({ file: found.path, line, col });
-    if (data === null || data === undefined || data === false || data === '' || data === 0) return state;
-    if (!isPlainObject(data)) {
+    if (entries === undefined && (data === null || data === undefined || data === false || data === '' || data === 0)) return state;
+    if (entries === undefined && !isPlainObject(data)) {
       this.problem(`SLS ${sls} does not render to a dictionary`, error(SALT_STRUCTURE, `SLS ${sls} does not render to a dictionary`, { span: at(1, 1) }));
       // Salt still updates its high data with the value: a dict.update that fails for anything but pairs.
       const pairs = Array.isArray(data) && data.every((x) => (typeof x === 'string' || Array.isArray(x)) && x.length === 2);
@@ -130,12 +133,10 @@ export class HighRenderer {
       keyPos.set(k.key, at(k.line, k.col));
       if (k.nonString) this.idTypes[k.key] = k.nonString;
     }
-    const values = out.value.values;
-    // The entries in document order: from the reader's list of values when it kept one, else each key
-    // looked up (listing a mapping of thousands of keys and looking each up costs more than the list).
-    if (values !== undefined && values.length === keys.length) {
-      for (let i = 0; i < keys.length; i++) state.set((keys[i] as (typeof keys)[number]).key, values[i]);
-    } else this.entriesOf(data, keys, state);
+    // The entries in document order: the reader's own Map (made for this render alone) when it kept one,
+    // else each key looked up (listing a mapping of thousands of keys and looking each up costs more).
+    if (entries !== undefined) state = entries;
+    else this.entriesOf(data as Record<string, unknown>, keys, state);
     const posOf = (k: string): Span => keyPos.get(k) ?? at(1, 1);
 
     let include: unknown[] = [];
@@ -152,8 +153,14 @@ export class HighRenderer {
     this.handleExtend(state, sls, env, posOf('extend'));
     this.handleExclude(state, sls, posOf('exclude'));
     this.handleStateDecls(state, sls, env, posOf);
+    // The IDs' spans, each ID's first: spans empty so far (the first SLS), none of these distinct IDs is
+    // in it, and asking a dictionary of thousands of keys for each costs a lookup each.
+    const fresh = !this.spanned;
     state.forEach((_, k) => {
-      if (k !== EXTEND && k !== EXCLUDE && !Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
+      if (k !== EXTEND && k !== EXCLUDE && (fresh || !Object.hasOwn(this.spans, k))) {
+        this.spans[k] = posOf(k);
+        this.spanned = true;
+      }
     });
 
     const incSpan = posOf('include');

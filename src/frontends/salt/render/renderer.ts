@@ -12,11 +12,15 @@ import { mapRenderedLine, RenderedLines } from './source-map.js';
 import { loadSaltYaml, type TopKey } from './yaml-load.js';
 
 export interface Rendered {
-  readonly data: unknown;
+  /** The data; absent when `entries` holds it. */
+  readonly data?: unknown;
   /** Top-level keys with their 1-based line and column in the source file. */
   readonly keys: ReadonlyArray<TopKey & { line: number; col: number }>;
-  /** The top-level mapping's values in the order of `keys`, one each, when the YAML reader kept them. */
-  readonly values?: readonly unknown[];
+  /**
+   * A mapping's entries in document order, one per key of `keys`, in place of `data` (only when asked
+   * for with `asEntries`, and only when the YAML reader's fast path read it).
+   */
+  readonly entries?: Map<string, unknown>;
 }
 
 /** `unknownRenderer`: Salt finds no such renderer, logs it and goes on as if the file rendered to nothing. */
@@ -50,7 +54,8 @@ function lineColOf(text: string, offset: number): { line: number; col: number } 
   return { line, col: offset - start + 1 };
 }
 
-export function renderFile(text: string, file: string, saltenv: string, names: Record<string, unknown>, jinja: JinjaSession, what: string): RenderOutcome {
+/** `asEntries`: a YAML mapping may come as its entries (Rendered.entries) instead of its data. */
+export function renderFile(text: string, file: string, saltenv: string, names: Record<string, unknown>, jinja: JinjaSession, what: string, asEntries = false): RenderOutcome {
   const pipe = pipelineOf(text);
   if (pipe.length === 1 && pipe[0] === 'py') {
     const r = renderPy(text, file, saltenv, names, jinja.data);
@@ -92,7 +97,7 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
       return { ok: false, saltMessage: msg, diagnostic: error(SALT_YAML, msg, { span: { file, line: 1, col: 1 } }) };
     }
   }
-  const loaded = loadSaltYaml(rendered);
+  const loaded = loadSaltYaml(rendered, asEntries);
   if (!loaded.ok) {
     const at = lineColOf(rendered, loaded.failure.offset);
     const line = rendered === text ? at.line : mapRenderedLine(text, rendered, at.line);
@@ -113,7 +118,7 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
     });
   }
   if (source) keys = keys.map((k) => ({ ...k, line: source.map(k.line), col: 1 }));
-  return { ok: true, value: loaded.values !== undefined && loaded.values.length === keys.length ? { data: loaded.data, keys, values: loaded.values } : { data: loaded.data, keys } };
+  return { ok: true, value: loaded.entries !== undefined ? { keys, entries: loaded.entries } : { data: loaded.data, keys } };
 }
 
 /**

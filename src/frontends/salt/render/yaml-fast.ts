@@ -89,14 +89,17 @@ class Reader {
   /** The lines the top-level mapping read (ascending) and each one's key, in two lists. */
   readonly rootLines: number[] = [];
   readonly rootKeys: unknown[] = [];
-  /** The top-level mapping's values, in the order of its keys. */
-  readonly rootValues: unknown[] = [];
+  /** The top-level mapping's entries in a Map instead of an object, when asked for (see fastLoad). */
+  rootEntries: Map<string, unknown> | undefined;
   private src = '';
   /** The first ': ' at or after colonFrom is at colonAt (-1: none): lines are read in order, so a search goes on from the last one's answer instead of scanning again. */
   private colonFrom = 0;
   private colonAt = -2;
 
-  constructor(private readonly resolve: Resolve) {}
+  constructor(
+    private readonly resolve: Resolve,
+    private readonly asEntries = false,
+  ) {}
 
   /** Splits the text into its content lines (not blank, not a comment). */
   scan(text: string): void {
@@ -193,7 +196,10 @@ class Reader {
   }
 
   /** A block mapping at `indent`; its first entry starts at `firstStart` inside the current line (a sequence item's), or -1. */
-  private map(indent: number, firstStart: number, root: boolean): Record<string, unknown> {
+  private map(indent: number, firstStart: number, root: boolean): Record<string, unknown> | Map<string, unknown> {
+    // The top-level mapping goes into a Map when its entries are asked for (thousands of keys: a Map takes
+    // them for less than an object, which turns into a dictionary).
+    const entries = root && this.asEntries ? new Map<string, unknown>() : undefined;
     const out: Record<string, unknown> = {};
     let s = firstStart;
     let count = 0;
@@ -222,9 +228,13 @@ class Reader {
       } else if (Object.hasOwn(out, k)) throw new GiveUp();
       const value = this.valueAfter(end, e);
       const v = value === '' ? this.nested(indent, true) : scalar(value, this.resolve);
-      out[k] = v;
-      if (root) this.rootValues.push(v);
+      if (entries !== undefined) entries.set(k, v);
+      else out[k] = v;
       s = -1;
+    }
+    if (entries !== undefined) {
+      if (entries.size !== count) throw new GiveUp();
+      return entries;
     }
     if (root && Object.keys(out).length !== count) throw new GiveUp();
     return out;
@@ -290,25 +300,34 @@ class Reader {
   }
 }
 
+export interface FastLoad {
+  /** The data; absent when `entries` holds it. */
+  readonly data?: unknown;
+  readonly topKeys: TopKey[];
+  /** A mapping document's entries in document order, one per top key, in place of its data. */
+  readonly entries?: Map<string, unknown>;
+}
+
 /**
- * The document's data and its top-level keys, or undefined to use the full parser. When the document is
- * a mapping, `values` holds its values in the order of `topKeys` (one each), so that a caller going over
- * the entries in order need not look each key up in `data`.
+ * The document's data and its top-level keys, or undefined to use the full parser. `asEntries`: a
+ * mapping document, whose every top key the mapping read, comes as a Map of its entries (`entries`)
+ * instead of an object, for a caller that goes over them in order (a 10,000-key object is a dictionary,
+ * slower to fill, and its key list must be sorted back into insertion order).
  */
-export function fastLoad(
-  text: string,
-  resolve: Resolve,
-): { data: unknown; topKeys: { key: string; offset: number; nonString?: string }[]; values?: unknown[] } | undefined {
+export function fastLoad(text: string, resolve: Resolve, asEntries = false): FastLoad | undefined {
   try {
-    const r = new Reader(resolve);
+    const r = new Reader(resolve, asEntries);
     r.scan(text);
-    if (r.starts.length === 0) return { data: {}, topKeys: [], values: [] };
+    if (r.starts.length === 0) return asEntries ? { topKeys: [], entries: new Map() } : { data: {}, topKeys: [] };
     if (r.indents[0] !== 0) return undefined;
     const data = r.block(0, true);
     if (!r.done()) return undefined;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return { data, topKeys: [] };
     const topKeys = r.topKeys();
-    return topKeys.length === r.rootValues.length ? { data, topKeys, values: r.rootValues } : { data, topKeys };
+    if (!(data instanceof Map)) return { data, topKeys };
+    // A top-level line the mapping did not read as its key (an item of a sequence at indent 0 that reads
+    // as `key: value`): the caller looks the keys up in the data.
+    return topKeys.length === data.size ? { topKeys, entries: data } : { data: Object.fromEntries(data), topKeys };
   } catch (e) {
     if (e instanceof GiveUp) return undefined;
     throw e;

@@ -36,8 +36,11 @@ export interface TopKey {
   readonly nonString?: string;
 }
 
-/** `values`: a mapping's values in the order of `topKeys`, one each, when the reader kept them. */
-export type YamlLoad = { ok: true; data: unknown; topKeys: TopKey[]; values?: readonly unknown[] } | { ok: false; failure: YamlFailure };
+/**
+ * `entries`: a mapping document's entries in document order, one per top key, in place of `data` (only
+ * when asked for, and only when the fast reader read the document).
+ */
+export type YamlLoad = { ok: true; data?: unknown; topKeys: TopKey[]; entries?: Map<string, unknown> } | { ok: false; failure: YamlFailure };
 
 const scalar = (test: RegExp, resolve: (s: string) => unknown): ScalarTag => ({
   tag: 'tag:yaml.org,2002:' + (typeof resolve('1') === 'boolean' ? 'bool' : 'int'),
@@ -236,12 +239,16 @@ export function resolvePlain(s: string): unknown {
   return s;
 }
 
-/** Loads one YAML document the way Salt's yaml renderer does; an empty document is `{}`. */
-export function loadSaltYaml(text: string): YamlLoad {
-  const fast = fastLoad(text, resolvePlain);
+/**
+ * Loads one YAML document the way Salt's yaml renderer does; an empty document is `{}`. `asEntries`: a
+ * mapping document may come as its entries (`entries`) instead of its data.
+ */
+export function loadSaltYaml(text: string, asEntries = false): YamlLoad {
+  const fast = fastLoad(text, resolvePlain, asEntries);
   if (fast) {
+    if (fast.entries !== undefined) return { ok: true, topKeys: fast.topKeys, entries: fast.entries };
     if (fast.data === null || fast.data === '') return { ok: true, data: {}, topKeys: fast.topKeys };
-    return fast.values ? { ok: true, data: fast.data, topKeys: fast.topKeys, values: fast.values } : { ok: true, data: fast.data, topKeys: fast.topKeys };
+    return { ok: true, data: fast.data, topKeys: fast.topKeys };
   }
   return loadSlow(text);
 }

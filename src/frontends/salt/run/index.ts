@@ -31,6 +31,16 @@ export interface SaltRun {
   readonly running: Record<string, SaltResult>;
   /** The core results, for the run store. */
   readonly results: NodeResult[];
+  /**
+   * The running dict's tags and returns in its order, when the run knows it without listing the dict's
+   * keys (for thousands of states a dictionary's, whose key list is sorted back into insertion order).
+   */
+  readonly order?: RunOrder;
+}
+
+export interface RunOrder {
+  readonly tags: readonly string[];
+  readonly rets: readonly SaltResult[];
 }
 
 /** Whether an object has an own enumerable key (Object.keys(o).length > 0, without making the list). */
@@ -76,10 +86,11 @@ export function nodeResult(tag: string, r: Ret, test: boolean): NodeResult {
   };
 }
 
-/** A record built while the run went on, with the fields of the return it read, to tell whether it still holds. */
+/**
+ * The fields of a return a record read, kept to tell whether the record still holds at the end of a run
+ * with parallel states (a parallel state's return is filled in after its record was built).
+ */
 interface Built {
-  readonly ret: Ret;
-  readonly result: NodeResult;
   readonly name: unknown;
   readonly res: unknown;
   readonly changes: unknown;
@@ -98,8 +109,8 @@ function changeCount(r: Ret): number {
   return n;
 }
 
-function builtOf(r: Ret, result: NodeResult): Built {
-  return { ret: r, result, name: r.name, res: r.result, changes: r.changes, changed: changeCount(r), comment: r.comment, duration: r.duration, runNum: r.__run_num__, ran: r.__state_ran__, parallel: r.__parallel__ };
+function builtOf(r: Ret): Built {
+  return { name: r.name, res: r.result, changes: r.changes, changed: changeCount(r), comment: r.comment, duration: r.duration, runNum: r.__run_num__, ran: r.__state_ran__, parallel: r.__parallel__ };
 }
 
 function unchanged(b: Built, r: Ret): boolean {
@@ -115,23 +126,55 @@ function unchanged(b: Built, r: Ret): boolean {
  * runtime copies a chunk it calls with other keys); with one, each is copied so the caller's stay as
  * compiled.
  */
-function runnable(chunks: readonly Chunk[]): { chunks: Chunk[]; noRequisites: boolean } {
+function runnable(chunks: readonly Chunk[]): { chunks: Chunk[]; noRequisites: boolean; parallel: boolean } {
+  let requisites = false;
+  let parallel = false;
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i] as Chunk;
-    if (hasRequisites(c) || '__prereq__' in c) return { chunks: chunks.map((x) => ({ ...x })), noRequisites: false };
+    if (hasRequisites(c) || '__prereq__' in c) requisites = true;
+    if (c.parallel) parallel = true;
   }
-  return { chunks: chunks as Chunk[], noRequisites: true };
+  return { chunks: requisites ? chunks.map((x) => ({ ...x })) : (chunks as Chunk[]), noRequisites: !requisites, parallel };
+}
+
+/**
+ * The records built for progress, in the order they were built, with their tags and returns. A record
+ * still holds at the end when its return is still the running dict's and still has the run number it
+ * had (each call gives a return a new one; a state's return taken up again gets one too); in a run with
+ * parallel states, when every field the record read is unchanged as well.
+ */
+class Records {
+  readonly tags: string[] = [];
+  readonly rets: Ret[] = [];
+  readonly results: NodeResult[] = [];
+  readonly runNums: unknown[] = [];
+  readonly fields: Built[] | undefined;
+
+  constructor(parallel: boolean) {
+    this.fields = parallel ? [] : undefined;
+  }
+
+  add(tag: string, r: Ret, result: NodeResult): void {
+    this.tags.push(tag);
+    this.rets.push(r);
+    this.results.push(result);
+    this.runNums.push(r.__run_num__);
+    this.fields?.push(builtOf(r));
+  }
+
+  /** Record i if it still holds for the return r. */
+  holds(i: number, r: Ret): boolean {
+    if (this.rets[i] !== r || this.runNums[i] !== r.__run_num__) return false;
+    return this.fields === undefined || unchanged(this.fields[i] as Built, r);
+  }
 }
 
 export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions): Promise<SaltRun> {
   const caller = new StateCaller({ ctx: opts.ctx, translate: { ...opts.translate, lowstate: chunks }, kinds: opts.kinds ?? sharedKinds });
-  // The record built for a state's progress is kept for the end of the run when the running dict still
-  // holds that very return with every field the record reads unchanged (a parallel state's return, for
-  // one, is filled in later). The records are kept in the order they were built, with their tags.
-  const builtTags: string[] = [];
-  const built: Built[] = [];
+  // The records built for progress are kept for the end of the run, where each still holding is used.
   const onResult = opts.onResult;
   const run = runnable(chunks);
+  const records = new Records(run.parallel);
   const state = new SaltState(run.chunks, {
     noRequisites: run.noRequisites,
     test: opts.test,
@@ -141,8 +184,7 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
       ? {
           onResult: (tag: string, r: Ret) => {
             const result = nodeResult(tag, r, opts.test);
-            builtTags.push(tag);
-            built.push(builtOf(r, result));
+            records.add(tag, r, result);
             onResult(result);
           },
         }
@@ -153,24 +195,28 @@ export async function runChunks(chunks: readonly Chunk[], opts: SaltRunOptions):
     const r = await state.callOne({ ...chunks[0] });
     running = { [tagOf(chunks[0])]: r };
     opts.onResult?.(nodeResult(tagOf(chunks[0]), r, opts.test));
-  } else running = (await state.run()) as Record<string, SaltResult>;
-  // The running dict holds its entries in the order their records were built, each once, unless some
-  // entry came in otherwise (a listen error) or a tag was recorded twice: then the latest record of each
-  // tag is looked up by tag.
-  const tags = Object.keys(running);
-  let inOrder = tags.length === builtTags.length;
-  for (let i = 0; inOrder && i < tags.length; i++) if (tags[i] !== builtTags[i]) inOrder = false;
-  let byTag: Map<string, Built> | undefined;
-  if (!inOrder) {
-    byTag = new Map();
-    for (let i = 0; i < builtTags.length; i++) byTag.set(builtTags[i] as string, built[i] as Built);
+  } else {
+    running = (await state.run()) as Record<string, SaltResult>;
+    // A running dict that got its entries only by record holds the recorded tags and returns in order.
+    if (state.regular && onResult) {
+      const results: NodeResult[] = [];
+      for (let i = 0; i < records.tags.length; i++) {
+        const r = records.rets[i] as Ret;
+        results.push(records.holds(i, r) ? (records.results[i] as NodeResult) : nodeResult(records.tags[i] as string, r, opts.test));
+      }
+      return { running, results, order: { tags: records.tags, rets: records.rets } };
+    }
   }
+  // Otherwise the running dict's keys are listed: the latest record of each tag is looked up by tag.
+  const tags = Object.keys(running);
+  const byTag = new Map<string, number>();
+  for (let i = 0; i < records.tags.length; i++) byTag.set(records.tags[i] as string, i);
   const results: NodeResult[] = [];
   for (let i = 0; i < tags.length; i++) {
     const tag = tags[i] as string;
     const r = running[tag] as Ret;
-    const b = byTag === undefined ? built[i] : byTag.get(tag);
-    results.push(b && b.ret === r && unchanged(b, r) ? b.result : nodeResult(tag, r, opts.test));
+    const b = byTag.get(tag);
+    results.push(b !== undefined && records.holds(b, r) ? (records.results[b] as NodeResult) : nodeResult(tag, r, opts.test));
   }
   return { running, results };
 }

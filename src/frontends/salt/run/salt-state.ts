@@ -126,6 +126,11 @@ export class SaltState {
 
   /** Whether no chunk of the run names a requisite (then none can come to, and none is asked each time). */
   private readonly noRequisites: boolean;
+  /**
+   * Whether the running dict got its entries only by record, each tag once and none taken out: its keys
+   * are then the recorded tags in the order they were recorded (no failhard mark, listen state or error).
+   */
+  regular = true;
 
   constructor(
     private readonly chunks: Low[],
@@ -152,7 +157,11 @@ export class SaltState {
           const called = this.call(low, chunks, running);
           const ret = called instanceof Promise ? await called : called;
           if (low.__prereq__) this.pre[tag] = ret;
-          else this.record(running, tag, ret);
+          else {
+            // Not in the running dict: looked for just above.
+            running[tag] = ret;
+            this.o.onResult?.(tag, ret);
+          }
         } else running = await this.callChunk(low, running, chunks);
         if (this.checkFailhard(low, running)) return running;
       }
@@ -281,6 +290,7 @@ export class SaltState {
   }
 
   private record(running: Running, tag: string, ret: Ret): void {
+    if (tag in running) this.regular = false;
     running[tag] = ret;
     this.o.onResult?.(tag, ret);
   }
@@ -373,6 +383,7 @@ export class SaltState {
         }
         running = await this.callChunk(chunk, running, chunks);
         if (this.checkFailhard(chunk, running)) {
+          this.regular = false;
           running.__FAILHARD__ = true as unknown as Ret;
           return running;
         }
@@ -392,6 +403,7 @@ export class SaltState {
         } else running = await this.callChunk(low, running, chunks, depth);
       }
       if (lastChunk && this.checkFailhard(lastChunk, running)) {
+        this.regular = false;
         running.__FAILHARD__ = true as unknown as Ret;
         return running;
       }
@@ -598,6 +610,7 @@ export class SaltState {
         }
       }
     }
+    if (watchers.length > 0 || hasKey(errors)) this.regular = false;
     const ret = await this.callChunks(watchers);
     Object.assign(running, ret);
     for (const [tag, err] of Object.entries(errors)) {
@@ -620,6 +633,11 @@ export class SaltState {
     await this.reconcile();
     return this.callListen(this.chunks, running);
   }
+}
+
+function hasKey(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
 }
 
 /** Salt's _l_tag: the tag of a listen error. */
