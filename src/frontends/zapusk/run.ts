@@ -135,7 +135,7 @@ export class Interpreter {
     const printer = this.o.printer;
     if (o.colored) printer.streamBegin(o.lines);
     try {
-      return await this.o.host.exec(command, {
+      return await this.machine.exec(command, {
         env: this.env(inst),
         ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
         onOutput: (stream, chunk) => (stream === 'stdout' ? printer.streamChunk(chunk) : this.o.stderr(chunk)),
@@ -148,7 +148,7 @@ export class Interpreter {
   evaluator(inst: { padding: string }, env: () => Record<string, string>): Evaluator {
     return {
       shell: async (command) => {
-        const r = await this.o.host.exec(command, { env: env() });
+        const r = await this.machine.exec(command, { env: env() });
         return { code: r.code, stdout: r.stdout };
       },
       warn: (message) => this.o.printer.warning(inst.padding, message),
