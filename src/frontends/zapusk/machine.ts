@@ -83,12 +83,22 @@ export class Machine {
 
   /** Whether a [file] mark (`created-file-…`, `file-backup-…`) is there: from the state dir's listing. */
   async markExists(path: string): Promise<boolean> {
-    return (await this.marks.has(path)) ?? (await this.exists(path));
+    let known = this.marks.has(path);
+    if (known === undefined) {
+      await this.marks.take(path);
+      known = this.marks.has(path);
+    }
+    return known ?? this.exists(path);
   }
 
   /** A [file] mark's text, or undefined when there is none; read only when the listing has it. */
   async readMarkIfExists(path: string): Promise<string | undefined> {
-    return (await this.marks.has(path)) === false ? undefined : this.readTextIfExists(path);
+    let known = this.marks.has(path);
+    if (known === undefined) {
+      await this.marks.take(path);
+      known = this.marks.has(path);
+    }
+    return known === false ? undefined : this.readTextIfExists(path);
   }
 
   async isDirectory(path: string): Promise<boolean> {

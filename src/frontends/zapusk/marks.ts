@@ -23,6 +23,7 @@ function split(path: string): { dir: string; name: string } | undefined {
 }
 
 export class MarkListing {
+  /** The dir listed (or found unlistable); undefined when none is. */
   private dir: string | undefined;
   /** The names in `dir`; null where it could not be listed (marks are then looked at one by one). */
   private names: Set<string> | null = null;
@@ -30,21 +31,27 @@ export class MarkListing {
   constructor(private readonly list: (dir: string) => Promise<string[]>) {}
 
   /**
-   * Whether a mark is there, or undefined when a listing cannot tell (the path is not a mark's, or its
-   * dir cannot be listed): the caller then looks at the path itself.
+   * Whether a mark is there, or undefined when the listing cannot tell (the path is not a mark's, or
+   * its dir is not listed: `take` it first, or it cannot be listed): the caller then looks at the path.
    */
-  async has(path: string): Promise<boolean | undefined> {
+  has(path: string): boolean | undefined {
+    if (this.names === null) return undefined;
+    const at = path.lastIndexOf('/');
+    const name = path.slice(at + 1);
+    if (at < 0 || !isMarkName(name) || path.slice(0, at) !== this.dir) return undefined;
+    return this.names.has(name);
+  }
+
+  /** Lists the dir of a mark's path, unless it is the one listed or found unlistable (or the path is not a mark's). */
+  async take(path: string): Promise<void> {
     const p = split(path);
-    if (!p || !isMarkName(p.name)) return undefined;
-    if (this.dir !== p.dir) {
-      this.dir = p.dir;
-      try {
-        this.names = new Set(await this.list(p.dir));
-      } catch {
-        this.names = null;
-      }
+    if (!p || !isMarkName(p.name) || p.dir === this.dir) return;
+    this.dir = p.dir;
+    try {
+      this.names = new Set(await this.list(p.dir));
+    } catch {
+      this.names = null;
     }
-    return this.names === null ? undefined : this.names.has(p.name);
   }
 
   /** A file was written (`present`) or removed at `path`: that one entry. */
