@@ -65,7 +65,13 @@ function strip(s: string): string {
 export function splitLines(file: string, text: string): SourceLine[] {
   const parts = text.split('\n');
   if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
-  return parts.map((t, i) => ({ file, line: i + 1, text: t.endsWith('\r') ? t.slice(0, -1) : t }));
+  const lines: SourceLine[] = new Array(parts.length);
+  const cr = text.includes('\r');
+  for (let i = 0; i < parts.length; i++) {
+    const t = parts[i] as string;
+    lines[i] = { file, line: i + 1, text: cr && t.endsWith('\r') ? t.slice(0, -1) : t };
+  }
+  return lines;
 }
 
 /** A line zapusk-tool reads (a key, a bare key, a step, a header, a comment or a blank line). */
@@ -116,10 +122,12 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
     // a header, a comment or a step is left to try, in the same order.
     const first = line.charCodeAt(0);
     const keyLike = first !== 35 && first !== 91;
-    if (keyLike && (m = QUOTED.exec(line))) {
+    // Both quoted forms need a quote on the line.
+    const quoted = keyLike && (line.includes('"') || line.includes("'"));
+    if (quoted && (m = QUOTED.exec(line))) {
       const key = m[1] as string;
       assign(l, key, m[2] as string, colOf(l, m[2] as string, l.text.indexOf('=')));
-    } else if (keyLike && (m = MULTILINE_START.exec(line))) {
+    } else if (quoted && (m = MULTILINE_START.exec(line))) {
       const key = m[1] as string;
       const body: string[] = [];
       let closed = false;
