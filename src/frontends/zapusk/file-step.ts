@@ -124,7 +124,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     const now = withMode ? undefined : it.machine.actNow('file', params);
     const current = now === undefined ? await it.o.host.stat(path) : undefined;
     const present = now !== undefined || current !== null;
-    if (present && !(await it.machine.markExists(backup))) {
+    if (present && !(it.machine.markNow(backup) ?? (await it.machine.markExists(backup)))) {
       it.o.printer.info(inst.padding, `making backup of [${path}] to [${backup}]`);
       const r = await it.machine.act('file', { path: backup, source: path, mode: 0o600 });
       if (!r.ok) return it.fail(call, 'Z041', `file: cannot back up ${path}: ${r.comment ?? ''}`);

@@ -20,6 +20,20 @@ function inSync(check: CheckOutcome): ActOutcome {
   return check.outputs ? { ok: true, inSync: true, comment: check.comment ?? '', outputs: check.outputs } : { ok: true, inSync: true, comment: check.comment ?? '' };
 }
 
+function isAbsent(e: unknown): boolean {
+  return e instanceof HostError && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
+}
+
+/** A read answered at once, or undefined when there is no such file. */
+function textIfExists(read: () => string): string | undefined {
+  try {
+    return read();
+  } catch (e) {
+    if (isAbsent(e)) return undefined;
+    throw e;
+  }
+}
+
 export class Machine {
   private counter = 0;
   private readonly ctx: ResourceContext;
@@ -88,7 +102,12 @@ export class Machine {
       await this.marks.take(path);
       known = this.marks.has(path);
     }
-    return known ?? this.exists(path);
+    return known ?? (await this.exists(path));
+  }
+
+  /** markExists answered at once from the listing, or undefined when the listing cannot tell. */
+  markNow(path: string): boolean | undefined {
+    return this.marks.has(path);
   }
 
   /** A [file] mark's text, or undefined when there is none; read only when the listing has it. */
@@ -98,7 +117,10 @@ export class Machine {
       await this.marks.take(path);
       known = this.marks.has(path);
     }
-    return known === false ? undefined : this.readTextIfExists(path);
+    if (known === false) return undefined;
+    // Read at once where the host answers at once, with no further promise to settle.
+    const now = this.host.immediate;
+    return now ? textIfExists(() => now.readText(path)) : await this.readTextIfExists(path);
   }
 
   async isDirectory(path: string): Promise<boolean> {
@@ -111,12 +133,13 @@ export class Machine {
 
   /** The text of a file, or undefined when there is none: one read where exists-then-read takes two calls. */
   async readTextIfExists(path: string): Promise<string | undefined> {
+    // Where the host answers at once (this machine), the text is decoded as it is read.
+    const now = this.host.immediate;
+    if (now) return textIfExists(() => now.readText(path));
     try {
-      // Where the host answers at once (this machine), the text is decoded as it is read.
-      const now = this.host.immediate;
-      return now ? now.readText(path) : await this.readText(path);
+      return await this.readText(path);
     } catch (e) {
-      if (e instanceof HostError && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return undefined;
+      if (isAbsent(e)) return undefined;
       throw e;
     }
   }
