@@ -27,6 +27,9 @@ export class MarkListing {
   private dir: string | undefined;
   /** The names in `dir`; null where it could not be listed (marks are then looked at one by one). */
   private names: Set<string> | null = null;
+  /** Entries of the last listing, and marks looked at one by one since then while none was listed. */
+  private lastSize = 0;
+  private looks = 0;
 
   constructor(private readonly list: (dir: string) => Promise<string[]>) {}
 
@@ -42,16 +45,28 @@ export class MarkListing {
     return this.names.has(name);
   }
 
-  /** Lists the dir of a mark's path, unless it is the one listed or found unlistable (or the path is not a mark's). */
+  /**
+   * Lists the dir of a mark's path, unless it is the one listed or found unlistable (or the path is not
+   * a mark's). A listing dropped often (a command between each two [file] steps, a sub-program's state
+   * dir listed in between) is not taken again at once: only after as many marks were looked at one by one
+   * as a quarter of the entries the last listing had, so listings cost no more than the looks they spare
+   * and a run stays linear in its steps.
+   */
   async take(path: string): Promise<void> {
     const p = split(path);
     if (!p || !isMarkName(p.name) || p.dir === this.dir) return;
+    if (this.looks * 4 < this.lastSize) {
+      this.looks++;
+      return;
+    }
     this.dir = p.dir;
+    this.looks = 0;
     try {
       this.names = new Set(await this.list(p.dir));
     } catch {
       this.names = null;
     }
+    this.lastSize = this.names?.size ?? 0;
   }
 
   /** A file was written (`present`) or removed at `path`: that one entry. */

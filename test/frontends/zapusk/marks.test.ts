@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { MarkListing } from '../../../src/frontends/zapusk/marks.js';
 import { caseEnv, type CaseEnv, FIXTURES, runZapusk } from './zapusk-helpers.js';
 
 function program(env: CaseEnv, text: string): string {
@@ -71,4 +72,40 @@ test('a mark written by an earlier [file] step (by its own name or another path 
       rmSync(env.tmp, { recursive: true, force: true });
     }
   }
+});
+
+test('a listing dropped by a command is taken again only after a quarter of its entries were looked at one by one', async () => {
+  const dir = '/state';
+  const entries = Array.from({ length: 40 }, (_, i) => `created-file-c${i}`);
+  let listings = 0;
+  const marks = new MarkListing(async (d) => {
+    assert.equal(d, dir);
+    listings++;
+    return entries;
+  });
+  const look = async (name: string): Promise<boolean | undefined> => {
+    const known = marks.has(`${dir}/${name}`);
+    if (known !== undefined) return known;
+    await marks.take(`${dir}/${name}`);
+    return marks.has(`${dir}/${name}`);
+  };
+  assert.equal(await look('created-file-c1'), true);
+  assert.equal(await look('file-backup-c1'), false);
+  assert.equal(marks.has(`${dir}/params.txt`), undefined, 'only marks are answered');
+  assert.equal(listings, 1);
+  // What the run writes or removes there is kept in step; a path to the dir by another name drops it.
+  marks.touched(`${dir}/file-backup-c1`, true);
+  marks.touched(`${dir}/created-file-c2`, false);
+  marks.touched('/elsewhere/params.txt', true);
+  assert.equal(marks.has(`${dir}/file-backup-c1`), true);
+  assert.equal(marks.has(`${dir}/created-file-c2`), false);
+  marks.touched(`${dir}/./created-file-c3`, false);
+  assert.equal(marks.has(`${dir}/created-file-c3`), undefined);
+  // Dropped (as after a command): ten looks (a quarter of 40) are left to the caller, then it lists again.
+  for (let i = 0; i < 10; i++) assert.equal(await look(`created-file-c${i}`), undefined);
+  assert.equal(listings, 1);
+  assert.equal(await look('created-file-c5'), true);
+  assert.equal(listings, 2);
+  marks.forget();
+  assert.equal(await look('created-file-c5'), undefined);
 });
