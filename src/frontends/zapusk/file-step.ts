@@ -43,7 +43,7 @@ export function parseFileMode(spec: string, base: number): number | undefined {
 }
 
 async function restoreOrErase(it: Interpreter, call: StepCall, path: string, backup: string): Promise<void> {
-  if (await it.machine.exists(backup)) {
+  if (await it.machine.markExists(backup)) {
     const first = (await it.machine.readText(backup)).split('\n')[0];
     if (first !== EMPTY_MARK) {
       it.o.printer.info(call.inst.padding, `file: restoring backup [${path}]`);
@@ -62,7 +62,7 @@ async function restoreOrErase(it: Interpreter, call: StepCall, path: string, bac
 
 /** Dry run: what restoreOrErase would do to `path`. */
 async function planRestoreOrErase(it: Interpreter, call: StepCall, path: string, backup: string): Promise<void> {
-  if ((await it.machine.exists(backup)) && (await it.machine.readText(backup)).split('\n')[0] !== EMPTY_MARK) it.note(call, 'restored', path, false, ['(the file that was there before this step wrote it)']);
+  if ((await it.machine.markExists(backup)) && (await it.machine.readText(backup)).split('\n')[0] !== EMPTY_MARK) it.note(call, 'restored', path, false, ['(the file that was there before this step wrote it)']);
   else if (await it.machine.exists(path)) it.note(call, 'removed', path);
 }
 
@@ -100,7 +100,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   // The flag names the file this step wrote; when it already names this one there is nothing to rewrite
   // (a no-op apply then costs reads only, not an fsync per step).
   let flagged = false;
-  const flagText = await it.machine.readTextIfExists(flag);
+  const flagText = await it.machine.readMarkIfExists(flag);
   if (flagText !== undefined) {
     const previous = flagText.replace(/\n$/, '');
     flagged = previous === path;
@@ -110,7 +110,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     }
   }
   if (cmd === 'destroy') {
-    if (await it.machine.exists(flag)) {
+    if (await it.machine.markExists(flag)) {
       await restoreOrErase(it, call, path, backup);
       await it.machine.remove(flag);
       it.record(call, 'changed', `File ${path} removed`, started);
@@ -124,7 +124,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     const now = withMode ? undefined : it.machine.actNow('file', params);
     const current = now === undefined ? await it.o.host.stat(path) : undefined;
     const present = now !== undefined || current !== null;
-    if (present && !(await it.machine.exists(backup))) {
+    if (present && !(it.machine.markNow(backup) ?? (await it.machine.markExists(backup)))) {
       it.o.printer.info(inst.padding, `making backup of [${path}] to [${backup}]`);
       const r = await it.machine.act('file', { path: backup, source: path, mode: 0o600 });
       if (!r.ok) return it.fail(call, 'Z041', `file: cannot back up ${path}: ${r.comment ?? ''}`);
@@ -157,7 +157,7 @@ function endFileStep(it: Interpreter, call: StepCall): Outcome {
 /** A dry run of the step: what it would write, remove or restore, reading only. */
 async function planFile(it: Interpreter, call: StepCall, path: string, content: string, backup: string, flag: string): Promise<void> {
   const started = it.o.now();
-  const previous = (await it.machine.exists(flag)) ? (await it.machine.readText(flag)).replace(/\n$/, '') : undefined;
+  const previous = (await it.machine.markExists(flag)) ? (await it.machine.readText(flag)).replace(/\n$/, '') : undefined;
   if (previous !== undefined && previous !== path) await planRestoreOrErase(it, call, previous, backup);
   if (call.cmd === 'destroy') {
     if (previous === path) await planRestoreOrErase(it, call, path, backup);

@@ -2,11 +2,14 @@
  * How Zapusk steps act on the machine: through the shared resource kinds (command, file, absent) run
  * one at a time on a host, so a step gets the same atomic writes and the same result records as every
  * other front end. Small state marks (once flags, guard flags) are written through the host directly.
+ * Everything the run changes on the machine goes through here (commands too), so that the listing of a
+ * state dir's [file] marks is kept in step with it.
  */
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
-import type { Host, ResourceContext } from '../../host/types.js';
+import type { ExecOptions, ExecResult, Host, ResourceContext } from '../../host/types.js';
 import { applyStep, checkStep, checkStepNow, StepFailure, stepNode } from '../../resources/drive.js';
+import { MarkListing } from './marks.js';
 
 export interface ActOutcome extends ApplyOutcome {
   /** True when the resource was already as wanted. */
@@ -17,12 +20,28 @@ function inSync(check: CheckOutcome): ActOutcome {
   return check.outputs ? { ok: true, inSync: true, comment: check.comment ?? '', outputs: check.outputs } : { ok: true, inSync: true, comment: check.comment ?? '' };
 }
 
+function isAbsent(e: unknown): boolean {
+  return e instanceof HostError && (e.code === 'ENOENT' || e.code === 'ENOTDIR');
+}
+
+/** A read answered at once, or undefined when there is no such file. */
+function textIfExists(read: () => string): string | undefined {
+  try {
+    return read();
+  } catch (e) {
+    if (isAbsent(e)) return undefined;
+    throw e;
+  }
+}
+
 export class Machine {
   private counter = 0;
   private readonly ctx: ResourceContext;
+  private readonly marks: MarkListing;
 
   constructor(readonly host: Host) {
     this.ctx = { host, baseDir: '/' };
+    this.marks = new MarkListing((dir) => host.readdir(dir));
   }
 
   private node(type: string, params: Record<string, unknown>): GraphNode {
@@ -33,11 +52,23 @@ export class Machine {
   /** Checks, then applies when out of sync; what the machine refuses becomes a failed outcome (a bug in cairn is not caught). */
   async act(type: string, params: Record<string, unknown>): Promise<ActOutcome> {
     const node = this.node(type, params);
+    let check: CheckOutcome;
     try {
-      const check = await checkStep(this.ctx, node);
+      check = await checkStep(this.ctx, node);
       if (check.inSync) return inSync(check);
-      return { ...(await applyStep(this.ctx, node, check)), inSync: false };
     } catch (e) {
+      if (!StepFailure.is(e)) throw e;
+      return { ok: false, inSync: false, comment: e.message };
+    }
+    try {
+      const applied = await applyStep(this.ctx, node, check);
+      // A file is written (or copied) at its path; `absent` removes a file there, or a whole tree.
+      if (applied.ok && type === 'file') this.marks.touched(String(params.path), true);
+      else if (applied.ok && type === 'absent' && check.state === 'file') this.marks.touched(String(params.path), false);
+      else this.marks.forget();
+      return { ...applied, inSync: false };
+    } catch (e) {
+      this.marks.forget();
       if (!StepFailure.is(e)) throw e;
       return { ok: false, inSync: false, comment: e.message };
     }
@@ -64,6 +95,34 @@ export class Machine {
     return (now ? now.lstat(path) : await this.host.lstat(path)) !== null;
   }
 
+  /** Whether a [file] mark (`created-file-…`, `file-backup-…`) is there: from the state dir's listing. */
+  async markExists(path: string): Promise<boolean> {
+    let known = this.marks.has(path);
+    if (known === undefined) {
+      await this.marks.take(path);
+      known = this.marks.has(path);
+    }
+    return known ?? (await this.exists(path));
+  }
+
+  /** markExists answered at once from the listing, or undefined when the listing cannot tell. */
+  markNow(path: string): boolean | undefined {
+    return this.marks.has(path);
+  }
+
+  /** A [file] mark's text, or undefined when there is none; read only when the listing has it. */
+  async readMarkIfExists(path: string): Promise<string | undefined> {
+    let known = this.marks.has(path);
+    if (known === undefined) {
+      await this.marks.take(path);
+      known = this.marks.has(path);
+    }
+    if (known === false) return undefined;
+    // Read at once where the host answers at once, with no further promise to settle.
+    const now = this.host.immediate;
+    return now ? textIfExists(() => now.readText(path)) : await this.readTextIfExists(path);
+  }
+
   async isDirectory(path: string): Promise<boolean> {
     return (await this.host.stat(path))?.type === 'directory';
   }
@@ -74,19 +133,38 @@ export class Machine {
 
   /** The text of a file, or undefined when there is none: one read where exists-then-read takes two calls. */
   async readTextIfExists(path: string): Promise<string | undefined> {
+    // Where the host answers at once (this machine), the text is decoded as it is read.
+    const now = this.host.immediate;
+    if (now) return textIfExists(() => now.readText(path));
     try {
-      // Where the host answers at once (this machine), the text is decoded as it is read.
-      const now = this.host.immediate;
-      return now ? now.readText(path) : await this.readText(path);
+      return await this.readText(path);
     } catch (e) {
-      if (e instanceof HostError && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return undefined;
+      if (isAbsent(e)) return undefined;
       throw e;
     }
   }
 
   /** State files (params, flags, marks) may hold request params: owner-only. */
   async writeMark(path: string, content: string): Promise<void> {
-    await this.host.writeFileAtomic(path, content, { mode: 0o600 });
+    try {
+      await this.host.writeFileAtomic(path, content, { mode: 0o600 });
+    } catch (e) {
+      this.marks.forget();
+      throw e;
+    }
+    this.marks.touched(path, true);
+  }
+
+  /** A script a step runs (mode 0755, made exact whatever the umask). */
+  async writeScript(path: string, content: string): Promise<void> {
+    try {
+      await this.host.writeFileAtomic(path, content, { mode: 0o755 });
+      await this.host.chmod(path, 0o755);
+    } catch (e) {
+      this.marks.forget();
+      throw e;
+    }
+    this.marks.touched(path, true);
   }
 
   /**
@@ -100,11 +178,31 @@ export class Machine {
   }
 
   async mkdirp(path: string): Promise<void> {
-    await this.host.mkdir(path, { recursive: true });
+    try {
+      await this.host.mkdir(path, { recursive: true });
+    } finally {
+      this.marks.madeDirs(path);
+    }
   }
 
   async remove(path: string, recursive = false): Promise<void> {
-    await this.host.remove(path, { recursive });
+    try {
+      await this.host.remove(path, { recursive });
+    } catch (e) {
+      this.marks.forget();
+      throw e;
+    }
+    if (recursive) this.marks.forget();
+    else this.marks.touched(path, false);
+  }
+
+  /** Runs a command (a step's, a `{`…`}` part's): it may change any file. */
+  async exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    try {
+      return await this.host.exec(command, options);
+    } finally {
+      this.marks.forget();
+    }
   }
 
   async list(dir: string): Promise<string[]> {
@@ -113,7 +211,7 @@ export class Machine {
 
   /** Moves a tree (the host has no rename across directories of its own). */
   async move(from: string, to: string): Promise<void> {
-    const r = await this.host.exec(['mv', '--', from, to]);
+    const r = await this.exec(['mv', '--', from, to]);
     if (r.code !== 0) throw new Error(`cannot move ${from} to ${to}: ${r.stderr.trim()}`);
   }
 }

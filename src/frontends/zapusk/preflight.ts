@@ -13,6 +13,12 @@ import { BUILTIN_TYPES } from './steps.js';
 
 export const SPECIAL_PARAMS = ['name', 'global_name', 'global_prefix', 'state_dir', 'zdb_dir', 'zapusk_tool', 'zapusk_tool_dir'];
 
+/** Whether a value holds `{{`: most steps have none, and need no checker or wording made for them. */
+function anyRefs(params: Params): boolean {
+  for (const p of params.values()) if (p.value !== true && p.value.includes('{{')) return true;
+  return false;
+}
+
 function refsInParams(params: Params, known: (name: string) => boolean, where: string, out: Diagnostic[]): void {
   for (const [key, p] of params) {
     // Most values hold no reference: no positions, no scan.
@@ -62,8 +68,7 @@ export function preflight(
     for (const [index, step] of comp.steps.entries()) {
       if (ended) break;
       ended = argumentsOf === undefined && typeof step.type === 'string' && ENDS_COMPONENT.has(step.type);
-      const where = `step [${step.id}] of component ${comp.name}`;
-      refsInParams(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), where, out);
+      if (anyRefs(step.params)) refsInParams(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), `step [${step.id}] of component ${comp.name}`, out);
       const type = step.type;
       if (type === true || type.includes('{{')) continue;
       const key = step.params.get('key');

@@ -54,7 +54,8 @@ export class ProgramError extends Error {
 function toParams(entries: readonly Entry[]): Map<string, Param> {
   const out = new Map<string, Param>();
   // A repeated key keeps its first position in the order but takes the last value, like a Ruby hash.
-  for (const e of entries) out.set(e.key, { value: e.value, span: e.span, valueSpan: e.valueSpan });
+  // An entry is a param as it is (its value and both positions), not copied into one.
+  for (const e of entries) out.set(e.key, e);
   return out;
 }
 

@@ -50,15 +50,28 @@ const SECTION = /^\s*\[(.*)\]/;
 const HEADER = /^\s*###+\s*([\w-]+)\s*/;
 const COMMENT = /^\s*(#|``|\/\/)/;
 
+/** A character that is surely not stripped: printable ASCII. */
+function kept(code: number): boolean {
+  return code > 32 && code < 127;
+}
+
 /** Ruby's String#strip: ASCII whitespace and NUL. */
 function strip(s: string): string {
+  // Most lines start and end with a printable character: nothing to strip, no pattern to run.
+  if (s.length > 0 && kept(s.charCodeAt(0)) && kept(s.charCodeAt(s.length - 1))) return s;
   return s.replace(/^[\s\0]+|[\s\0]+$/g, '');
 }
 
 export function splitLines(file: string, text: string): SourceLine[] {
   const parts = text.split('\n');
   if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
-  return parts.map((t, i) => ({ file, line: i + 1, text: t.endsWith('\r') ? t.slice(0, -1) : t }));
+  const lines: SourceLine[] = new Array(parts.length);
+  const cr = text.includes('\r');
+  for (let i = 0; i < parts.length; i++) {
+    const t = parts[i] as string;
+    lines[i] = { file, line: i + 1, text: cr && t.endsWith('\r') ? t.slice(0, -1) : t };
+  }
+  return lines;
 }
 
 /** A line zapusk-tool reads (a key, a bare key, a step, a header, a comment or a blank line). */
@@ -105,10 +118,16 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
     const line = strip(l.text);
     let m: RegExpExecArray | null;
     let close: number | undefined;
-    if ((m = QUOTED.exec(line))) {
+    // A line starting with `#` or `[` can be no key (no key has these characters) and no bare key: only
+    // a header, a comment or a step is left to try, in the same order.
+    const first = line.charCodeAt(0);
+    const keyLike = first !== 35 && first !== 91;
+    // Both quoted forms need a quote on the line.
+    const quoted = keyLike && (line.includes('"') || line.includes("'"));
+    if (quoted && (m = QUOTED.exec(line))) {
       const key = m[1] as string;
       assign(l, key, m[2] as string, colOf(l, m[2] as string, l.text.indexOf('=')));
-    } else if ((m = MULTILINE_START.exec(line))) {
+    } else if (quoted && (m = MULTILINE_START.exec(line))) {
       const key = m[1] as string;
       const body: string[] = [];
       let closed = false;
@@ -129,7 +148,7 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
       } else {
         last.entries.push({ key, value: body.join('\n'), span: at(l, colOf(l, key)), valueSpan: start ? at(start) : at(l) });
       }
-    } else if ((m = PLAIN.exec(line))) {
+    } else if (keyLike && (m = PLAIN.exec(line))) {
       if ((close = closingLine(lines, i, m[2] as string)) !== undefined) {
         // `key="text` with the value going on over the next lines, up to a line that is only `"` or ends
         // in `"`. zapusk-tool cannot read such a closing line, so reading it here changes no program it runs.
@@ -143,7 +162,7 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
         const value = m[2] as string;
         assign(l, m[1] as string, value, value === '' ? eq + 2 : colOf(l, value, eq + 1));
       }
-    } else if ((m = BARE.exec(line))) {
+    } else if (keyLike && (m = BARE.exec(line))) {
       const key = m[1] as string;
       assign(l, key, true, colOf(l, key));
     } else if ((m = SECTION.exec(line))) {

@@ -101,6 +101,16 @@ export interface StepCall {
   readonly rest: readonly Step[];
 }
 
+/** A step's keys when no value has a brace (each is itself, as computeStep would find), without a promise. */
+function literalStep(step: Step): Map<string, Value> | undefined {
+  const vars = new Map<string, Value>();
+  for (const [k, p] of step.params) {
+    if (!isLiteral(p.value)) return undefined;
+    vars.set(k, p.value);
+  }
+  return vars;
+}
+
 function literalValues(params: Params | undefined): Map<string, Value> {
   return new Map([...(params ?? new Map<string, Param>())].map(([k, p]) => [k, p.value]));
 }
@@ -135,7 +145,7 @@ export class Interpreter {
     const printer = this.o.printer;
     if (o.colored) printer.streamBegin(o.lines);
     try {
-      return await this.o.host.exec(command, {
+      return await this.machine.exec(command, {
         env: this.env(inst),
         ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
         onOutput: (stream, chunk) => (stream === 'stdout' ? printer.streamChunk(chunk) : this.o.stderr(chunk)),
@@ -148,7 +158,7 @@ export class Interpreter {
   evaluator(inst: { padding: string }, env: () => Record<string, string>): Evaluator {
     return {
       shell: async (command) => {
-        const r = await this.o.host.exec(command, { env: env() });
+        const r = await this.machine.exec(command, { env: env() });
         return { code: r.code, stdout: r.stdout };
       },
       warn: (message) => this.o.printer.warning(inst.padding, message),
@@ -236,7 +246,7 @@ export class Interpreter {
   async runSteps(inst: Instance, comp: Component, index: number, cmd: string): Promise<Outcome> {
     const step = comp.steps[index];
     if (!step) return 'skipped_expression_empty';
-    const vars = await this.computeStep(inst, comp, step, cmd);
+    const vars = literalStep(step) ?? (await this.computeStep(inst, comp, step, cmd));
     const type = step.params.has('type') ? String(vars.get('type')) : step.params.has('name') ? String(vars.get('name')) : String(step.type);
     return runStepType(this, {
       inst,

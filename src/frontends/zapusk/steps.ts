@@ -97,8 +97,7 @@ const run: Handler = async (it, call) => {
     if (lang === 'ruby') code = `require 'rubygems'\n${code}`;
   }
   const script = join(inst.stateDir, `script-${cmd}`);
-  await it.o.host.writeFileAtomic(script, `${head}${code}${code.endsWith('\n') ? '' : '\n'}`, { mode: 0o755 });
-  await it.o.host.chmod(script, 0o755);
+  await it.machine.writeScript(script, `${head}${code}${code.endsWith('\n') ? '' : '\n'}`);
   const result = await runOs(it, call, script, started);
   if (result === 'stop') return 'stop';
   return call.next();
