@@ -137,6 +137,9 @@ export class Tokens {
   private readonly strings: string[] = STRING_LIST.slice(0, 0);
   private texts: Int32Array;
   private readonly names = new Map<string, string>();
+  /** The names and numbers read from the source (`nameAt`), and a hash table of their places there plus one (0: free). */
+  private readonly nameList: string[] = [];
+  private nameTable = new Int32Array(256);
   /** Qualified names by their parts (see `qualified`). */
   private readonly joined = new Map<string, Map<string, string>>();
   /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
@@ -262,7 +265,51 @@ export class Tokens {
       case 8:
         return '';
       default:
-        return this.name(this.src.slice(this.offsets[i], this.ends[i]));
+        return this.nameAt(this.offsets[i] as number, this.ends[i] as number);
+    }
+  }
+
+  /**
+   * The one string (see `name`) of the name or number written from `start` to `end`, found by a hash of its
+   * characters in a table of the names read so far, without slicing the text out of the source first.
+   */
+  private nameAt(start: number, end: number): string {
+    const src = this.src;
+    let h = 0x811c9dc5;
+    for (let j = start; j < end; j++) h = Math.imul(h ^ src.charCodeAt(j), 0x01000193);
+    const table = this.nameTable;
+    const mask = table.length - 1;
+    const len = end - start;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const at = table[slot] as number;
+      if (at === 0) break;
+      const known = this.nameList[at - 1] as string;
+      if (known.length === len && src.startsWith(known, start)) return known;
+    }
+    const text = this.name(src.slice(start, end));
+    this.nameList.push(text);
+    if (this.nameList.length * 2 > table.length) this.rehash();
+    else this.place(h, this.nameList.length);
+    return text;
+  }
+
+  /** Puts entry `at` (1-based in `nameList`) of hash `h` in the first free slot of its chain. */
+  private place(h: number, at: number): void {
+    const table = this.nameTable;
+    const mask = table.length - 1;
+    let slot = h & mask;
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = at;
+  }
+
+  /** Doubles the name table and places every name again. */
+  private rehash(): void {
+    this.nameTable = new Int32Array(this.nameTable.length * 2);
+    for (let k = 0; k < this.nameList.length; k++) {
+      const text = this.nameList[k] as string;
+      let h = 0x811c9dc5;
+      for (let j = 0; j < text.length; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
+      this.place(h, k + 1);
     }
   }
 
