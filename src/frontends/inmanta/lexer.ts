@@ -242,6 +242,19 @@ export class Tokens {
     return span;
   }
 
+  /** The file the tokens are read from. */
+  get file(): string {
+    return this.lines.file;
+  }
+  /** The token's line (1-based). */
+  lineAt(i: number): number {
+    return this.lineNos[i] as number;
+  }
+  /** The token's column (1-based). */
+  colAt(i: number): number {
+    return this.cols[i] as number;
+  }
+
   /** A string token's flavour. */
   flavourAt(i: number): StrFlavour {
     return FLAVOURS[this.subs[i] as number] as StrFlavour;

@@ -1,7 +1,7 @@
 /** Recursive-descent parser for .cf files. Operator precedence follows the real grammar (low → high): ?:, or, and, comparisons, + -, * / %, **, not, in. */
 import type { Span } from '../../core/diag.js';
 import { MAX_NESTING } from '../../core/nesting.js';
-import type { Attribute, Expr, KwArg, RelationEnd, Stmt, TypeRef } from './ast.js';
+import { LitAt, type Attribute, type Expr, type KwArg, type RelationEnd, type Stmt, type TypeRef } from './ast.js';
 import { InmantaError } from './errors.js';
 import { lex, type Token, type Tokens } from './lexer.js';
 import { formatted, interpolated } from './strings.js';
@@ -635,16 +635,17 @@ class Parser {
     switch (toks.kindCode(i)) {
       case 3:
         this.pos++;
-        return { kind: 'lit', value: Number(toks.text(i)), span: toks.spanAt(i) };
+        return new LitAt(Number(toks.text(i)), toks.file, toks.lineAt(i), toks.colAt(i));
       case 4:
         this.pos++;
-        return { kind: 'lit', value: { float: Number(toks.text(i)) }, span: toks.spanAt(i) };
+        return new LitAt({ float: Number(toks.text(i)) }, toks.file, toks.lineAt(i), toks.colAt(i));
       case 5: {
         this.pos++;
         const flavour = toks.flavourAt(i);
-        if (flavour === 'raw') return { kind: 'lit', value: toks.text(i), span: toks.spanAt(i) };
-        if (flavour === 'f') return formatted(toks.text(i), toks.spanAt(i));
-        return interpolated(toks.text(i), toks.spanAt(i));
+        const text = toks.text(i);
+        if (flavour === 'f') return formatted(text, toks.spanAt(i));
+        if (flavour === 'raw' || !text.includes('{{')) return new LitAt(text, toks.file, toks.lineAt(i), toks.colAt(i));
+        return interpolated(text, toks.spanAt(i));
       }
       case 0:
       case 1:
