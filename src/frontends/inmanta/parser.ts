@@ -625,7 +625,9 @@ class Parser {
       if (!this.accept(',')) break;
     }
     this.expect(close);
-    return { args, kwargs, starstar };
+    // The list kept is as long as its arguments: growing it by pushes left room for a dozen more, which the
+    // collector would copy with it for as long as the syntax tree is kept.
+    return { args, kwargs: kwargs.length > 0 ? kwargs.slice() : kwargs, starstar };
   }
 
   private primary(): Expr {
