@@ -38,6 +38,14 @@ const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
 const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 const OP_LIST = [...OPS2, ...OPS1];
 const OP_INDEX = new Map(OP_LIST.map((o, i) => [o, i]));
+/** The operator numbered `n` ('' for a number no operator has). */
+export function opText(n: number): string {
+  return OP_LIST[n] ?? '';
+}
+/** The number of the operator `text` (what `Tokens.opAt` gives for a token written so). */
+export function opNumber(text: string): number {
+  return OP_INDEX.get(text) as number;
+}
 /** By character code: the number of the one-character operator (-1 when none), and of each two-character one by its second character. */
 const OP1_BY_CODE = new Int8Array(128).fill(-1);
 for (const o of OPS1) OP1_BY_CODE[o.charCodeAt(0)] = OP_INDEX.get(o) as number;
@@ -205,6 +213,11 @@ export class Tokens {
 
   kind(i: number): TokKind {
     return KINDS[this.kinds[i] as number] as TokKind;
+  }
+
+  /** The operator's number (`opNumber`) of an operator token, else -1. */
+  opAt(i: number): number {
+    return this.kinds[i] === 7 ? (this.subs[i] as number) : -1;
   }
 
   /** True for a keyword or operator token written `text`. */
