@@ -128,6 +128,13 @@ const FLAVOUR_CODE: Readonly<Record<StrFlavour, number>> = { plain: 0, mls: 1, r
  * object (`token(i)`) is made when the parser reaches it. A name's or number's text is read from the source
  * when asked for; an operator's or keyword's is its entry in a table; a string's (decoded) is kept.
  */
+/**
+ * From this many characters (a model of some 5,000 lines) the names are found by a hash of their characters
+ * (`nameAt`), whose loop over the characters pays once optimized; below, the code mostly runs unoptimized,
+ * where slicing the name and looking the slice up in a map (native code) is cheaper.
+ */
+const HASHED_NAMES_FROM = 512 * 1024;
+
 export class Tokens {
   count = 0;
   private kinds: Uint8Array;
@@ -148,6 +155,8 @@ export class Tokens {
   /** The names and numbers read from the source (`nameAt`), and a hash table of their places there plus one (0: free). */
   private readonly nameList: string[] = [];
   private nameTable = new Int32Array(256);
+  /** Whether names are found by `nameAt` (a large text) or by their slice (see HASHED_NAMES_FROM). */
+  private readonly hashed: boolean;
   /** Qualified names by their parts (see `qualified`). */
   private readonly joined = new Map<string, Map<string, string>>();
   /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
@@ -164,6 +173,7 @@ export class Tokens {
     // A model has a token every four or five characters (a constructor call per line); room for one every
     // four, so that a large file's arrays are not grown and copied while it is read.
     const cap = (src.length >> 2) + 16;
+    this.hashed = src.length >= HASHED_NAMES_FROM;
     this.kinds = new Uint8Array(cap);
     this.subs = new Uint8Array(cap);
     this.offsets = new Int32Array(cap);
@@ -291,7 +301,7 @@ export class Tokens {
       case 8:
         return '';
       default:
-        return this.nameAt(this.offsets[i] as number, this.ends[i] as number);
+        return this.hashed ? this.nameAt(this.offsets[i] as number, this.ends[i] as number) : this.name(this.src.slice(this.offsets[i], this.ends[i]));
     }
   }
 
