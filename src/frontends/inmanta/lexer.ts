@@ -128,13 +128,6 @@ const FLAVOUR_CODE: Readonly<Record<StrFlavour, number>> = { plain: 0, mls: 1, r
  * object (`token(i)`) is made when the parser reaches it. A name's or number's text is read from the source
  * when asked for; an operator's or keyword's is its entry in a table; a string's (decoded) is kept.
  */
-/**
- * From this many characters (a model of some 5,000 lines) the names are found by a hash of their characters
- * (`nameAt`), whose loop over the characters pays once optimized; below, the code mostly runs unoptimized,
- * where slicing the name and looking the slice up in a map (native code) is cheaper.
- */
-const HASHED_NAMES_FROM = 512 * 1024;
-
 export class Tokens {
   count = 0;
   private kinds: Uint8Array;
@@ -152,11 +145,6 @@ export class Tokens {
   private readonly strings: string[] = STRING_LIST.slice(0, 0);
   private texts: Int32Array;
   private readonly names = new Map<string, string>();
-  /** The names and numbers read from the source (`nameAt`), and a hash table of their places there plus one (0: free). */
-  private readonly nameList: string[] = [];
-  private nameTable = new Int32Array(256);
-  /** Whether names are found by `nameAt` (a large text) or by their slice (see HASHED_NAMES_FROM). */
-  private readonly hashed: boolean;
   /** Qualified names by their parts (see `qualified`). */
   private readonly joined = new Map<string, Map<string, string>>();
   /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
@@ -173,7 +161,6 @@ export class Tokens {
     // A model has a token every four or five characters (a constructor call per line); room for one every
     // four, so that a large file's arrays are not grown and copied while it is read.
     const cap = (src.length >> 2) + 16;
-    this.hashed = src.length >= HASHED_NAMES_FROM;
     this.kinds = new Uint8Array(cap);
     this.subs = new Uint8Array(cap);
     this.offsets = new Int32Array(cap);
@@ -301,51 +288,7 @@ export class Tokens {
       case 8:
         return '';
       default:
-        return this.hashed ? this.nameAt(this.offsets[i] as number, this.ends[i] as number) : this.name(this.src.slice(this.offsets[i], this.ends[i]));
-    }
-  }
-
-  /**
-   * The one string (see `name`) of the name or number written from `start` to `end`, found by a hash of its
-   * characters in a table of the names read so far, without slicing the text out of the source first.
-   */
-  private nameAt(start: number, end: number): string {
-    const src = this.src;
-    let h = 0x811c9dc5;
-    for (let j = start; j < end; j++) h = Math.imul(h ^ src.charCodeAt(j), 0x01000193);
-    const table = this.nameTable;
-    const mask = table.length - 1;
-    const len = end - start;
-    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const at = table[slot] as number;
-      if (at === 0) break;
-      const known = this.nameList[at - 1] as string;
-      if (known.length === len && src.startsWith(known, start)) return known;
-    }
-    const text = this.name(src.slice(start, end));
-    this.nameList.push(text);
-    if (this.nameList.length * 2 > table.length) this.rehash();
-    else this.place(h, this.nameList.length);
-    return text;
-  }
-
-  /** Puts entry `at` (1-based in `nameList`) of hash `h` in the first free slot of its chain. */
-  private place(h: number, at: number): void {
-    const table = this.nameTable;
-    const mask = table.length - 1;
-    let slot = h & mask;
-    while (table[slot] !== 0) slot = (slot + 1) & mask;
-    table[slot] = at;
-  }
-
-  /** Doubles the name table and places every name again. */
-  private rehash(): void {
-    this.nameTable = new Int32Array(this.nameTable.length * 2);
-    for (let k = 0; k < this.nameList.length; k++) {
-      const text = this.nameList[k] as string;
-      let h = 0x811c9dc5;
-      for (let j = 0; j < text.length; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
-      this.place(h, k + 1);
+        return this.name(this.src.slice(this.offsets[i], this.ends[i]));
     }
   }
 
