@@ -1,4 +1,4 @@
-/** The Inmanta syntax tree: plain readonly objects tagged by `kind`, each with the span where it starts. */
+/** The Inmanta syntax tree: readonly objects tagged by `kind`, each with the span where it starts (plain objects, but for `LitAt`). */
 import type { Span } from '../../core/diag.js';
 
 export interface TypeRef {
@@ -11,8 +11,34 @@ export interface TypeRef {
 /** A piece of an interpolated or formatted string: literal text, or a variable/attribute path with a format spec. */
 export type StrPart = string | { readonly path: readonly string[]; readonly spec: readonly StrPart[]; readonly conv?: string };
 
+/** A literal's value. */
+export type LitValue = null | boolean | number | string | { readonly float: number };
+
+/**
+ * A literal as the parser reads it from the source: its position is kept as numbers and spelled out as a
+ * span when asked for (nothing asks for most: a large model's literal arguments), one object per literal
+ * instead of two.
+ */
+export class LitAt {
+  declare readonly kind: 'lit';
+  readonly value: LitValue;
+  private readonly file: string;
+  private readonly line: number;
+  private readonly col: number;
+  constructor(value: LitValue, file: string, line: number, col: number) {
+    this.kind = 'lit';
+    this.value = value;
+    this.file = file;
+    this.line = line;
+    this.col = col;
+  }
+  get span(): Span {
+    return { file: this.file, line: this.line, col: this.col };
+  }
+}
+
 export type Expr =
-  | { readonly kind: 'lit'; readonly value: null | boolean | number | string | { readonly float: number }; readonly span: Span }
+  | { readonly kind: 'lit'; readonly value: LitValue; readonly span: Span }
   | { readonly kind: 'undef'; readonly span: Span }
   | { readonly kind: 'fmt'; readonly parts: readonly StrPart[]; readonly span: Span }
   | { readonly kind: 'ref'; readonly name: string; readonly span: Span }

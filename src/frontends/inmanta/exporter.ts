@@ -247,6 +247,10 @@ function addRequirements(instances: readonly Instance[], exported: readonly Expo
 export function toGraph(resources: readonly ExportedResource[]): Graph {
   const nodes: GraphNode[] = [];
   const edges: Edge[] = [];
+  // The ids of the managed resources, kept only when some resource requires another (most of a large model
+  // requires nothing: then there are no edges to find).
+  let requiring = false;
+  for (let n = 0; n < resources.length && !requiring; n++) requiring = (resources[n] as ExportedResource).requires.length > 0;
   const managed = new Set<string>();
   // Each resource type's node metadata, one object per type (nothing changes it).
   const metas = new Map<string, { readonly inmantaType: string }>();
@@ -263,9 +267,9 @@ export function toGraph(resources: readonly ExportedResource[]): Graph {
       metas.set(r.type, meta);
     }
     nodes.push(r.secrets ? { id: r.id, type, name: r.id, params, span: r.instance.span, meta, secret: { values: r.secrets } } : { id: r.id, type, name: r.id, params, span: r.instance.span, meta });
-    managed.add(r.id);
+    if (requiring) managed.add(r.id);
   }
-  for (let n = 0; n < resources.length; n++) {
+  for (let n = 0; requiring && n < resources.length; n++) {
     const r = resources[n] as ExportedResource;
     if (r.requires.length === 0 || !managed.has(r.id)) continue;
     // A reload-only command runs only when something it requires changed in this deploy (and it takes events).

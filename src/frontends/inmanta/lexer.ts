@@ -38,6 +38,14 @@ const OPS2 = new Set(['**', '==', '!=', '>=', '<=', '+=', '--', '::']);
 const OPS1 = new Set(['+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?']);
 const OP_LIST = [...OPS2, ...OPS1];
 const OP_INDEX = new Map(OP_LIST.map((o, i) => [o, i]));
+/** The operator numbered `n` ('' for a number no operator has). */
+export function opText(n: number): string {
+  return OP_LIST[n] ?? '';
+}
+/** The number of the operator `text` (what `Tokens.opAt` gives for a token written so). */
+export function opNumber(text: string): number {
+  return OP_INDEX.get(text) as number;
+}
 /** By character code: the number of the one-character operator (-1 when none), and of each two-character one by its second character. */
 const OP1_BY_CODE = new Int8Array(128).fill(-1);
 for (const o of OPS1) OP1_BY_CODE[o.charCodeAt(0)] = OP_INDEX.get(o) as number;
@@ -204,6 +212,11 @@ export class Tokens {
     return KINDS[this.kinds[i] as number] as TokKind;
   }
 
+  /** The operator's number (`opNumber`) of an operator token, else -1. */
+  opAt(i: number): number {
+    return this.kinds[i] === 7 ? (this.subs[i] as number) : -1;
+  }
+
   /** True for a keyword or operator token written `text`. */
   isWord(i: number, text: string): boolean {
     const k = this.kinds[i];
@@ -237,6 +250,19 @@ export class Tokens {
     this.lastSpan = span;
     this.lastSpanAt = i;
     return span;
+  }
+
+  /** The file the tokens are read from. */
+  get file(): string {
+    return this.lines.file;
+  }
+  /** The token's line (1-based). */
+  lineAt(i: number): number {
+    return this.lineNos[i] as number;
+  }
+  /** The token's column (1-based). */
+  colAt(i: number): number {
+    return this.cols[i] as number;
   }
 
   /** A string token's flavour. */

@@ -1,9 +1,9 @@
 /** Recursive-descent parser for .cf files. Operator precedence follows the real grammar (low → high): ?:, or, and, comparisons, + -, * / %, **, not, in. */
 import type { Span } from '../../core/diag.js';
 import { MAX_NESTING } from '../../core/nesting.js';
-import type { Attribute, Expr, KwArg, RelationEnd, Stmt, TypeRef } from './ast.js';
+import { LitAt, type Attribute, type Expr, type KwArg, type RelationEnd, type Stmt, type TypeRef } from './ast.js';
 import { InmantaError } from './errors.js';
-import { lex, type Token, type Tokens } from './lexer.js';
+import { lex, opNumber, opText, type Token, type Tokens } from './lexer.js';
 import { formatted, interpolated } from './strings.js';
 
 const CMP = new Set(['==', '!=', '<', '>', '<=', '>=']);
@@ -23,6 +23,18 @@ function tokenValue(t: Token): string {
 
 /** The empty argument list the syntax tree shares (never added to: the tree is not changed once parsed). */
 const NONE: Expr[] = [];
+
+const OP_SCOPE = opNumber('::');
+const OP_ASSIGN = opNumber('=');
+const OP_ADD_TO = opNumber('+=');
+const OP_DOT = opNumber('.');
+const OP_COMMA = opNumber(',');
+const OP_RPAREN = opNumber(')');
+const OP_RBRACKET = opNumber(']');
+const OP_LBRACKET = opNumber('[');
+const OP_LPAREN = opNumber('(');
+/** By operator number: 1 for an operator in CONTINUES. */
+const CONTINUES_OP = Uint8Array.from({ length: 64 }, (_, i) => (CONTINUES.has(opText(i)) ? 1 : 0));
 
 const CAPITAL = 'Syntax error: Invalid identifier: Entity names must start with a capital';
 
@@ -144,11 +156,14 @@ class Parser {
 
   private statement(top: boolean): Stmt {
     // Most statements of a large model start with a name: read from the token arrays, without a token object.
-    const k = this.toks.kindCode(this.pos);
+    const toks = this.toks;
+    const k = toks.kindCode(this.pos);
     if (k === 2) return this.keywordStatement(top);
-    if ((k === 1 || (k === 0 && this.peekIs('::'))) && top && this.looksLikeRelation()) return this.relation();
-    const span = this.toks.spanAt(this.pos);
-    if (k === 0 && (this.peekIs('=') || this.peekIs('+=') || this.peekIs('.'))) {
+    // The operator after the first token, by number (-1: none; past the last token is the end of the file).
+    const op = k === 0 || k === 1 ? toks.opAt(this.pos + 1) : -1;
+    if ((k === 1 || (k === 0 && op === OP_SCOPE)) && top && this.looksLikeRelation()) return this.relation();
+    const span = toks.spanAt(this.pos);
+    if (k === 0 && (op === OP_ASSIGN || op === OP_ADD_TO || op === OP_DOT)) {
       const save = this.pos;
       const path = [this.ident().text];
       while (this.accept('.')) path.push(this.ident().text);
@@ -200,8 +215,15 @@ class Parser {
   }
 
   private looksLikeRelation(): boolean {
-    const n = this.classNameLength(0);
-    return this.peekIs('.', n) && this.peekKind(n + 1) === 'id' && this.peekIs('[', n + 2);
+    // As `classNameLength(0)` then `.`, a name and `[`, by the tokens' numbers.
+    const toks = this.toks;
+    let n = 1;
+    for (;;) {
+      const k = toks.kindCode(this.ahead(n + 1));
+      if (toks.opAt(this.ahead(n)) !== OP_SCOPE || (k !== 0 && k !== 1)) break;
+      n += 2;
+    }
+    return toks.opAt(this.ahead(n)) === OP_DOT && toks.kindCode(this.ahead(n + 1)) === 0 && toks.opAt(this.ahead(n + 2)) === OP_LBRACKET;
   }
 
   /** Tokens a (possibly qualified) class name starting `from` tokens ahead spans: `a::b::C` is 5, `C` is 1. */
@@ -227,7 +249,9 @@ class Parser {
     let name = toks.text(first);
     if (toks.kindCode(first) === 0) this.checkHyphenAt(first, name);
     let last = first;
-    while (this.is('::') && (this.peekKind() === 'id' || this.peekKind() === 'cid')) {
+    for (;;) {
+      const k = toks.kindCode(this.ahead(1));
+      if (toks.opAt(this.pos) !== OP_SCOPE || (k !== 0 && k !== 1)) break;
       last = this.pos + 1;
       this.pos += 2;
       const part = toks.text(last);
@@ -440,9 +464,9 @@ class Parser {
     // A lone literal or name before `,`, `)` or `]` (most arguments) is its own expression: no operator can follow.
     const k = this.toks.kindCode(this.pos);
     // A string, an int, a float or a name, followed by an operator token.
-    if ((k === 5 || k === 3 || k === 4 || k === 0) && this.toks.kindCode(this.ahead(1)) === 7) {
-      const after = this.peekText();
-      if (after === ',' || after === ')' || after === ']') return this.primary();
+    if (k === 5 || k === 3 || k === 4 || k === 0) {
+      const after = this.toks.opAt(this.ahead(1));
+      if (after === OP_COMMA || after === OP_RPAREN || after === OP_RBRACKET) return this.primary();
     }
     let first: Expr | undefined;
     if (k === 0 || k === 1 || k === 3 || k === 4 || k === 5) {
@@ -462,8 +486,10 @@ class Parser {
 
   /** Whether the token is an operator that one of the levels of `expr` takes after an operand. */
   private continuesExpression(): boolean {
-    const k = this.toks.kindCode(this.pos);
-    return (k === 7 || k === 2) && CONTINUES.has(this.toks.text(this.pos));
+    const toks = this.toks;
+    const op = toks.opAt(this.pos);
+    if (op >= 0) return CONTINUES_OP[op] === 1;
+    return toks.kindCode(this.pos) === 2 && CONTINUES.has(toks.text(this.pos));
   }
 
   /** `first`: the leftmost operand, already read (see `expr`). */
@@ -597,16 +623,17 @@ class Parser {
    * Arguments up to `close`. With `keywordsOnly` (constructors, index lookups: the grammar's param_list) only
    * `name=value` and `**dict` are allowed, and anything else is a syntax error where it stands.
    */
-  private kwargsUntil(close: string, keywordsOnly = false): { args: Expr[]; kwargs: KwArg[]; starstar: Expr[] } {
+  private kwargsUntil(close: ')' | ']', keywordsOnly = false): { args: Expr[]; kwargs: KwArg[]; starstar: Expr[] } {
     // Most calls have no positional or ** arguments: the syntax tree shares one empty list for them.
     let args = NONE;
     const kwargs: KwArg[] = [];
     let starstar = NONE;
     const toks = this.toks;
-    while (!this.is(close)) {
+    const closing = close === ')' ? OP_RPAREN : OP_RBRACKET;
+    while (toks.opAt(this.pos) !== closing) {
       const i = this.pos;
       const k = toks.kindCode(i);
-      const named = k === 0 && this.peekIs('=');
+      const named = k === 0 && toks.opAt(this.ahead(1)) === OP_ASSIGN;
       const star = !named && this.is('**');
       if (keywordsOnly && !star && !named) this.fail(k === 0 ? this.peek() : this.tok);
       if (star) {
@@ -622,10 +649,13 @@ class Parser {
         if (args === NONE) args = [];
         args.push(this.expr());
       }
-      if (!this.accept(',')) break;
+      if (toks.opAt(this.pos) !== OP_COMMA) break;
+      this.pos++;
     }
     this.expect(close);
-    return { args, kwargs, starstar };
+    // The list kept is as long as its arguments: growing it by pushes left room for a dozen more, which the
+    // collector would copy with it for as long as the syntax tree is kept.
+    return { args, kwargs: kwargs.length > 0 ? kwargs.slice() : kwargs, starstar };
   }
 
   private primary(): Expr {
@@ -635,16 +665,17 @@ class Parser {
     switch (toks.kindCode(i)) {
       case 3:
         this.pos++;
-        return { kind: 'lit', value: Number(toks.text(i)), span: toks.spanAt(i) };
+        return new LitAt(Number(toks.text(i)), toks.file, toks.lineAt(i), toks.colAt(i));
       case 4:
         this.pos++;
-        return { kind: 'lit', value: { float: Number(toks.text(i)) }, span: toks.spanAt(i) };
+        return new LitAt({ float: Number(toks.text(i)) }, toks.file, toks.lineAt(i), toks.colAt(i));
       case 5: {
         this.pos++;
         const flavour = toks.flavourAt(i);
-        if (flavour === 'raw') return { kind: 'lit', value: toks.text(i), span: toks.spanAt(i) };
-        if (flavour === 'f') return formatted(toks.text(i), toks.spanAt(i));
-        return interpolated(toks.text(i), toks.spanAt(i));
+        const text = toks.text(i);
+        if (flavour === 'f') return formatted(text, toks.spanAt(i));
+        if (flavour === 'raw' || !text.includes('{{')) return new LitAt(text, toks.file, toks.lineAt(i), toks.colAt(i));
+        return interpolated(text, toks.spanAt(i));
       }
       case 0:
       case 1:
@@ -683,20 +714,21 @@ class Parser {
 
   private namePrimary(span: Span): Expr {
     const name = this.qualifiedName();
+    const next = this.toks.opAt(this.pos);
     if (this.toks.kindCode(this.lastPart) === 1) {
-      if (this.is('(')) {
-        this.skip();
+      if (next === OP_LPAREN) {
+        this.pos++;
         const { kwargs, starstar } = this.kwargsUntil(')', true);
         return { kind: 'new', type: name, kwargs, starstar, span };
       }
-      if (this.is('[')) {
-        this.skip();
+      if (next === OP_LBRACKET) {
+        this.pos++;
         return { kind: 'query', type: name, args: this.kwargsUntil(']', true).kwargs, span };
       }
       // A type used as a value (e.g. in a relation annotation) is kept as a reference.
       return { kind: 'ref', name, span };
     }
-    if (this.is('(')) return this.call(name, span);
+    if (next === OP_LPAREN) return this.call(name, span);
     return { kind: 'ref', name, span };
   }
 

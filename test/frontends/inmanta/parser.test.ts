@@ -71,6 +71,14 @@ test('syntax errors are placed and worded as the real parser does', () => {
   }
 });
 
+test('a string written like an operator is a string: it does not make a name before it a keyword argument', () => {
+  const e = parseError('std::print(x "=" 2)\n');
+  assert.deepEqual([e.kind, e.msg, e.span?.line, e.span?.col], ['ParserException', 'Syntax error at token =', 1, 17]);
+  const [s] = parseFile('m.cf', 'std::print(x = "=")\n');
+  assert.ok(s?.kind === 'expr' && s.expr.kind === 'call');
+  assert.deepEqual(s.expr.kwargs.map((k) => [k.name, k.value.kind === 'lit' ? k.value.value : undefined]), [['x', '=']]);
+});
+
 test('any expression is a statement, and what cannot continue one starts the next, newline or not', () => {
   assert.deepEqual(parseFile('m.cf', 'x = 1 2\n[1]\n').map((s) => s.kind), ['assign', 'expr', 'expr']);
   const [s] = parseFile('m.cf', 'x = a\n["k"]\n');
