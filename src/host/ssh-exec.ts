@@ -12,6 +12,9 @@ export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** How long after this side's timeout the server's own kill comes (this side reports the timeout). */
+const KILL_MARGIN_MS = 250;
+
 /** The script run for one command: environment, directory, then the program (argv run directly, a string by /bin/sh -c). */
 export function wrapCommand(command: string | readonly string[], options: ExecOptions): string {
   const lines: string[] = [];
@@ -19,8 +22,16 @@ export function wrapCommand(command: string | readonly string[], options: ExecOp
   const shown = typeof command === 'string' ? command : (command[0] ?? '');
   const say = (why: string, code: number): string => `{ printf '%s\\n' ${shellQuote(`cannot run ${shown}: ${why}`)} >&2; exit ${code}; }`;
   if (options.cwd !== undefined) lines.push(`cd ${shellQuote(options.cwd)} 2>/dev/null || ${say(`working directory ${options.cwd} does not exist`, 127)}`);
+  // Closing the channel when a timeout ends the command leaves the server's processes running. GNU
+  // timeout, where the server has it, kills the command's whole process group (what it started in the
+  // background too) a moment after this side has given up.
+  let run = 'exec';
+  if (options.timeout !== undefined) {
+    lines.push(`if timeout --version >/dev/null 2>&1; then KILL_AFTER='timeout -s KILL ${((options.timeout + KILL_MARGIN_MS) / 1000).toFixed(3)}'; else KILL_AFTER=; fi`);
+    run = 'exec $KILL_AFTER';
+  }
   if (typeof command === 'string') {
-    lines.push(`exec /bin/sh -c ${shellQuote(command)}`);
+    lines.push(`${run} /bin/sh -c ${shellQuote(command)}`);
   } else {
     const program = command[0] ?? '';
     if (program.includes('/')) {
@@ -29,7 +40,7 @@ export function wrapCommand(command: string | readonly string[], options: ExecOp
     } else {
       lines.push(`command -v ${shellQuote(program)} >/dev/null 2>&1 || ${say('command not found (ENOENT)', 127)}`);
     }
-    lines.push(`exec ${command.map(shellQuote).join(' ')}`);
+    lines.push(`${run} ${command.map(shellQuote).join(' ')}`);
   }
   return lines.join('\n');
 }
