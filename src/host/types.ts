@@ -141,7 +141,12 @@ export interface Host {
 /** `lstat` and `readText`, answered at once. */
 export interface ImmediateReads {
   lstat(path: string): StatInfo | null;
-  readText(path: string): string;
+  /**
+   * `expect`: the size in bytes the caller expects of a regular file (its lstat size, or what it wrote
+   * there). A host may then read it with one call of that size and one more byte: a shorter answer is the
+   * whole file. The text is the same either way.
+   */
+  readText(path: string, expect?: number): string;
 }
 
 /** What a synchronous exec takes: no live output, nothing read-only to tell apart (it always runs). */

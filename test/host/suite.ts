@@ -134,6 +134,21 @@ export function hostConformance(name: string, make: () => Harness | Promise<Harn
       assert.deepEqual(await host.readdir(root), ['a.txt', 'b.bin', 'seed.txt', 'seeddir']);
     });
 
+    it('immediate readText with an expected size gives the same text whether the file is shorter, as long or longer', async ({ host, root }) => {
+      const now = host.immediate;
+      if (now === undefined) return;
+      const text = `${'é'.repeat(40)}\n${'x'.repeat(70_000)}`;
+      await host.writeFileAtomic(join(root, 'big.txt'), text);
+      await host.writeFileAtomic(join(root, 'small.txt'), 'héllo\n');
+      const small = join(root, 'small.txt');
+      const big = join(root, 'big.txt');
+      for (const expect of [undefined, 0, 1, 2, 3, 6, 7, 8, 100]) assert.equal(now.readText(small, expect), 'héllo\n', `small, expecting ${expect}`);
+      // A guess that cuts a two-byte character, a large file expected small, and one too large to expect.
+      for (const expect of [undefined, 1, 2, 79, 1000, 65_535, 80_000]) assert.equal(now.readText(big, expect), text, `big, expecting ${expect}`);
+      assert.throws(() => now.readText(join(root, 'nope.txt'), 4), isHostError('ENOENT', join(root, 'nope.txt')));
+      assert.throws(() => now.readText(join(root, 'seeddir'), 4), isHostError('EISDIR'));
+    });
+
     it('writeFileAtomic keeps the mode of a replaced file unless a mode is given', async ({ host, root }) => {
       const p = join(root, 'seed.txt');
       await host.chmod(p, 0o640);

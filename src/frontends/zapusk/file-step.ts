@@ -100,7 +100,8 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   // The flag names the file this step wrote; when it already names this one there is nothing to rewrite
   // (a no-op apply then costs reads only, not an fsync per step).
   let flagged = false;
-  const flagText = await it.machine.readMarkIfExists(flag);
+  // The flag names the file written, most likely this one.
+  const flagText = await it.machine.readMarkIfExists(flag, Buffer.byteLength(path) + 1);
   if (flagText !== undefined) {
     const previous = flagText.replace(/\n$/, '');
     flagged = previous === path;

@@ -110,8 +110,11 @@ export class Machine {
     return this.marks.has(path);
   }
 
-  /** A [file] mark's text, or undefined when there is none; read only when the listing has it. */
-  async readMarkIfExists(path: string): Promise<string | undefined> {
+  /**
+   * A [file] mark's text, or undefined when there is none; read only when the listing has it. `expect`: the
+   * size in bytes the mark most likely has (a host may read it in one call then).
+   */
+  async readMarkIfExists(path: string, expect?: number): Promise<string | undefined> {
     let known = this.marks.has(path);
     if (known === undefined) {
       await this.marks.take(path);
@@ -120,7 +123,7 @@ export class Machine {
     if (known === false) return undefined;
     // Read at once where the host answers at once, with no further promise to settle.
     const now = this.host.immediate;
-    return now ? textIfExists(() => now.readText(path)) : await this.readTextIfExists(path);
+    return now ? textIfExists(() => now.readText(path, expect)) : await this.readTextIfExists(path);
   }
 
   async isDirectory(path: string): Promise<boolean> {

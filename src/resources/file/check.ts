@@ -110,7 +110,7 @@ export function checkFileNow(ctx: ResourceContext, p: FileParams): CheckOutcome 
   if (want === undefined) return undefined;
   const current = now.lstat(p.path);
   if (current?.type !== 'file' || Object.keys(attrChanges(current, want)).length > 0) return undefined;
-  if (now.readText(p.path) !== p.content) return undefined;
+  if (now.readText(p.path, current.size) !== p.content) return undefined;
   return { inSync: true, comment: `File ${p.path} is in the correct state`, outputs: fileOutputs(p, p.content, want.mode ?? current.mode) };
 }
 
