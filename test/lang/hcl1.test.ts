@@ -5,6 +5,18 @@ import { parseHcl, plainValue } from '../../src/lang/hcl1/index.js';
 
 const value = (text: string) => plainValue(parseHcl('t.hcl', text).body);
 
+/** The code and position of the first diagnostic a text gets, or `parsed`. */
+function first(text: string): string {
+  try {
+    parseHcl('t.hcl', text);
+  } catch (e) {
+    if (!(e instanceof DiagnosticError)) throw e;
+    const d = e.diagnostics[0];
+    return `${d?.code} ${d?.span?.line}:${d?.span?.col}`;
+  }
+  return 'parsed';
+}
+
 test('blocks with labels, nested blocks, assignments and every value type', () => {
   const text = `# hash\n// slashes\n/* block\n comment */\ntask "a" {\n  n = 42\n  f = -1.5\n  b = true\n  l = ["x", 2, false,]\n  m = { k = "v", "q" = 1 }\n  inner { x = "y" }\n}\nparam "p" { default = "d" }\n`;
   assert.deepEqual(value(text), {
@@ -71,31 +83,11 @@ test('strings in runs: interpolations keep their quotes and braces, escapes betw
   });
   // An interpolation may run over a line end; a plain string may not.
   assert.deepEqual(value('a = "${x\n}"\n'), { a: '${x\n}' });
-  const first = (text: string) => {
-    try {
-      parseHcl('t.hcl', text);
-    } catch (e) {
-      if (!(e instanceof DiagnosticError)) throw e;
-      const d = e.diagnostics[0];
-      return `${d?.code} ${d?.span?.line}:${d?.span?.col}`;
-    }
-    return 'parsed';
-  };
   assert.equal(first('a = "open\nb = 1\n'), 'HCL002 1:5');
   assert.equal(first('a = 1\nb = @\n'), 'HCL001 2:5');
 });
 
 test('a lexical error anywhere in the file is reported before a syntax error earlier in it', () => {
-  const first = (text: string) => {
-    try {
-      parseHcl('t.hcl', text);
-    } catch (e) {
-      if (!(e instanceof DiagnosticError)) throw e;
-      const d = e.diagnostics[0];
-      return `${d?.code} ${d?.span?.line}:${d?.span?.col}`;
-    }
-    return 'parsed';
-  };
   assert.equal(first('a = 1 = 2\nb = "open\n'), 'HCL002 2:5');
   assert.equal(first('a b = 1\n\n\nc = @\n'), 'HCL001 4:5');
   assert.equal(first('a = [1, 2\nb = 0x\n/* open'), 'HCL005 3:1');
