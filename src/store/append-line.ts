@@ -4,9 +4,9 @@ import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs
 /**
  * Appends `text` (one or more lines, each ending in a newline) to `path`, created 0600 when missing. A torn
  * last line (a crash mid-append) must not swallow ours: then it starts on a fresh line. One write(2) with
- * O_APPEND, so the lines land whole, after everything already there. Returns the file's size before.
+ * O_APPEND, so the lines land whole, after everything already there.
  */
-export function appendLines(path: string, text: string): number {
+export function appendLines(path: string, text: string): void {
   const fd = openSync(path, 'a+', 0o600);
   try {
     const size = fstatSync(fd).size;
@@ -17,7 +17,6 @@ export function appendLines(path: string, text: string): number {
       if (last[0] !== 0x0a) out = `\n${text}`;
     }
     writeFileSync(fd, out);
-    return size;
   } finally {
     closeSync(fd);
   }

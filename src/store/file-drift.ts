@@ -14,14 +14,14 @@
  * writes, are ignored. The file is appended to (replacing a file costs ext4 a flush of the new one's data)
  * and rewritten with only its live lines once it is long.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { appendLines } from './append-line.js';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendLines } from './append-line.js';
 import type { NodeResult, RunMode } from '../core/model.js';
 import { getRun, RECORDS_DIR } from './history.js';
 import { driftFromRow, driftKey, type DriftRow, driftRowsFolder, driftStateOf, driftToRow, foldDrift, hostOf, localHostName } from './query.js';
 import type { DriftEntry } from './types.js';
-import { uniquePart } from './temp-name.js';
+import { replaceFile } from './temp-name.js';
 import { writeJsonList } from './json-list.js';
 
 const DRIFT_FILE = 'drift.json';
@@ -141,21 +141,6 @@ function applySeen(rows: DriftRow[], entries: readonly SeenEntry[]): void {
       row[7] = e.runId;
       row[8] = e.seen;
     }
-  }
-}
-
-function replaceFile(dir: string, name: string, put: (temp: string) => void): void {
-  const temp = join(dir, `.${name}.${uniquePart()}.tmp`);
-  try {
-    put(temp);
-    renameSync(temp, join(dir, name));
-  } catch (e) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created.
-    }
-    throw e;
   }
 }
 

@@ -1,10 +1,10 @@
 /** Retention for the file store: drop old runs from runs.jsonl and their record files. Call under the lock. */
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeIoError } from './errors.js';
 import { PARTIAL_SUFFIX, RECORDS_DIR, scanRuns, SUMMARY_FILE } from './history.js';
 import type { PruneOptions } from './types.js';
-import { uniquePart } from './temp-name.js';
+import { replaceFile } from './temp-name.js';
 
 /**
  * The ids a prune removes: beyond the newest `keep`, or started before `olderThan`. Never a running run,
@@ -30,7 +30,6 @@ export function pruneFileStore(dir: string, options: PruneOptions): number {
   const gone = idsToPrune(runs, options);
   if (gone.size === 0) return 0;
   const path = join(dir, SUMMARY_FILE);
-  const temp = join(dir, `.${SUMMARY_FILE}.${uniquePart()}.tmp`);
   try {
     const kept = readFileSync(path, 'utf8')
       .split('\n')
@@ -38,14 +37,8 @@ export function pruneFileStore(dir: string, options: PruneOptions): number {
         const m = /"id":(\d+)/.exec(line);
         return line !== '' && !(m && gone.has(Number(m[1])));
       });
-    writeFileSync(temp, kept.length > 0 ? `${kept.join('\n')}\n` : '', { mode: 0o600 });
-    renameSync(temp, path);
+    replaceFile(dir, SUMMARY_FILE, (temp) => writeFileSync(temp, kept.length > 0 ? `${kept.join('\n')}\n` : '', { mode: 0o600 }));
   } catch (e) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created.
-    }
     throw storeIoError('io', `cannot prune ${path}`, e);
   }
   // The summary lines go first: a record file without its line is harmless (it only keeps its id taken).

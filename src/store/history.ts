@@ -16,13 +16,13 @@
  * end, so a long history costs nothing per run. A line that does not parse (a torn write, a hand edit) is
  * skipped.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { NodeResult, NodeStatus, RunMode } from '../core/model.js';
 import { storeIoError } from './errors.js';
 import { currentProcess, identityFrom, processState } from './process-identity.js';
 import { recordedCommandLine } from '../core/command-line.js';
-import { uniquePart } from './temp-name.js';
+import { replaceFile } from './temp-name.js';
 import { writeJsonList } from './json-list.js';
 import { appendLines } from './append-line.js';
 
@@ -354,26 +354,14 @@ function writeRecordFile(dir: string, summary: RunSummary, results: readonly Nod
   const runsDir = join(dir, RECORDS_DIR);
   mkdirSync(runsDir, { recursive: true, mode: 0o700 });
   const head = JSON.stringify({ v: FORMAT_VERSION, ...summary, ...(extra.output !== undefined ? { output: extra.output } : {}), ...(extra.edges ? { edges: extra.edges } : {}) });
-  const target = join(runsDir, `${summary.id}.json`);
-  const temp = join(runsDir, `.${summary.id}.${uniquePart()}.tmp`);
-  try {
-    const { stored, onStored } = extra;
-    const piece = (items: readonly unknown[]): string => {
-      const kept = stored ? (items as readonly NodeResult[]).map(stored) : (items as readonly NodeResult[]);
-      const text = stringifyResults(kept);
-      onStored?.(kept);
-      return text;
-    };
-    writeJsonList(temp, `${head.slice(0, -1)},"results":`, results, '}\n', piece);
-    renameSync(temp, target);
-  } catch (e) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created.
-    }
-    throw e;
-  }
+  const { stored, onStored } = extra;
+  const piece = (items: readonly unknown[]): string => {
+    const kept = stored ? (items as readonly NodeResult[]).map(stored) : (items as readonly NodeResult[]);
+    const text = stringifyResults(kept);
+    onStored?.(kept);
+    return text;
+  };
+  replaceFile(runsDir, `${summary.id}.json`, (temp) => writeJsonList(temp, `${head.slice(0, -1)},"results":`, results, '}\n', piece));
 }
 
 /**
