@@ -1,12 +1,17 @@
 // Benchmarks cairn against the floor (bench/floor.mjs) in one run, whole process against whole process,
 // and prints ratios, at N = 1,000, 10,000 and 100,000 (one run of each at 100,000: a few minutes, most of
 // it the durable first writes). `--quick` measures N = 1,000 only; `--no-100k` leaves N = 100,000 out.
-// The last lines are machine-readable (bench10k only when N = 10,000 was measured):
+// Then every language's no-op against the graph file's at N = 1,000 and 10,000 (bench/lang-compare.mjs;
+// `--no-languages` leaves them out). The last lines are machine-readable (the 10k ones only when
+// N = 10,000 was measured):
+//   bench-languages: salt=X converge=X otter=X zapusk=X inmanta=X
+//   bench-languages10k: salt=X converge=X otter=X zapusk=X inmanta=X
 //   bench: noop_ratio=X first_apply_ratio=Y rss_mb=Z
 //   bench10k: noop_ratio=X rss_mb=Z
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compareLanguages, LANGUAGES } from './lang-compare.mjs';
 import { interleaved, measure } from './timing.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -85,4 +90,12 @@ for (const n of sizes) {
   if (n === 100000) console.log(`bench100k: noop_ratio=${r2(noopPlan.wall / floorCheck.wall)} rss_mb=${mb(rss)}`);
 }
 rmSync(work, { recursive: true, force: true });
-for (const line of lines) if (line) console.log(line);
+// Each language against the graph file, 7 rounds at 1,000 files and 5 at 10,000 (a store each).
+const languageLines = [];
+if (!process.argv.includes('--no-languages')) {
+  for (const n of sizes.filter((s) => s <= 10000)) {
+    const ratios = compareLanguages(n, n >= 10000 ? 5 : RUNS);
+    languageLines.push(`bench-languages${n === 1000 ? '' : '10k'}: ${LANGUAGES.map((l) => `${l}=${ratios[l] === undefined ? 'n/a' : r2(ratios[l])}`).join(' ')}`);
+  }
+}
+for (const line of [...languageLines, ...lines]) if (line) console.log(line);
