@@ -105,17 +105,18 @@ export class Machine {
     return known ?? (await this.exists(path));
   }
 
-  /** markExists answered at once from the listing, or undefined when the listing cannot tell. */
-  markNow(path: string): boolean | undefined {
-    return this.marks.has(path);
+  /** markExists answered at once from the listing for the mark `name` in `dir`, or undefined when the listing cannot tell. */
+  markNow(dir: string, name: string): boolean | undefined {
+    return this.marks.hasIn(dir, name);
   }
 
   /**
-   * A [file] mark's text, or undefined when there is none; read only when the listing has it. `expect`: the
-   * size in bytes the mark most likely has (a host may read it in one call then).
+   * The text of the [file] mark `name` in `dir`, or undefined when there is none; read only when the
+   * listing has it. `expect`: the size in bytes the mark most likely has (a host may read it in one call then).
    */
-  async readMarkIfExists(path: string, expect?: number): Promise<string | undefined> {
-    let known = this.marks.has(path);
+  async readMarkIfExists(dir: string, name: string, expect?: number): Promise<string | undefined> {
+    let known = this.marks.hasIn(dir, name);
+    const path = `${dir}/${name}`;
     if (known === undefined) {
       await this.marks.take(path);
       known = this.marks.has(path);

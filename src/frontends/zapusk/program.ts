@@ -119,6 +119,14 @@ export function readConfFile(file: string, diagnostics: Diagnostic[]): Params {
   return toParams(read.sections.flatMap((s) => s.entries));
 }
 
+/** Whether a line of `text` is `####` after nothing but white space (/^\s*####/ on each line), found without splitting it. */
+function hasBlockLine(text: string): boolean {
+  for (let at = text.indexOf('####'); at >= 0; at = text.indexOf('####', at + 1)) {
+    if (/^\s*$/.test(text.slice(text.lastIndexOf('\n', at - 1) + 1, at))) return true;
+  }
+  return false;
+}
+
 /** Loads NAME.zdb; throws ProgramError with positioned diagnostics when it cannot be read. */
 export function loadProgram(dirPath: string): Program {
   const dir = resolve(dirPath);
@@ -152,9 +160,8 @@ export function loadProgram(dirPath: string): Program {
   for (const f of files) {
     const text = readText(f, diagnostics);
     if (text === undefined) continue;
-    const own = splitLines(f, text);
-    if (!own.some((l) => /^\s*####/.test(l.text))) warnings.push(`File [${f}] has no #### blocks!`);
-    for (const l of own) lines.push(l);
+    if (!hasBlockLine(text)) warnings.push(`File [${f}] has no #### blocks!`);
+    for (const l of splitLines(f, text)) lines.push(l);
   }
   const read = readLines(lines);
   for (const d of read.diagnostics) diagnostics.push(d);
