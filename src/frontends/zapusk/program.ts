@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { type Diagnostic, error, type Span } from '../../core/diag.js';
-import { type Entry, type RawSection, readLines, type SourceLine, splitLines, type Value } from './reader.js';
+import { type Entry, type RawSection, readLines, readSource, splitLines, splitTexts, type Value } from './reader.js';
 
 export interface Param {
   readonly value: Value;
@@ -155,15 +155,19 @@ export function loadProgram(dirPath: string): Program {
     }
   });
   if (files.length === 0) throw new ProgramError([error('Z007', `zapusk program ${dirPath} has no *.ini files`)]);
-  const lines: SourceLine[] = [];
+  let texts: string[] = [];
+  const runs: { file: string; start: number; first: number }[] = [];
   const warnings: string[] = [];
   for (const f of files) {
     const text = readText(f, diagnostics);
     if (text === undefined) continue;
     if (!hasBlockLine(text)) warnings.push(`File [${f}] has no #### blocks!`);
-    for (const l of splitLines(f, text)) lines.push(l);
+    const own = splitTexts(text);
+    runs.push({ file: f, start: texts.length, first: 1 });
+    if (texts.length === 0) texts = own;
+    else for (const t of own) texts.push(t);
   }
-  const read = readLines(lines);
+  const read = readSource({ texts, runs });
   for (const d of read.diagnostics) diagnostics.push(d);
   const { params, components } = toComponents(read.sections, diagnostics);
   const confFile = join(dir, 'zapusk.conf');

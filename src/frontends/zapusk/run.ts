@@ -316,7 +316,8 @@ export class Interpreter {
     const request = new Map<string, Param>();
     for (const [k, v] of vars) {
       const p = step.params.get(k);
-      if (p) request.set(k, { ...p, value: v });
+      // Named fields, not a spread: an entry as read makes its positions when asked for.
+      if (p) request.set(k, { value: v, span: p.span, valueSpan: p.valueSpan });
     }
     // zapusk-tool names the sub-program after the component, whatever the step's own name key says.
     request.delete('name');
