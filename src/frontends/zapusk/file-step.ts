@@ -103,7 +103,9 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   // (a no-op apply then costs reads only, not an fsync per step).
   let flagged = false;
   // The flag names the file written, most likely this one.
-  const flagText = await it.machine.readMarkIfExists(inst.stateDir, flagName, Buffer.byteLength(path) + 1);
+  const expect = Buffer.byteLength(path) + 1;
+  const flagNow = it.machine.readMarkNow(inst.stateDir, flagName, expect);
+  const flagText = flagNow !== null ? flagNow : await it.machine.readMarkIfExists(inst.stateDir, flagName, expect);
   if (flagText !== undefined) {
     const previous = flagText.endsWith('\n') ? flagText.slice(0, -1) : flagText;
     flagged = previous === path;

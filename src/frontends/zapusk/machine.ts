@@ -111,6 +111,17 @@ export class Machine {
   }
 
   /**
+   * readMarkIfExists answered at once (the listing tells and the host reads at once), without a promise;
+   * null when it cannot be answered at once.
+   */
+  readMarkNow(dir: string, name: string, expect?: number): string | undefined | null {
+    const now = this.host.immediate;
+    const known = now ? this.marks.hasIn(dir, name) : undefined;
+    if (known === undefined || !now) return null;
+    return known ? textIfExists(() => now.readText(`${dir}/${name}`, expect)) : undefined;
+  }
+
+  /**
    * The text of the [file] mark `name` in `dir`, or undefined when there is none; read only when the
    * listing has it. `expect`: the size in bytes the mark most likely has (a host may read it in one call then).
    */

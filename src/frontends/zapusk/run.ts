@@ -266,10 +266,19 @@ export class Interpreter {
     return last;
   }
 
-  async runSteps(inst: Instance, comp: Component, index: number, cmd: string): Promise<Outcome> {
+  /**
+   * Runs step `index` of a component (and, through it, the ones after). Not an async function: the step's
+   * own promise is handed back as it is, not wrapped in another that waits for it.
+   */
+  runSteps(inst: Instance, comp: Component, index: number, cmd: string): Promise<Outcome> {
     const step = comp.steps[index];
-    if (!step) return 'skipped_expression_empty';
-    const vars = literalStep(step) ?? (await this.computeStep(inst, comp, step, cmd));
+    if (!step) return Promise.resolve('skipped_expression_empty');
+    const vars = literalStep(step);
+    if (vars) return this.runStep(inst, comp, step, index, cmd, vars);
+    return this.computeStep(inst, comp, step, cmd).then((computed) => this.runStep(inst, comp, step, index, cmd, computed));
+  }
+
+  private runStep(inst: Instance, comp: Component, step: Step, index: number, cmd: string, vars: ReadonlyMap<string, Value>): Promise<Outcome> {
     const type = step.params.has('type') ? String(vars.get('type')) : step.params.has('name') ? String(vars.get('name')) : String(step.type);
     return runStepType(this, new Call(this, inst, comp, step, index, type, vars, cmd));
   }
