@@ -7,7 +7,8 @@
  */
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
-import type { ExecOptions, ExecResult, Host, ResourceContext } from '../../host/types.js';
+import type { ExecOptions, ExecResult, Host, ImmediateReads, ResourceContext } from '../../host/types.js';
+import type { FlagCache } from './flag-cache.js';
 import { applyStep, checkStep, checkStepNow, StepFailure, stepNode } from '../../resources/drive.js';
 import { MarkListing } from './marks.js';
 
@@ -39,7 +40,11 @@ export class Machine {
   private readonly ctx: ResourceContext;
   private readonly marks: MarkListing;
 
-  constructor(readonly host: Host) {
+  /** `flags`: what [file] flags held when last read, proven still true by their stamps (see flag-cache). */
+  constructor(
+    readonly host: Host,
+    private readonly flags?: FlagCache,
+  ) {
     this.ctx = { host, baseDir: '/' };
     this.marks = new MarkListing((dir) => host.readdir(dir));
   }
@@ -118,7 +123,28 @@ export class Machine {
     const now = this.host.immediate;
     const known = now ? this.marks.hasIn(dir, name) : undefined;
     if (known === undefined || !now) return null;
-    return known ? textIfExists(() => now.readText(`${dir}/${name}`, expect)) : undefined;
+    return known ? this.readFlagNow(now, `${dir}/${name}`, expect) : undefined;
+  }
+
+  /**
+   * A mark's text read at once: a flag whose stamp is the one it was last read with is not read again
+   * (its stamp is taken before the read, so a change during or after the read gives it another).
+   */
+  private readFlagNow(now: ImmediateReads, path: string, expect?: number): string | undefined {
+    const flags = this.flags;
+    if (flags === undefined || now.changeStamp === undefined) return textIfExists(() => now.readText(path, expect));
+    const began = Date.now();
+    const stamp = now.changeStamp(path);
+    if (stamp === undefined) {
+      flags.forget(path);
+      return textIfExists(() => now.readText(path, expect));
+    }
+    const kept = flags.textIf(path, stamp);
+    if (kept !== undefined) return kept;
+    const text = textIfExists(() => now.readText(path, expect));
+    if (text === undefined) flags.forget(path);
+    else flags.remember(path, stamp, text, began);
+    return text;
   }
 
   /**
@@ -135,7 +161,7 @@ export class Machine {
     if (known === false) return undefined;
     // Read at once where the host answers at once, with no further promise to settle.
     const now = this.host.immediate;
-    return now ? textIfExists(() => now.readText(path, expect)) : await this.readTextIfExists(path);
+    return now ? this.readFlagNow(now, path, expect) : await this.readTextIfExists(path);
   }
 
   async isDirectory(path: string): Promise<boolean> {

@@ -9,6 +9,7 @@ import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.j
 import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, isLiteral, type Level, Scope, ZapuskError } from './interpolate.js';
 import type { Code } from '../../core/codes.js';
+import type { FlagCache } from './flag-cache.js';
 import { Machine } from './machine.js';
 import type { Change, Printer } from './output.js';
 import { findTypeDir, prependDirs } from './lookup.js';
@@ -50,6 +51,8 @@ export interface InterpreterOptions {
   /** A deferred-task file inherited from an enclosing run; when absent this run owns the queue. */
   readonly deferredPath?: string | undefined;
   readonly now: () => number;
+  /** What [file] flags held when last read (flag-cache.ts). */
+  readonly flags?: FlagCache;
 }
 
 export interface Instance {
@@ -146,7 +149,7 @@ export class Interpreter {
   deferredPath = '';
 
   constructor(readonly o: InterpreterOptions) {
-    this.machine = new Machine(o.host);
+    this.machine = new Machine(o.host, o.flags);
   }
 
   /** Environment every command of an instance sees. */
