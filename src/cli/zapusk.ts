@@ -90,9 +90,9 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   const quiet = opts.out === 'json';
   const mode: RunMode = dry ? 'check' : command === 'destroy' ? 'destroy' : 'apply';
   /** One run of the program acting on `host`, its output going to `write`. */
-  const runOn = (host: Host, write: (t: string) => void, writeErr: (t: string) => void, color: boolean, on = prepared): Promise<ZapuskOutcome> =>
+  const runOn = (host: Host, write: (t: string) => void, writeErr: (t: string) => void, color: boolean, on = prepared, flagCacheDir?: string): Promise<ZapuskOutcome> =>
     runZapusk(
-      { ...base, debug: opts.debug, force: opts.force, dry, changesOnly: opts.changesOnly, only: opts.only, toolCommand: toolCommand(opts.toolDir), host, write, writeErr, color, quiet, env: process.env, now: Date.now },
+      { ...base, debug: opts.debug, force: opts.force, dry, changesOnly: opts.changesOnly, only: opts.only, toolCommand: toolCommand(opts.toolDir), host, write, writeErr, color, quiet, env: process.env, now: Date.now, flagCacheDir },
       on,
     );
   // zapusk-tool's exit code stands; with --detailed-exitcode a successful run that changed (or would change) something exits 2.
@@ -114,7 +114,8 @@ export async function runZapuskCommand(dir: string, commandArg: string, rest: st
   const store = opts.store !== undefined ? { store: opts.store } : { stateDir: cairnState };
   return withRunStore({ ...store, lockTimeout: opts.lockTimeout }, { mode, frontEnd: 'zapusk', source: [resolve(dir)] }, async () => {
     // Written until its reader goes away (`| head`); the run itself goes on to the end (engine/stdio.ts).
-    const outcome = await runOn(new LocalHost(), writeOut, writeErr, !quiet && useColor());
+    // What [file] flags of this machine held, kept beside the run store (flag-cache.ts).
+    const outcome = await runOn(new LocalHost(), writeOut, writeErr, !quiet && useColor(), prepared, join(cairnState, 'zapusk-flags'));
     return {
       results: outcome.results,
       exitCode: outcome.exitCode !== 0 ? outcome.exitCode : exitCodeFor({ failed: false, changed: changedBy(outcome) }, opts.detailedExitcode),

@@ -4,7 +4,7 @@
  * milliseconds. Only exec is truly asynchronous. child_process, net and string_decoder are loaded when a
  * command or a port probe first needs them: a run that only checks files never loads them.
  */
-import { type Stats, chmodSync, closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, lchownSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, renameSync, rmSync, rmdirSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { type Stats, chmodSync, closeSync, existsSync, fchmodSync, fchownSync, fsyncSync, lchownSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, renameSync, rmSync, rmdirSync, statSync, statfsSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, HostError, toHostError } from './errors.js';
 import { gatherFacts } from './facts.js';
@@ -42,6 +42,13 @@ function readExpected(path: string, expect: number): string {
     closeSync(fd);
   }
 }
+
+/**
+ * File systems whose stat answers are always fresh on this machine and whose inode change time moves with
+ * every change of content, rename and link (statfs magic numbers): ext2/3/4, XFS, Btrfs, tmpfs, overlayfs.
+ * Network file systems (NFS, SMB, 9p, FUSE) may answer from a cache of attributes: no stamps there.
+ */
+const FRESH_STAT_FS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630]);
 
 function toStatInfo(st: Stats): StatInfo {
   return { type: fileType(st), mode: st.mode & 0o7777, uid: st.uid, gid: st.gid, size: st.size, mtimeMs: st.mtimeMs };
@@ -91,7 +98,37 @@ export class LocalHost implements Host {
         throw toHostError(e, 'read', path);
       }
     },
+    changeStamp: (path) => {
+      const at = path.lastIndexOf('/');
+      if (at <= 0) return undefined;
+      const dev = this.freshDev(path.slice(0, at));
+      let st: Stats | undefined;
+      try {
+        st = lstatSync(path, MAY_BE_ABSENT);
+      } catch {
+        return undefined;
+      }
+      // A file of another device than its folder's is mounted over it, from a file system not looked at.
+      if (!st?.isFile() || dev === undefined || st.dev !== dev) return undefined;
+      return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+    },
   };
+
+  /** Per folder: its device when it is on a file system of FRESH_STAT_FS, else undefined (asked once per folder). */
+  private readonly freshDevs = new Map<string, number | undefined>();
+
+  private freshDev(dir: string): number | undefined {
+    if (this.freshDevs.has(dir)) return this.freshDevs.get(dir);
+    let dev: number | undefined;
+    try {
+      const st = statSync(dir);
+      dev = st.isDirectory() && FRESH_STAT_FS.has(statfsSync(dir).type) ? st.dev : undefined;
+    } catch {
+      dev = undefined;
+    }
+    this.freshDevs.set(dir, dev);
+    return dev;
+  }
 
   /** `name` is how results and messages call this machine (an inventory name, or `local`). */
   constructor(readonly name = 'local') {}

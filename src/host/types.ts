@@ -147,6 +147,24 @@ export interface ImmediateReads {
    * whole file. The text is the same either way.
    */
   readText(path: string, expect?: number): string;
+  /**
+   * What identifies the content of the regular file at `path` as it is now, or undefined when there is no
+   * regular file there or this host cannot promise the stamp is fresh (a file system whose attributes a
+   * client may cache, as NFS's, or a file mounted over from another). Any change to the file's content
+   * changes its inode change time (`ctimeMs`, which no call can set), so a stamp equal to one taken before
+   * an earlier read, whose `ctimeMs` was well before that read began, says the content is what that read
+   * saw. Optional: a host without it offers no stamps.
+   */
+  changeStamp?(path: string): ChangeStamp | undefined;
+}
+
+/** A regular file's device, inode, size, modification and inode change times (see ImmediateReads.changeStamp). */
+export interface ChangeStamp {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
 }
 
 /** What a synchronous exec takes: no live output, nothing read-only to tell apart (it always runs). */

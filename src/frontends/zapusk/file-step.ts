@@ -90,8 +90,10 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   const content = vars.get('content');
   // A state dir is always a normal path (resolved or joined) and a component name one plain word
   // (letters, digits, _ and -): the marks' paths are the two put together, as join would give them.
-  const backup = `${inst.stateDir}/file-backup-${comp.name}`;
-  const flag = `${inst.stateDir}/created-file-${comp.name}`;
+  const backupName = `file-backup-${comp.name}`;
+  const flagName = `created-file-${comp.name}`;
+  const backup = `${inst.stateDir}/${backupName}`;
+  const flag = `${inst.stateDir}/${flagName}`;
 
   if (it.o.dry) {
     await planFile(it, call, path, content === undefined ? '' : String(content), backup, flag);
@@ -101,9 +103,11 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
   // (a no-op apply then costs reads only, not an fsync per step).
   let flagged = false;
   // The flag names the file written, most likely this one.
-  const flagText = await it.machine.readMarkIfExists(flag, Buffer.byteLength(path) + 1);
+  const expect = Buffer.byteLength(path) + 1;
+  const flagNow = it.machine.readMarkNow(inst.stateDir, flagName, expect);
+  const flagText = flagNow !== null ? flagNow : await it.machine.readMarkIfExists(inst.stateDir, flagName, expect);
   if (flagText !== undefined) {
-    const previous = flagText.replace(/\n$/, '');
+    const previous = flagText.endsWith('\n') ? flagText.slice(0, -1) : flagText;
     flagged = previous === path;
     if (previous !== path) {
       await restoreOrErase(it, call, previous, backup);
@@ -125,7 +129,7 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     const now = withMode ? undefined : it.machine.actNow('file', params);
     const current = now === undefined ? await it.o.host.stat(path) : undefined;
     const present = now !== undefined || current !== null;
-    if (present && !(it.machine.markNow(backup) ?? (await it.machine.markExists(backup)))) {
+    if (present && !(it.machine.markNow(inst.stateDir, backupName) ?? (await it.machine.markExists(backup)))) {
       it.o.printer.info(inst.padding, `making backup of [${path}] to [${backup}]`);
       const r = await it.machine.act('file', { path: backup, source: path, mode: 0o600 });
       if (!r.ok) return it.fail(call, 'Z041', `file: cannot back up ${path}: ${r.comment ?? ''}`);
@@ -139,14 +143,14 @@ export async function fileStep(it: Interpreter, call: StepCall): Promise<Outcome
     if (!r.ok) return it.fail(call, 'Z041', `file: cannot write ${path}: ${r.comment ?? ''}`);
     if (!r.inSync) it.note(call, 'wrote', path);
     if (!flagged) await it.machine.writeMark(flag, `${path}\n`);
-    it.record(call, r.inSync ? 'ok' : 'changed', r.comment ?? '', started, r.changes ? { changes: r.changes } : {});
+    it.record(call, r.inSync ? 'ok' : 'changed', r.comment ?? '', started, r.changes ? { changes: r.changes } : undefined);
   }
   return endFileStep(it, call);
 }
 
 /** zapusk-tool's warning about steps after one that ends the component, with its dump of them. */
 export function warnNeverPerformed(it: Interpreter, call: StepCall): void {
-  if (call.rest.length === 0) return;
+  if (call.index + 1 >= call.comp.steps.length) return;
   it.o.printer.warning(call.inst.padding, `following steps never will be performed: [[${call.rest.map((s) => inspectStep(s, call.comp.name)).join(', ')}]]`);
 }
 

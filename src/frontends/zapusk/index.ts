@@ -8,6 +8,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Diagnostic, DiagnosticError, error } from '../../core/diag.js';
 import type { NodeResult } from '../../core/model.js';
 import type { Host } from '../../host/types.js';
+import { FlagCache } from './flag-cache.js';
 import { ZapuskError } from './interpolate.js';
 import { Printer } from './output.js';
 import { preflight } from './preflight.js';
@@ -48,6 +49,8 @@ export interface ZapuskRunOptions {
   readonly quiet: boolean;
   readonly env: NodeJS.ProcessEnv;
   readonly now: () => number;
+  /** Where what the [file] flags held is kept between runs (flag-cache.ts); none: each run reads them all. */
+  readonly flagCacheDir?: string | undefined;
 }
 
 export interface ZapuskPrepared {
@@ -164,8 +167,11 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
   const inherited = o.env.ZAPUSK_DEFERRED_PATH;
   const basePadding = o.env.ZAPUSK_PADDING ?? '';
   const nested = o.env.ZAPUSK_PADDING !== undefined;
+  // A dry run reads its flags another way; only a run's reads are kept.
+  const flags = o.dry ? undefined : FlagCache.load(o.flagCacheDir, stateDir);
   const it = new Interpreter({
     host: o.host,
+    ...(flags ? { flags } : {}),
     printer,
     stderr: (t) => (o.quiet ? undefined : o.writeErr(t)),
     libDirs: prepared.libDirs,
@@ -206,6 +212,9 @@ export async function runZapusk(o: ZapuskRunOptions, prepared: ZapuskPrepared): 
     if (e instanceof ZapuskError) failure = error(e.code, e.message, { span: e.span });
     else if (e instanceof ProgramError) failure = e.diagnostics[0] ?? error('Z000', e.message);
     else throw e;
+  } finally {
+    // What was read stays true whether or not the run went on to the end.
+    flags?.save();
   }
   const seconds = (o.now() - started) / 1000;
   // A run started by a step of another run indents its summary too (ZAPUSK_PADDING), as zapusk-tool.

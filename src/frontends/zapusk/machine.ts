@@ -7,7 +7,8 @@
  */
 import type { ApplyOutcome, CheckOutcome, GraphNode } from '../../core/model.js';
 import { HostError } from '../../host/errors.js';
-import type { ExecOptions, ExecResult, Host, ResourceContext } from '../../host/types.js';
+import type { ExecOptions, ExecResult, Host, ImmediateReads, ResourceContext } from '../../host/types.js';
+import type { FlagCache } from './flag-cache.js';
 import { applyStep, checkStep, checkStepNow, StepFailure, stepNode } from '../../resources/drive.js';
 import { MarkListing } from './marks.js';
 
@@ -39,7 +40,11 @@ export class Machine {
   private readonly ctx: ResourceContext;
   private readonly marks: MarkListing;
 
-  constructor(readonly host: Host) {
+  /** `flags`: what [file] flags held when last read, proven still true by their stamps (see flag-cache). */
+  constructor(
+    readonly host: Host,
+    private readonly flags?: FlagCache,
+  ) {
     this.ctx = { host, baseDir: '/' };
     this.marks = new MarkListing((dir) => host.readdir(dir));
   }
@@ -105,17 +110,50 @@ export class Machine {
     return known ?? (await this.exists(path));
   }
 
-  /** markExists answered at once from the listing, or undefined when the listing cannot tell. */
-  markNow(path: string): boolean | undefined {
-    return this.marks.has(path);
+  /** markExists answered at once from the listing for the mark `name` in `dir`, or undefined when the listing cannot tell. */
+  markNow(dir: string, name: string): boolean | undefined {
+    return this.marks.hasIn(dir, name);
   }
 
   /**
-   * A [file] mark's text, or undefined when there is none; read only when the listing has it. `expect`: the
-   * size in bytes the mark most likely has (a host may read it in one call then).
+   * readMarkIfExists answered at once (the listing tells and the host reads at once), without a promise;
+   * null when it cannot be answered at once.
    */
-  async readMarkIfExists(path: string, expect?: number): Promise<string | undefined> {
-    let known = this.marks.has(path);
+  readMarkNow(dir: string, name: string, expect?: number): string | undefined | null {
+    const now = this.host.immediate;
+    const known = now ? this.marks.hasIn(dir, name) : undefined;
+    if (known === undefined || !now) return null;
+    return known ? this.readFlagNow(now, `${dir}/${name}`, expect) : undefined;
+  }
+
+  /**
+   * A mark's text read at once: a flag whose stamp is the one it was last read with is not read again
+   * (its stamp is taken before the read, so a change during or after the read gives it another).
+   */
+  private readFlagNow(now: ImmediateReads, path: string, expect?: number): string | undefined {
+    const flags = this.flags;
+    if (flags === undefined || now.changeStamp === undefined) return textIfExists(() => now.readText(path, expect));
+    const began = Date.now();
+    const stamp = now.changeStamp(path);
+    if (stamp === undefined) {
+      flags.forget(path);
+      return textIfExists(() => now.readText(path, expect));
+    }
+    const kept = flags.textIf(path, stamp);
+    if (kept !== undefined) return kept;
+    const text = textIfExists(() => now.readText(path, expect));
+    if (text === undefined) flags.forget(path);
+    else flags.remember(path, stamp, text, began);
+    return text;
+  }
+
+  /**
+   * The text of the [file] mark `name` in `dir`, or undefined when there is none; read only when the
+   * listing has it. `expect`: the size in bytes the mark most likely has (a host may read it in one call then).
+   */
+  async readMarkIfExists(dir: string, name: string, expect?: number): Promise<string | undefined> {
+    let known = this.marks.hasIn(dir, name);
+    const path = `${dir}/${name}`;
     if (known === undefined) {
       await this.marks.take(path);
       known = this.marks.has(path);
@@ -123,7 +161,7 @@ export class Machine {
     if (known === false) return undefined;
     // Read at once where the host answers at once, with no further promise to settle.
     const now = this.host.immediate;
-    return now ? textIfExists(() => now.readText(path, expect)) : await this.readTextIfExists(path);
+    return now ? this.readFlagNow(now, path, expect) : await this.readTextIfExists(path);
   }
 
   async isDirectory(path: string): Promise<boolean> {

@@ -46,6 +46,15 @@ export class MarkListing {
   }
 
   /**
+   * `has` for a mark named by its dir and its name (a mark's name, which the caller knows it is), without
+   * splitting a path: a [file] step asks for its two marks this way.
+   */
+  hasIn(dir: string, name: string): boolean | undefined {
+    if (this.names === null || dir !== this.dir) return undefined;
+    return this.names.has(name);
+  }
+
+  /**
    * Lists the dir of a mark's path, unless it is the one listed or found unlistable (or the path is not
    * a mark's). A listing dropped often (a command between each two [file] steps, a sub-program's state
    * dir listed in between) is not taken again at once: only after as many marks were looked at one by one

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { type Diagnostic, error } from '../../core/diag.js';
 import { findTypeDir, prependDirs } from './lookup.js';
-import { loadProgram, type Params, type Program, ProgramError } from './program.js';
+import { loadProgram, type Params, type Program, ProgramError, type Step } from './program.js';
 import { refsIn, ValuePositions } from './refs.js';
 import { BUILTIN_TYPES } from './steps.js';
 
@@ -65,12 +65,16 @@ export function preflight(
     /** Set once a step of the component runs a sub-program: the steps after it are its arguments. */
     let argumentsOf: string | undefined;
     let ended = false;
-    for (const [index, step] of comp.steps.entries()) {
+    const steps = comp.steps;
+    for (let index = 0; index < steps.length; index++) {
+      const step = steps[index] as Step;
       if (ended) break;
-      ended = argumentsOf === undefined && typeof step.type === 'string' && ENDS_COMPONENT.has(step.type);
-      if (anyRefs(step.params)) refsInParams(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), `step [${step.id}] of component ${comp.name}`, out);
       const type = step.type;
+      ended = argumentsOf === undefined && typeof type === 'string' && ENDS_COMPONENT.has(type);
+      if (anyRefs(step.params)) refsInParams(step.params, (n) => programKeys.has(n) || n === 'cmd' || step.params.has(n), `step [${step.id}] of component ${comp.name}`, out);
       if (type === true || type.includes('{{')) continue;
+      // Most steps are built-in ones other than guard and load, run here: nothing more to check.
+      if (argumentsOf === undefined && type !== 'load' && type !== 'guard' && BUILTIN_TYPES.has(type)) continue;
       const key = step.params.get('key');
       if (type === 'guard' && key && typeof key.value === 'string' && !key.value.includes('{{') && (key.value === '.' || key.value === '..' || key.value.includes('/'))) {
         out.push(error('Z034', `guard: key ${JSON.stringify(key.value)} must be one folder name (destroy removes <dir>/<key>)`, { span: key.valueSpan }));

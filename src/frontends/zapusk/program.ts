@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { type Diagnostic, error, type Span } from '../../core/diag.js';
-import { type Entry, type RawSection, readLines, type SourceLine, splitLines, type Value } from './reader.js';
+import { type Entry, type RawSection, readLines, readSource, splitLines, splitTexts, type Value } from './reader.js';
 
 export interface Param {
   readonly value: Value;
@@ -119,6 +119,14 @@ export function readConfFile(file: string, diagnostics: Diagnostic[]): Params {
   return toParams(read.sections.flatMap((s) => s.entries));
 }
 
+/** Whether a line of `text` is `####` after nothing but white space (/^\s*####/ on each line), found without splitting it. */
+function hasBlockLine(text: string): boolean {
+  for (let at = text.indexOf('####'); at >= 0; at = text.indexOf('####', at + 1)) {
+    if (/^\s*$/.test(text.slice(text.lastIndexOf('\n', at - 1) + 1, at))) return true;
+  }
+  return false;
+}
+
 /** Loads NAME.zdb; throws ProgramError with positioned diagnostics when it cannot be read. */
 export function loadProgram(dirPath: string): Program {
   const dir = resolve(dirPath);
@@ -147,16 +155,19 @@ export function loadProgram(dirPath: string): Program {
     }
   });
   if (files.length === 0) throw new ProgramError([error('Z007', `zapusk program ${dirPath} has no *.ini files`)]);
-  const lines: SourceLine[] = [];
+  let texts: string[] = [];
+  const runs: { file: string; start: number; first: number }[] = [];
   const warnings: string[] = [];
   for (const f of files) {
     const text = readText(f, diagnostics);
     if (text === undefined) continue;
-    const own = splitLines(f, text);
-    if (!own.some((l) => /^\s*####/.test(l.text))) warnings.push(`File [${f}] has no #### blocks!`);
-    for (const l of own) lines.push(l);
+    if (!hasBlockLine(text)) warnings.push(`File [${f}] has no #### blocks!`);
+    const own = splitTexts(text);
+    runs.push({ file: f, start: texts.length, first: 1 });
+    if (texts.length === 0) texts = own;
+    else for (const t of own) texts.push(t);
   }
-  const read = readLines(lines);
+  const read = readSource({ texts, runs });
   for (const d of read.diagnostics) diagnostics.push(d);
   const { params, components } = toComponents(read.sections, diagnostics);
   const confFile = join(dir, 'zapusk.conf');

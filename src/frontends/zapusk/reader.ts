@@ -19,6 +19,31 @@ export interface Entry {
   readonly valueSpan: Span;
 }
 
+/**
+ * An entry as read: its positions kept as numbers, a span made only when asked for (most are never
+ * needed, and a program of 10,000 steps would otherwise keep 40,000 of them).
+ */
+class ReadEntry implements Entry {
+  constructor(
+    readonly key: string,
+    readonly value: Value,
+    private readonly file: string,
+    private readonly line: number,
+    private readonly col: number,
+    private readonly valueFile: string,
+    private readonly valueLine: number,
+    private readonly valueCol: number,
+  ) {}
+
+  get span(): Span {
+    return { file: this.file, line: this.line, col: this.col };
+  }
+
+  get valueSpan(): Span {
+    return { file: this.valueFile, line: this.valueLine, col: this.valueCol };
+  }
+}
+
 /** A `### name ###` header (hilevel) or a `[name]` section, with the keys that follow it. */
 export interface RawSection {
   readonly kind: 'header' | 'section';
@@ -32,6 +57,13 @@ export interface SourceLine {
   /** 1-based. */
   readonly line: number;
   readonly text: string;
+}
+
+/** Lines to read, without an object per line: their texts, and where each run of them comes from. */
+export interface LineSource {
+  readonly texts: readonly string[];
+  /** In order: the file of the lines from `start` on (up to the next run), `first` the number of line `start`. */
+  readonly runs: readonly { readonly file: string; readonly start: number; readonly first: number }[];
 }
 
 export interface ReadResult {
@@ -62,16 +94,38 @@ function strip(s: string): string {
   return s.replace(/^[\s\0]+|[\s\0]+$/g, '');
 }
 
-export function splitLines(file: string, text: string): SourceLine[] {
+/** The lines of a text: split at each newline, a carriage return before it dropped, no line after a last newline. */
+export function splitTexts(text: string): string[] {
   const parts = text.split('\n');
   if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
-  const lines: SourceLine[] = new Array(parts.length);
-  const cr = text.includes('\r');
-  for (let i = 0; i < parts.length; i++) {
-    const t = parts[i] as string;
-    lines[i] = { file, line: i + 1, text: cr && t.endsWith('\r') ? t.slice(0, -1) : t };
+  if (text.includes('\r')) {
+    for (let i = 0; i < parts.length; i++) {
+      const t = parts[i] as string;
+      if (t.endsWith('\r')) parts[i] = t.slice(0, -1);
+    }
   }
+  return parts;
+}
+
+export function splitLines(file: string, text: string): SourceLine[] {
+  const parts = splitTexts(text);
+  const lines: SourceLine[] = new Array(parts.length);
+  for (let i = 0; i < parts.length; i++) lines[i] = { file, line: i + 1, text: parts[i] as string };
   return lines;
+}
+
+/** Lines as a LineSource: one run for each stretch of lines of one file numbered one after another. */
+function sourceOf(lines: readonly SourceLine[]): LineSource {
+  const texts: string[] = new Array(lines.length);
+  const runs: { file: string; start: number; first: number }[] = [];
+  let last: SourceLine | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as SourceLine;
+    texts[i] = l.text;
+    if (!last || l.file !== last.file || l.line !== last.line + 1) runs.push({ file: l.file, start: i, first: l.line });
+    last = l;
+  }
+  return { texts, runs };
 }
 
 /** A line zapusk-tool reads (a key, a bare key, a step, a header, a comment or a blank line). */
@@ -83,10 +137,10 @@ function toolReads(line: string): boolean {
  * For `key="text` (a quote that is not closed on the line): the index of the line that closes the value,
  * a line ending in `"` that zapusk-tool could not read, looking no further than the next step or header.
  */
-function closingLine(lines: readonly SourceLine[], from: number, value: string): number | undefined {
+function closingLine(texts: readonly string[], from: number, value: string): number | undefined {
   if (!value.startsWith('"') || value.endsWith('"')) return undefined;
-  for (let j = from; j < lines.length; j++) {
-    const t = strip((lines[j] as SourceLine).text);
+  for (let j = from; j < texts.length; j++) {
+    const t = strip(texts[j] as string);
     if (t.endsWith('"')) return toolReads(t) ? undefined : j;
     if (SECTION.test(t) || HEADER.test(t) || MULTILINE_START.test(t)) return undefined;
   }
@@ -94,28 +148,47 @@ function closingLine(lines: readonly SourceLine[], from: number, value: string):
 }
 
 export function readLines(lines: readonly SourceLine[]): ReadResult {
+  return readSource(sourceOf(lines));
+}
+
+export function readSource(src: LineSource): ReadResult {
+  const { texts, runs } = src;
   const sections: RawSection[] = [];
   const diagnostics: Diagnostic[] = [];
   const warnings: string[] = [];
-  const at = (l: SourceLine, col = 1): Span => ({ file: l.file, line: l.line, col });
-  /** Column (1-based) of `part` within the untrimmed line. */
-  const colOf = (l: SourceLine, part: string, from = 0): number => Math.max(0, l.text.indexOf(part, from)) + 1;
+  // The run of line i: lines are mostly asked for in order, so the search starts at the last one found.
+  let run = 0;
+  const runOf = (i: number): { file: string; start: number; first: number } => {
+    while (run > 0 && (runs[run] as { start: number }).start > i) run--;
+    while (run + 1 < runs.length && (runs[run + 1] as { start: number }).start <= i) run++;
+    return runs[run] as { file: string; start: number; first: number };
+  };
+  const fileOf = (i: number): string => runOf(i).file;
+  const lineOf = (i: number): number => {
+    const r = runOf(i);
+    return r.first + (i - r.start);
+  };
+  const at = (i: number, col = 1): Span => ({ file: fileOf(i), line: lineOf(i), col });
+  /** Column (1-based) of `part` within the untrimmed line i. */
+  const colOf = (i: number, part: string, from = 0): number => Math.max(0, (texts[i] as string).indexOf(part, from)) + 1;
 
-  const assign = (l: SourceLine, key: string, value: Value, valueCol: number): void => {
+  const entry = (l: number, key: string, value: Value, keyCol: number, v: number, valueCol: number): ReadEntry =>
+    new ReadEntry(key, value, fileOf(l), lineOf(l), keyCol, fileOf(v), lineOf(v), valueCol);
+  const assign = (l: number, key: string, value: Value, valueCol: number): void => {
     const last = sections[sections.length - 1];
-    const span = at(l, colOf(l, key));
     if (!last) {
-      diagnostics.push(error('Z002', `key ${JSON.stringify(key)} before any component header (a line like "#### name ####")`, { span }));
+      diagnostics.push(error('Z002', `key ${JSON.stringify(key)} before any component header (a line like "#### name ####")`, { span: at(l, colOf(l, key)) }));
       return;
     }
-    last.entries.push({ key, value, span, valueSpan: at(l, valueCol) });
+    last.entries.push(entry(l, key, value, colOf(l, key), l, valueCol));
   };
 
   let i = 0;
-  while (i < lines.length) {
-    const l = lines[i] as SourceLine;
+  while (i < texts.length) {
+    const l = i;
+    const text = texts[i] as string;
     i++;
-    const line = strip(l.text);
+    const line = strip(text);
     let m: RegExpExecArray | null;
     let close: number | undefined;
     // A line starting with `#` or `[` can be no key (no key has these characters) and no bare key: only
@@ -126,39 +199,39 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
     const quoted = keyLike && (line.includes('"') || line.includes("'"));
     if (quoted && (m = QUOTED.exec(line))) {
       const key = m[1] as string;
-      assign(l, key, m[2] as string, colOf(l, m[2] as string, l.text.indexOf('=')));
+      assign(l, key, m[2] as string, colOf(l, m[2] as string, text.indexOf('=')));
     } else if (quoted && (m = MULTILINE_START.exec(line))) {
       const key = m[1] as string;
       const body: string[] = [];
       let closed = false;
-      const start = lines[i];
-      while (i < lines.length) {
-        const inner = lines[i] as SourceLine;
+      const start = i < texts.length ? i : undefined;
+      while (i < texts.length) {
+        const inner = texts[i] as string;
         i++;
-        if (strip(inner.text) === '"') {
+        if (strip(inner) === '"') {
           closed = true;
           break;
         }
-        body.push(inner.text);
+        body.push(inner);
       }
-      if (!closed) warnings.push(`un-closed multiline value found: name=${key}, file=${l.file}:${l.line}`);
+      if (!closed) warnings.push(`un-closed multiline value found: name=${key}, file=${fileOf(l)}:${lineOf(l)}`);
       const last = sections[sections.length - 1];
       if (!last) {
         diagnostics.push(error('Z002', `key ${JSON.stringify(key)} before any component header (a line like "#### name ####")`, { span: at(l, colOf(l, key)) }));
       } else {
-        last.entries.push({ key, value: body.join('\n'), span: at(l, colOf(l, key)), valueSpan: start ? at(start) : at(l) });
+        last.entries.push(entry(l, key, body.join('\n'), colOf(l, key), start ?? l, 1));
       }
     } else if (keyLike && (m = PLAIN.exec(line))) {
-      if ((close = closingLine(lines, i, m[2] as string)) !== undefined) {
+      if ((close = closingLine(texts, i, m[2] as string)) !== undefined) {
         // `key="text` with the value going on over the next lines, up to a line that is only `"` or ends
         // in `"`. zapusk-tool cannot read such a closing line, so reading it here changes no program it runs.
-        const body = [(m[2] as string).slice(1), ...lines.slice(i, close).map((x) => x.text)];
-        const last = strip((lines[close] as SourceLine).text);
-        if (last !== '"') body.push((lines[close] as SourceLine).text.replace(/"\s*$/, ''));
+        const body = [(m[2] as string).slice(1), ...texts.slice(i, close)];
+        const closing = texts[close] as string;
+        if (strip(closing) !== '"') body.push(closing.replace(/"\s*$/, ''));
         i = close + 1;
-        assign(l, m[1] as string, body.join('\n'), colOf(l, m[2] as string, l.text.indexOf('=')) + 1);
+        assign(l, m[1] as string, body.join('\n'), colOf(l, m[2] as string, text.indexOf('=')) + 1);
       } else {
-        const eq = l.text.indexOf('=');
+        const eq = text.indexOf('=');
         const value = m[2] as string;
         assign(l, m[1] as string, value, value === '' ? eq + 2 : colOf(l, value, eq + 1));
       }
@@ -172,7 +245,7 @@ export function readLines(lines: readonly SourceLine[]): ReadResult {
       }
       sections.push({ kind: 'section', name, span: at(l, colOf(l, '[')), entries: [] });
     } else if ((m = HEADER.exec(line))) {
-      sections.push({ kind: 'header', name: m[1] as string, span: at(l, colOf(l, m[1] as string, l.text.indexOf('#'))), entries: [] });
+      sections.push({ kind: 'header', name: m[1] as string, span: at(l, colOf(l, m[1] as string, text.indexOf('#'))), entries: [] });
     } else if (line.length === 0 || COMMENT.test(line)) {
       // comment or blank
     } else {

@@ -9,6 +9,7 @@ import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.j
 import type { ExecResult, Host } from '../../host/types.js';
 import { type Evaluator, isLiteral, type Level, Scope, ZapuskError } from './interpolate.js';
 import type { Code } from '../../core/codes.js';
+import type { FlagCache } from './flag-cache.js';
 import { Machine } from './machine.js';
 import type { Change, Printer } from './output.js';
 import { findTypeDir, prependDirs } from './lookup.js';
@@ -50,6 +51,8 @@ export interface InterpreterOptions {
   /** A deferred-task file inherited from an enclosing run; when absent this run owns the queue. */
   readonly deferredPath?: string | undefined;
   readonly now: () => number;
+  /** What [file] flags held when last read (flag-cache.ts). */
+  readonly flags?: FlagCache;
 }
 
 export interface Instance {
@@ -97,8 +100,31 @@ export interface StepCall {
   readonly vars: ReadonlyMap<string, Value>;
   readonly cmd: string;
   /** Passes a command (default: the same) to the rest of the component's steps. */
-  readonly next: (cmd?: string) => Promise<Outcome>;
+  next(cmd?: string): Promise<Outcome>;
+  /** The steps after this one in its component. */
   readonly rest: readonly Step[];
+}
+
+/** A StepCall whose `next` and `rest` are made only when a step asks for them (most never do). */
+class Call implements StepCall {
+  constructor(
+    private readonly it: Interpreter,
+    readonly inst: Instance,
+    readonly comp: Component,
+    readonly step: Step,
+    readonly index: number,
+    readonly type: string,
+    readonly vars: ReadonlyMap<string, Value>,
+    readonly cmd: string,
+  ) {}
+
+  next(cmd: string = this.cmd): Promise<Outcome> {
+    return this.it.runSteps(this.inst, this.comp, this.index + 1, cmd);
+  }
+
+  get rest(): readonly Step[] {
+    return this.comp.steps.slice(this.index + 1);
+  }
 }
 
 /** A step's keys when no value has a brace (each is itself, as computeStep would find), without a promise. */
@@ -123,7 +149,7 @@ export class Interpreter {
   deferredPath = '';
 
   constructor(readonly o: InterpreterOptions) {
-    this.machine = new Machine(o.host);
+    this.machine = new Machine(o.host, o.flags);
   }
 
   /** Environment every command of an instance sees. */
@@ -243,22 +269,21 @@ export class Interpreter {
     return last;
   }
 
-  async runSteps(inst: Instance, comp: Component, index: number, cmd: string): Promise<Outcome> {
+  /**
+   * Runs step `index` of a component (and, through it, the ones after). Not an async function: the step's
+   * own promise is handed back as it is, not wrapped in another that waits for it.
+   */
+  runSteps(inst: Instance, comp: Component, index: number, cmd: string): Promise<Outcome> {
     const step = comp.steps[index];
-    if (!step) return 'skipped_expression_empty';
-    const vars = literalStep(step) ?? (await this.computeStep(inst, comp, step, cmd));
+    if (!step) return Promise.resolve('skipped_expression_empty');
+    const vars = literalStep(step);
+    if (vars) return this.runStep(inst, comp, step, index, cmd, vars);
+    return this.computeStep(inst, comp, step, cmd).then((computed) => this.runStep(inst, comp, step, index, cmd, computed));
+  }
+
+  private runStep(inst: Instance, comp: Component, step: Step, index: number, cmd: string, vars: ReadonlyMap<string, Value>): Promise<Outcome> {
     const type = step.params.has('type') ? String(vars.get('type')) : step.params.has('name') ? String(vars.get('name')) : String(step.type);
-    return runStepType(this, {
-      inst,
-      comp,
-      step,
-      index,
-      type,
-      vars,
-      cmd,
-      next: (c = cmd) => this.runSteps(inst, comp, index + 1, c),
-      rest: comp.steps.slice(index + 1),
-    });
+    return runStepType(this, new Call(this, inst, comp, step, index, type, vars, cmd));
   }
 
   /** Every key of a step is computed when it runs, used or not (so a wrong reference anywhere stops it). */
@@ -303,7 +328,8 @@ export class Interpreter {
     const request = new Map<string, Param>();
     for (const [k, v] of vars) {
       const p = step.params.get(k);
-      if (p) request.set(k, { ...p, value: v });
+      // Named fields, not a spread: an entry as read makes its positions when asked for.
+      if (p) request.set(k, { value: v, span: p.span, valueSpan: p.valueSpan });
     }
     // zapusk-tool names the sub-program after the component, whatever the step's own name key says.
     request.delete('name');
@@ -320,9 +346,10 @@ export class Interpreter {
       if (parts.length > 1 && (parts[0] === comp.name || parts[0] === '*')) request.set(parts.slice(1).join('/'), made(v));
     }
     const stateFiles = new Map<string, string>();
-    if (call.rest.length > 0) {
+    const rest = call.rest;
+    if (rest.length > 0) {
       const names: string[] = [];
-      for (const [i, next] of call.rest.entries()) {
+      for (const [i, next] of rest.entries()) {
         const name = `arg_${i}.ini`;
         stateFiles.set(name, await this.argSection(inst, comp, next, cmd));
         names.push(name);
@@ -434,17 +461,17 @@ export class Interpreter {
   }
 
   /** Appends one step's record to the run's results. */
-  record(call: StepCall, status: NodeStatus, comment: string, started: number, extra: { changes?: Record<string, unknown>; outputs?: Record<string, unknown> } = {}): void {
+  record(call: StepCall, status: NodeStatus, comment: string, started: number, extra?: { changes?: Record<string, unknown>; outputs?: Record<string, unknown> }): void {
     const { inst, comp, step, index, cmd, type } = call;
     const id = `${inst.globalName}/${comp.name}/${index}`;
     const name = `${comp.name} [${step.id}] ${cmd}`;
-    const changes = extra.changes ?? {};
+    const changes = extra?.changes ?? {};
     const ended = this.o.now();
     const runNum = this.results.length;
     // Two literals rather than a spread of the optional outputs: the same keys in the same order.
     this.results.push(
       stepResult(
-        extra.outputs
+        extra?.outputs
           ? { id, name, type, status, changes, comment, started, ended, run_num: runNum, outputs: extra.outputs, span: step.span }
           : { id, name, type, status, changes, comment, started, ended, run_num: runNum, span: step.span },
       ),

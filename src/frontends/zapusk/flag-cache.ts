@@ -1,0 +1,100 @@
+/**
+ * What the [file] flags (`created-file-<component>`) held when a run last read them, each with the stamp
+ * its file had just before the read (device, inode, size, modification and inode change times, from the
+ * host). A later run that finds a flag with the same stamp knows its text without reading it: one lstat
+ * instead of open, read and close, for every [file] step of a run that changes nothing.
+ *
+ * Why a stamp proves the text: any change to a file's content sets its inode change time to the time of
+ * the change, and no call can set that time (only the system clock can). A text is kept only when the
+ * stamp taken before its read says the file last changed a second or more before that read began, so any
+ * change made later, during the read or after it, gives the file a later change time, and a stamp that
+ * no longer matches: the flag is then read again. The host gives stamps only for regular files on file
+ * systems whose stat answers are never stale (not NFS and the like).
+ *
+ * The cache is cairn's, kept in its state dir (one file per program state dir), never in the program's
+ * state dir, which holds only what zapusk-tool keeps there. A cache that cannot be read or written is
+ * left aside: every flag is then read.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChangeStamp } from '../../host/types.js';
+
+/** How long before a read a file must have last changed for what the read saw to be kept (ms). */
+const SETTLED_MS = 1000;
+const VERSION = 1;
+
+/** path, dev, ino, size, mtimeMs, ctimeMs, text. */
+type Kept = [string, number, number, number, number, number, string];
+
+function isKept(v: unknown): v is Kept {
+  if (!Array.isArray(v) || v.length !== 7 || typeof v[0] !== 'string' || typeof v[6] !== 'string') return false;
+  for (let i = 1; i < 6; i++) if (typeof v[i] !== 'number') return false;
+  return true;
+}
+
+export class FlagCache {
+  private readonly kept = new Map<string, Kept>();
+  private changed = false;
+
+  private constructor(private readonly file: string | undefined) {}
+
+  /** The cache for the program whose state dir is `stateDir`, from `dir` (none: a cache of this run only). */
+  static load(dir: string | undefined, stateDir: string): FlagCache {
+    if (dir === undefined) return new FlagCache(undefined);
+    const cache = new FlagCache(join(dir, `${createHash('sha256').update(stateDir).digest('hex').slice(0, 32)}.json`));
+    try {
+      const data = JSON.parse(readFileSync(cache.file as string, 'utf8')) as { version?: unknown; flags?: unknown };
+      if (data.version === VERSION && Array.isArray(data.flags)) {
+        for (const v of data.flags as unknown[]) if (isKept(v)) cache.kept.set(v[0], v);
+      }
+    } catch {
+      // No cache yet, or one that cannot be read: every flag is read.
+    }
+    return cache;
+  }
+
+  /** The text `path` held when read with this stamp, or undefined when the stamp is not the one kept. */
+  textIf(path: string, s: ChangeStamp): string | undefined {
+    const k = this.kept.get(path);
+    if (k === undefined || k[5] !== s.ctimeMs || k[4] !== s.mtimeMs || k[3] !== s.size || k[2] !== s.ino || k[1] !== s.dev) return undefined;
+    return k[6];
+  }
+
+  /**
+   * `text` was read from `path` after its stamp was taken, the stamp asked for at `began` (ms, this
+   * machine's clock): kept when the file had last changed SETTLED_MS or more before that.
+   */
+  remember(path: string, s: ChangeStamp, text: string, began: number): void {
+    if (!(s.ctimeMs < began - SETTLED_MS) || !(s.mtimeMs < began - SETTLED_MS)) {
+      if (this.kept.delete(path)) this.changed = true;
+      return;
+    }
+    this.kept.set(path, [path, s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs, text]);
+    this.changed = true;
+  }
+
+  /** There is no flag at `path` (or it is not known): nothing kept for it. */
+  forget(path: string): void {
+    if (this.kept.delete(path)) this.changed = true;
+  }
+
+  /** Writes the cache when this run changed it (best effort: a cache not written is only slower). */
+  save(): void {
+    if (!this.changed || this.file === undefined) return;
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });
+      writeFileSync(tmp, JSON.stringify({ version: VERSION, flags: [...this.kept.values()] }), { mode: 0o600 });
+      renameSync(tmp, this.file);
+      this.changed = false;
+    } catch {
+      // A store that cannot be written: the next run reads every flag.
+      try {
+        rmSync(tmp, { force: true });
+      } catch {
+        // nothing more to undo
+      }
+    }
+  }
+}
