@@ -52,15 +52,6 @@ for (const o of OPS1) OP1_BY_CODE[o.charCodeAt(0)] = OP_INDEX.get(o) as number;
 const OP2_BY_CODES = new Int8Array(128 * 128).fill(-1);
 for (const o of OPS2) OP2_BY_CODES[o.charCodeAt(0) * 128 + o.charCodeAt(1)] = OP_INDEX.get(o) as number;
 
-/** The operator number of the operator at `i` (a two-character one wins over its first character), or -1. */
-function operatorAt(src: string, i: number, code: number, next: number): number {
-  if (code >= 128) return -1;
-  if (next < 128 && next >= 0) {
-    const two = OP2_BY_CODES[code * 128 + next] as number;
-    if (two >= 0) return two;
-  }
-  return OP1_BY_CODE[code] as number;
-}
 /** For each operator: 1 when it opens a bracket, -1 when it closes one, else 0. */
 const BRACKET = Int8Array.from(OP_LIST, (o) => ('([{'.includes(o) ? 1 : ')]}'.includes(o) ? -1 : 0));
 
@@ -130,25 +121,25 @@ const FLAVOUR_CODE: Readonly<Record<StrFlavour, number>> = { plain: 0, mls: 1, r
  */
 export class Tokens {
   count = 0;
-  private kinds: Uint8Array;
+  kinds: Uint8Array;
   /** Keyword or operator number, or string flavour. */
-  private subs: Uint8Array;
-  private offsets: Int32Array;
-  private ends: Int32Array;
-  private lineNos: Int32Array;
-  private cols: Int32Array;
+  subs: Uint8Array;
+  offsets: Int32Array;
+  ends: Int32Array;
+  lineNos: Int32Array;
+  cols: Int32Array;
   /**
    * The decoded text of the string and regex tokens, in order; `subs` holds the flavour, `texts` the place
    * here. Made as a list of strings from the start (a slice of one keeps its kind), so the optimized code
    * that adds tokens, made while reading one file, still fits the next file's list.
    */
-  private readonly strings: string[] = STRING_LIST.slice(0, 0);
-  private texts: Int32Array;
+  readonly strings: string[] = STRING_LIST.slice(0, 0);
+  texts: Int32Array;
   private readonly names = new Map<string, string>();
   /** Qualified names by their parts (see `qualified`). */
   private readonly joined = new Map<string, Map<string, string>>();
   /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
-  private depth = 0;
+  depth = 0;
   tooDeepAt = -1;
   /** The last span `spanAt` made, and its token: a statement and its first expression start at one token. */
   private lastSpan: Span | undefined;
@@ -192,7 +183,7 @@ export class Tokens {
     }
   }
 
-  private grow(): void {
+  grow(): void {
     const cap = this.kinds.length * 2;
     const more = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
       const b = make(cap);
@@ -388,11 +379,6 @@ export function lex(file: string, src: string): Tokens {
   return out;
 }
 
-/** A string's text with its escapes decoded (most have none). */
-function decoded(raw: string): string {
-  return raw.includes('\\') ? decodeEscapes(raw) : raw;
-}
-
 /**
  * Reads the tokens of one text, one per call of `next`: the optimizing compiler then compiles that (a
  * token's work) as a function of its own, once for every file, rather than a loop over the whole text
@@ -414,7 +400,12 @@ class Scanner {
     this.nextLineStart = starts.length > 1 ? (starts[1] as number) : Infinity;
   }
 
-  /** Reads the next token (past white space and comments) and adds it; false at the end of the text. */
+  /**
+   * Reads the next token (past white space and comments) and adds it; false at the end of the text. A name,
+   * a plain string, a number or an operator (nearly every token) is written to the token arrays here, without
+   * calling `put` and `Tokens.add`: a small model's lexer runs unoptimized, where each call costs as much as
+   * several lines of its work.
+   */
   next(): boolean {
     const src = this.src;
     const n = src.length;
@@ -439,6 +430,10 @@ class Scanner {
     // String prefixes r/f directly before a quote.
     // An unterminated r/f string leaves the prefix to be read as a name, and its quote is then illegal.
     if ((code === 114 || code === 102) && (next === 34 || next === 39) && this.prefixed(start, code)) return true;
+    let kind: number;
+    let sub = 0;
+    let end: number;
+    let text: string | undefined;
     if (code < 128 && NAME_CHARS[code] === 1) {
       let j = i + 1;
       // Past the end of the text the code is NaN, which ends the name.
@@ -448,35 +443,69 @@ class Scanner {
       while (src.charCodeAt(j - 1) === 45) j--;
       const len = j - i;
       const kw = len <= KEYWORD_LONGEST && KEYWORD_SHAPES[len * 128 + code] === 1 ? KEYWORD_INDEX.get(src.slice(i, j)) : undefined;
-      if (kw !== undefined) this.put(KIND_CODE.kw, kw, undefined, start, j);
-      else this.put(code >= 65 && code <= 90 ? KIND_CODE.cid : KIND_CODE.id, 0, undefined, start, j);
-      return true;
-    }
-    if (code === 34 || code === 39) {
+      if (kw !== undefined) {
+        kind = 2;
+        sub = kw;
+      } else kind = code >= 65 && code <= 90 ? 1 : 0;
+      end = j;
+    } else if (code === 34 || code === 39) {
       if (code === 34 && src.startsWith('"""', i) && this.multiLine(start)) return true;
       // Without its closing `"""`, a multi-line string opens as the empty string `""`.
-      const end = quotedEnd(src, i);
+      end = quotedEnd(src, i);
       if (end < 0) this.illegal(i);
-      this.put(KIND_CODE.str, FLAVOUR_CODE.plain, decoded(src.slice(i + 1, end - 1)), start, end);
-      return true;
-    }
-    if (code === 47 && this.out.lastIsMatching()) {
+      const raw = src.slice(i + 1, end - 1);
+      kind = 5;
+      text = raw.includes('\\') ? decodeEscapes(raw) : raw;
+    } else if (code === 47 && this.out.lastIsMatching()) {
       this.regex(start);
       return true;
+    } else {
+      // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
+      // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
+      // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
+      const numEnd = (code === 45 ? next >= 48 && next <= 57 : code >= 48 && code <= 57) ? numberEnd(src, i) : -1;
+      if (numEnd >= 0) {
+        kind = 3;
+        for (let k = i; k < numEnd; k++) if (src.charCodeAt(k) === 46) kind = 4;
+        end = numEnd;
+      } else {
+        // An operator: a two-character one wins over its first character alone.
+        let op = -1;
+        if (code < 128) {
+          if (next < 128 && next >= 0) op = OP2_BY_CODES[code * 128 + next] as number;
+          if (op < 0) op = OP1_BY_CODE[code] as number;
+        }
+        if (op < 0) this.illegal(start);
+        kind = 7;
+        sub = op;
+        end = i + (OP_LIST[op] as string).length;
+      }
     }
-    // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
-    // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
-    // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
-    const numEnd = (code === 45 ? isDigit(next) : isDigit(code)) ? numberEnd(src, i) : -1;
-    if (numEnd >= 0) {
-      let kind = KIND_CODE.int;
-      for (let k = i; k < numEnd; k++) if (src.charCodeAt(k) === 46) kind = KIND_CODE.float;
-      this.put(kind, 0, undefined, start, numEnd);
-      return true;
+    // As `put` and `Tokens.add`.
+    while (start >= this.nextLineStart) {
+      const line = ++this.line;
+      this.lineStart = this.nextLineStart;
+      this.nextLineStart = line + 1 < this.starts.length ? (this.starts[line + 1] as number) : Infinity;
     }
-    const op = operatorAt(src, i, code, next);
-    if (op < 0) this.illegal(start);
-    this.put(KIND_CODE.op, op, undefined, start, i + (OP_LIST[op] as string).length);
+    const out = this.out;
+    if (out.count === out.kinds.length) out.grow();
+    const t = out.count++;
+    out.kinds[t] = kind;
+    out.subs[t] = sub;
+    out.offsets[t] = start;
+    out.ends[t] = end;
+    out.lineNos[t] = this.line + 1;
+    out.cols[t] = start - this.lineStart + 1;
+    if (kind === 7) {
+      const b = BRACKET[sub] as number;
+      if (b === 1) {
+        if (++out.depth > MAX_NESTING && out.tooDeepAt < 0) out.tooDeepAt = t;
+      } else if (b === -1 && out.depth > 0) out.depth--;
+    } else if (text !== undefined) {
+      out.texts[t] = out.strings.length;
+      out.strings.push(text);
+    }
+    this.i = end;
     return true;
   }
 
