@@ -256,15 +256,15 @@ export class Tokens {
     return this.cols[i] as number;
   }
 
-  /** A string token's flavour. */
-  flavourAt(i: number): StrFlavour {
-    return FLAVOURS[this.subs[i] as number] as StrFlavour;
-  }
-
 
   /** The token's kind as its number (id 0, cid 1, kw 2, int 3, float 4, str 5, regex 6, op 7, eof 8). */
   kindCode(i: number): number {
     return this.kinds[i] as number;
+  }
+
+  /** A string token's flavour. */
+  flavourAt(i: number): StrFlavour {
+    return FLAVOURS[this.subs[i] as number] as StrFlavour;
   }
 
   text(i: number): string {
@@ -371,7 +371,7 @@ export function lex(file: string, src: string): Tokens {
   const lines = new Lines(file, starts);
   const out = new Tokens(src, lines);
   const scanner = new Scanner(src, starts, lines, out);
-  while (scanner.next());
+  while (scanner.chunk());
   // The real parser reads the file with a newline added, and reports the end one column past that line's
   // start, on the line after it.
   const newlines = starts.length - 1;
@@ -379,14 +379,19 @@ export function lex(file: string, src: string): Tokens {
   return out;
 }
 
+/** How many tokens `Scanner.chunk` reads at most per call. */
+const CHUNK = 64;
+
 /**
- * Reads the tokens of one text, one per call of `next`: the optimizing compiler then compiles that (a
- * token's work) as a function of its own, once for every file, rather than a loop over the whole text
+ * Reads the tokens of one text, a chunk of them per call of `chunk`: the optimizing compiler then compiles
+ * that (a short loop) as a function of its own, once for every file, rather than a loop over the whole text
  * entered part way through for each large file. What few models have (prefixed and multi-line strings,
  * regular expressions, other white space, illegal characters) is read by functions of their own.
  */
 class Scanner {
   private i = 0;
+  /** The text's UTF-16 code units (as `charCodeAt` reads them). */
+  private readonly codes: Uint16Array;
   /** The line of the last token (from 0), where it starts, and where the next one starts. */
   private line = 0;
   private lineStart = 0;
@@ -398,114 +403,167 @@ class Scanner {
     private readonly out: Tokens,
   ) {
     this.nextLineStart = starts.length > 1 ? (starts[1] as number) : Infinity;
+    this.codes = new Uint16Array(src.length);
+    Buffer.from(this.codes.buffer).write(src, 0, 'utf16le');
   }
 
   /**
-   * Reads the next token (past white space and comments) and adds it; false at the end of the text. A name,
-   * a plain string, a number or an operator (nearly every token) is written to the token arrays here, without
-   * calling `put` and `Tokens.add`: a small model's lexer runs unoptimized, where each call costs as much as
-   * several lines of its work.
+   * Reads up to CHUNK tokens (past white space and comments) and adds them; false at the end of the text.
+   * A name, a plain string, a number or an operator (nearly every token) is written to the token arrays
+   * here, with the scanner's state and the arrays in local variables for the whole chunk, and characters
+   * read from the text's UTF-16 code units in a typed array: a small model's lexer runs unoptimized, where
+   * reading a field, calling a method (`charCodeAt` among them) or a function costs as much as several
+   * lines of its work. What few models have (prefixed and multi-line strings, regular expressions) is read
+   * by `special`, through `put`.
    */
-  next(): boolean {
+  chunk(): boolean {
     const src = this.src;
+    const codes = this.codes;
+    const starts = this.starts;
     const n = src.length;
-    let i = this.i;
-    let code = 0;
-    for (;;) {
-      if (i >= n) {
-        this.i = i;
-        return false;
-      }
-      code = src.charCodeAt(i);
-      if (code === 32 || code === 10 || code === 9 || code === 13) i++;
-      else if (code === 35) {
-        // `#` to the end of the line.
-        const nl = src.indexOf('\n', i);
-        i = nl < 0 ? n : nl;
-      } else if ((code < 33 || code > 126) && otherSpace(src, i)) i++;
-      else break;
-    }
-    const start = i;
-    const next = src.charCodeAt(i + 1);
-    // String prefixes r/f directly before a quote.
-    // An unterminated r/f string leaves the prefix to be read as a name, and its quote is then illegal.
-    if ((code === 114 || code === 102) && (next === 34 || next === 39) && this.prefixed(start, code)) return true;
-    let kind: number;
-    let sub = 0;
-    let end: number;
-    let text: string | undefined;
-    if (code < 128 && NAME_CHARS[code] === 1) {
-      let j = i + 1;
-      // Past the end of the text the code is NaN, which ends the name.
-      for (let d = src.charCodeAt(j); d < 128 && (NAME_CHARS[d] as number) > 0; d = src.charCodeAt(j)) j++;
-      j = Math.min(j, i + 256);
-      // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
-      while (src.charCodeAt(j - 1) === 45) j--;
-      const len = j - i;
-      const kw = len <= KEYWORD_LONGEST && KEYWORD_SHAPES[len * 128 + code] === 1 ? KEYWORD_INDEX.get(src.slice(i, j)) : undefined;
-      if (kw !== undefined) {
-        kind = 2;
-        sub = kw;
-      } else kind = code >= 65 && code <= 90 ? 1 : 0;
-      end = j;
-    } else if (code === 34 || code === 39) {
-      if (code === 34 && src.startsWith('"""', i) && this.multiLine(start)) return true;
-      // Without its closing `"""`, a multi-line string opens as the empty string `""`.
-      end = quotedEnd(src, i);
-      if (end < 0) this.illegal(i);
-      const raw = src.slice(i + 1, end - 1);
-      kind = 5;
-      text = raw.includes('\\') ? decodeEscapes(raw) : raw;
-    } else if (code === 47 && this.out.lastIsMatching()) {
-      this.regex(start);
-      return true;
-    } else {
-      // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
-      // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
-      // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
-      const numEnd = (code === 45 ? next >= 48 && next <= 57 : code >= 48 && code <= 57) ? numberEnd(src, i) : -1;
-      if (numEnd >= 0) {
-        kind = 3;
-        for (let k = i; k < numEnd; k++) if (src.charCodeAt(k) === 46) kind = 4;
-        end = numEnd;
-      } else {
-        // An operator: a two-character one wins over its first character alone.
-        let op = -1;
-        if (code < 128) {
-          if (next < 128 && next >= 0) op = OP2_BY_CODES[code * 128 + next] as number;
-          if (op < 0) op = OP1_BY_CODE[code] as number;
-        }
-        if (op < 0) this.illegal(start);
-        kind = 7;
-        sub = op;
-        end = i + (OP_LIST[op] as string).length;
-      }
-    }
-    // As `put` and `Tokens.add`.
-    while (start >= this.nextLineStart) {
-      const line = ++this.line;
-      this.lineStart = this.nextLineStart;
-      this.nextLineStart = line + 1 < this.starts.length ? (this.starts[line + 1] as number) : Infinity;
-    }
     const out = this.out;
-    if (out.count === out.kinds.length) out.grow();
-    const t = out.count++;
-    out.kinds[t] = kind;
-    out.subs[t] = sub;
-    out.offsets[t] = start;
-    out.ends[t] = end;
-    out.lineNos[t] = this.line + 1;
-    out.cols[t] = start - this.lineStart + 1;
-    if (kind === 7) {
-      const b = BRACKET[sub] as number;
-      if (b === 1) {
-        if (++out.depth > MAX_NESTING && out.tooDeepAt < 0) out.tooDeepAt = t;
-      } else if (b === -1 && out.depth > 0) out.depth--;
-    } else if (text !== undefined) {
-      out.texts[t] = out.strings.length;
-      out.strings.push(text);
+    // Room for the whole chunk, so that the arrays stay the same while it is read (`put` adds within it).
+    while (out.count + CHUNK > out.kinds.length) out.grow();
+    const kinds = out.kinds;
+    const subs = out.subs;
+    const offsets = out.offsets;
+    const ends = out.ends;
+    const lineNos = out.lineNos;
+    const cols = out.cols;
+    const texts = out.texts;
+    const strings = out.strings;
+    let t = out.count;
+    let i = this.i;
+    let line = this.line;
+    let lineStart = this.lineStart;
+    let nextLineStart = this.nextLineStart;
+    for (let left = CHUNK; left > 0; left--) {
+      let code = 0;
+      for (;;) {
+        if (i >= n) {
+          out.count = t;
+          this.i = i;
+          this.line = line;
+          this.lineStart = lineStart;
+          this.nextLineStart = nextLineStart;
+          return false;
+        }
+        code = codes[i] as number;
+        if (code === 32 || code === 10 || code === 9 || code === 13) i++;
+        else if (code === 35) {
+          // `#` to the end of the line.
+          const nl = src.indexOf('\n', i);
+          i = nl < 0 ? n : nl;
+        } else if ((code < 33 || code > 126) && otherSpace(src, i)) i++;
+        else break;
+      }
+      const start = i;
+      // Past the end of the text a code is undefined, which no comparison below takes.
+      const next = codes[i + 1] as number;
+      // String prefixes r/f directly before a quote, a `"""` string, a regular expression after `matching`.
+      if (
+        ((code === 114 || code === 102) && (next === 34 || next === 39)) ||
+        (code === 34 && next === 34 && codes[i + 2] === 34) ||
+        (code === 47 && t > 0 && kinds[t - 1] === 2 && subs[t - 1] === MATCHING)
+      ) {
+        out.count = t;
+        this.i = i;
+        this.line = line;
+        this.lineStart = lineStart;
+        this.nextLineStart = nextLineStart;
+        if (this.special(start, code)) {
+          t = out.count;
+          i = this.i;
+          line = this.line;
+          lineStart = this.lineStart;
+          nextLineStart = this.nextLineStart;
+          continue;
+        }
+      }
+      let kind: number;
+      let sub = 0;
+      let end: number;
+      let text: string | undefined;
+      if (code < 128 && NAME_CHARS[code] === 1) {
+        let j = i + 1;
+        for (let d = codes[j] as number; d < 128 && (NAME_CHARS[d] as number) > 0; d = codes[j] as number) j++;
+        j = Math.min(j, i + 256);
+        // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
+        while (codes[j - 1] === 45) j--;
+        const len = j - i;
+        const kw = len <= KEYWORD_LONGEST && KEYWORD_SHAPES[len * 128 + code] === 1 ? KEYWORD_INDEX.get(src.slice(i, j)) : undefined;
+        if (kw !== undefined) {
+          kind = 2;
+          sub = kw;
+        } else kind = code >= 65 && code <= 90 ? 1 : 0;
+        end = j;
+      } else if (code === 34 || code === 39) {
+        // Without its closing `"""`, a multi-line string opens as the empty string `""`.
+        end = quotedEnd(src, i);
+        if (end < 0) this.illegal(i);
+        const raw = src.slice(i + 1, end - 1);
+        kind = 5;
+        text = raw.includes('\\') ? decodeEscapes(raw) : raw;
+      } else {
+        // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
+        // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
+        // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
+        const numEnd = (code === 45 ? next >= 48 && next <= 57 : code >= 48 && code <= 57) ? numberEnd(src, i) : -1;
+        if (numEnd >= 0) {
+          kind = 3;
+          for (let k = i; k < numEnd; k++) if (codes[k] === 46) kind = 4;
+          end = numEnd;
+        } else {
+          // An operator: a two-character one wins over its first character alone.
+          let op = -1;
+          if (code < 128) {
+            if (next < 128) op = OP2_BY_CODES[code * 128 + next] as number;
+            if (op < 0) op = OP1_BY_CODE[code] as number;
+          }
+          if (op < 0) this.illegal(start);
+          kind = 7;
+          sub = op;
+          end = i + (OP_LIST[op] as string).length;
+        }
+      }
+      // As `put` and `Tokens.add`: tokens come in the order of the text, so their line is found by moving
+      // forward from the last one's.
+      while (start >= nextLineStart) {
+        line++;
+        lineStart = nextLineStart;
+        nextLineStart = line + 1 < starts.length ? (starts[line + 1] as number) : Infinity;
+      }
+      kinds[t] = kind;
+      subs[t] = sub;
+      offsets[t] = start;
+      ends[t] = end;
+      lineNos[t] = line + 1;
+      cols[t] = start - lineStart + 1;
+      if (kind === 7) {
+        const b = BRACKET[sub] as number;
+        if (b === 1) {
+          if (++out.depth > MAX_NESTING && out.tooDeepAt < 0) out.tooDeepAt = t;
+        } else if (b === -1 && out.depth > 0) out.depth--;
+      } else if (text !== undefined) {
+        texts[t] = strings.length;
+        strings.push(text);
+      }
+      t++;
+      i = end;
     }
-    this.i = end;
+    out.count = t;
+    this.i = i;
+    this.line = line;
+    this.lineStart = lineStart;
+    this.nextLineStart = nextLineStart;
+    return true;
+  }
+
+  /** A prefixed or multi-line string or a regular expression at `start` (whose character is `code`), added if it is one. */
+  private special(start: number, code: number): boolean {
+    if (code === 114 || code === 102) return this.prefixed(start, code);
+    if (code === 34) return this.multiLine(start);
+    this.regex(start);
     return true;
   }
 
