@@ -112,6 +112,9 @@ const KINDS: readonly TokKind[] = ['id', 'cid', 'kw', 'int', 'float', 'str', 're
 const KIND_CODE: Readonly<Record<TokKind, number>> = { id: 0, cid: 1, kw: 2, int: 3, float: 4, str: 5, regex: 6, op: 7, eof: 8 };
 const FLAVOURS: readonly StrFlavour[] = ['plain', 'mls', 'raw', 'f'];
 const FLAVOUR_CODE: Readonly<Record<StrFlavour, number>> = { plain: 0, mls: 1, raw: 2, f: 3 };
+/** The numbers of the raw and f-string flavours, as the token arrays' `subs` hold them for a string token. */
+export const RAW_FLAVOUR = FLAVOUR_CODE.raw;
+export const F_FLAVOUR = FLAVOUR_CODE.f;
 
 /**
  * The tokens of a file, kept in typed arrays rather than as one object each: a large file has hundreds of
@@ -262,9 +265,9 @@ export class Tokens {
     return this.kinds[i] as number;
   }
 
-  /** A string token's flavour. */
-  flavourAt(i: number): StrFlavour {
-    return FLAVOURS[this.subs[i] as number] as StrFlavour;
+  /** The decoded text of the string or regular expression token at `i`. */
+  stringAt(i: number): string {
+    return this.strings[this.texts[i] as number] as string;
   }
 
   text(i: number): string {

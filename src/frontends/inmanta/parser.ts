@@ -3,7 +3,7 @@ import type { Span } from '../../core/diag.js';
 import { MAX_NESTING } from '../../core/nesting.js';
 import { LitAt, type Attribute, type Expr, type KwArg, type RelationEnd, type Stmt, type TypeRef } from './ast.js';
 import { InmantaError } from './errors.js';
-import { lex, opNumber, opText, type Token, type Tokens } from './lexer.js';
+import { F_FLAVOUR, lex, opNumber, opText, RAW_FLAVOUR, type Token, type Tokens } from './lexer.js';
 import { formatted, interpolated } from './strings.js';
 
 const CMP = new Set(['==', '!=', '<', '>', '<=', '>=']);
@@ -71,10 +71,17 @@ class Parser {
   private readonly kinds: Uint8Array;
   private readonly subs: Uint8Array;
   private readonly last: number;
+  /** The file, and each token's line and column, for the literals' positions (read as `kinds`). */
+  private readonly fileName: string;
+  private readonly lineNos: Int32Array;
+  private readonly cols: Int32Array;
   constructor(private readonly toks: Tokens) {
     this.kinds = toks.kinds;
     this.subs = toks.subs;
     this.last = toks.count - 1;
+    this.fileName = toks.file;
+    this.lineNos = toks.lineNos;
+    this.cols = toks.cols;
   }
 
   /** Where the parser is. */
@@ -683,16 +690,16 @@ class Parser {
     switch (this.kinds[i]) {
       case 3:
         this.pos++;
-        return new LitAt(Number(toks.text(i)), toks.file, toks.lineAt(i), toks.colAt(i));
+        return new LitAt(Number(toks.text(i)), this.fileName, this.lineNos[i] as number, this.cols[i] as number);
       case 4:
         this.pos++;
-        return new LitAt({ float: Number(toks.text(i)) }, toks.file, toks.lineAt(i), toks.colAt(i));
+        return new LitAt({ float: Number(toks.text(i)) }, this.fileName, this.lineNos[i] as number, this.cols[i] as number);
       case 5: {
         this.pos++;
-        const flavour = toks.flavourAt(i);
-        const text = toks.text(i);
-        if (flavour === 'f') return formatted(text, toks.spanAt(i));
-        if (flavour === 'raw' || !text.includes('{{')) return new LitAt(text, toks.file, toks.lineAt(i), toks.colAt(i));
+        const flavour = this.subs[i];
+        const text = toks.stringAt(i);
+        if (flavour === F_FLAVOUR) return formatted(text, toks.spanAt(i));
+        if (flavour === RAW_FLAVOUR || !text.includes('{{')) return new LitAt(text, this.fileName, this.lineNos[i] as number, this.cols[i] as number);
         return interpolated(text, toks.spanAt(i));
       }
       case 0:
