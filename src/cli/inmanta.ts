@@ -11,7 +11,7 @@ import type { InmantaOptions } from './inmanta-command.js';
 import { wantsFleet } from './inventory.js';
 import { checkCompiled, preflight, runCompiled } from '../engine/pipeline.js';
 import { printReport } from '../engine/report.js';
-import { LARGE_INPUT, limitInliningForLargeCompile, tuneJitForOneRun } from '../engine/heap.js';
+import { LARGE_INPUT, limitInliningForLargeCompile, tuneJitForOneRun, tuneJitForOneRunOf } from '../engine/heap.js';
 import { writeOut } from '../engine/stdio.js';
 
 /** The error as `--out json` shows it; paths inside the message are relative to the project, like `file`. */
@@ -50,8 +50,9 @@ export async function runInmanta(action: string, project: string, opts: InmantaO
   // large main.cf goes over hundreds of thousands of tokens and is better optimized early, so there the
   // budget is raised only once the project is parsed (a 10,000-line model takes about a tenth fewer
   // instructions; a 1,000-line one about a tenth more, so a small one keeps the larger budget throughout).
-  const largeModel = fileSize(join(projectDir, 'main.cf')) >= LARGE_INPUT;
-  if (!largeModel) tuneJitForOneRun();
+  const mainSize = fileSize(join(projectDir, 'main.cf'));
+  const largeModel = mainSize >= LARGE_INPUT;
+  if (!largeModel) tuneJitForOneRunOf(mainSize);
   else limitInliningForLargeCompile();
   const result = await compileFor(projectDir, here, largeModel ? tuneJitForOneRun : undefined);
   let resources: ExportedResource[] = [];

@@ -52,15 +52,6 @@ for (const o of OPS1) OP1_BY_CODE[o.charCodeAt(0)] = OP_INDEX.get(o) as number;
 const OP2_BY_CODES = new Int8Array(128 * 128).fill(-1);
 for (const o of OPS2) OP2_BY_CODES[o.charCodeAt(0) * 128 + o.charCodeAt(1)] = OP_INDEX.get(o) as number;
 
-/** The operator number of the operator at `i` (a two-character one wins over its first character), or -1. */
-function operatorAt(src: string, i: number, code: number, next: number): number {
-  if (code >= 128) return -1;
-  if (next < 128 && next >= 0) {
-    const two = OP2_BY_CODES[code * 128 + next] as number;
-    if (two >= 0) return two;
-  }
-  return OP1_BY_CODE[code] as number;
-}
 /** For each operator: 1 when it opens a bracket, -1 when it closes one, else 0. */
 const BRACKET = Int8Array.from(OP_LIST, (o) => ('([{'.includes(o) ? 1 : ')]}'.includes(o) ? -1 : 0));
 
@@ -121,6 +112,9 @@ const KINDS: readonly TokKind[] = ['id', 'cid', 'kw', 'int', 'float', 'str', 're
 const KIND_CODE: Readonly<Record<TokKind, number>> = { id: 0, cid: 1, kw: 2, int: 3, float: 4, str: 5, regex: 6, op: 7, eof: 8 };
 const FLAVOURS: readonly StrFlavour[] = ['plain', 'mls', 'raw', 'f'];
 const FLAVOUR_CODE: Readonly<Record<StrFlavour, number>> = { plain: 0, mls: 1, raw: 2, f: 3 };
+/** The numbers of the raw and f-string flavours, as the token arrays' `subs` hold them for a string token. */
+export const RAW_FLAVOUR = FLAVOUR_CODE.raw;
+export const F_FLAVOUR = FLAVOUR_CODE.f;
 
 /**
  * The tokens of a file, kept in typed arrays rather than as one object each: a large file has hundreds of
@@ -130,25 +124,25 @@ const FLAVOUR_CODE: Readonly<Record<StrFlavour, number>> = { plain: 0, mls: 1, r
  */
 export class Tokens {
   count = 0;
-  private kinds: Uint8Array;
+  kinds: Uint8Array;
   /** Keyword or operator number, or string flavour. */
-  private subs: Uint8Array;
-  private offsets: Int32Array;
-  private ends: Int32Array;
-  private lineNos: Int32Array;
-  private cols: Int32Array;
+  subs: Uint8Array;
+  offsets: Int32Array;
+  ends: Int32Array;
+  lineNos: Int32Array;
+  cols: Int32Array;
   /**
    * The decoded text of the string and regex tokens, in order; `subs` holds the flavour, `texts` the place
    * here. Made as a list of strings from the start (a slice of one keeps its kind), so the optimized code
    * that adds tokens, made while reading one file, still fits the next file's list.
    */
-  private readonly strings: string[] = STRING_LIST.slice(0, 0);
-  private texts: Int32Array;
+  readonly strings: string[] = STRING_LIST.slice(0, 0);
+  texts: Int32Array;
   private readonly names = new Map<string, string>();
   /** Qualified names by their parts (see `qualified`). */
   private readonly joined = new Map<string, Map<string, string>>();
   /** How deep the brackets are after the last token, and the first opening bracket nested past MAX_NESTING (-1: none). */
-  private depth = 0;
+  depth = 0;
   tooDeepAt = -1;
   /** The last span `spanAt` made, and its token: a statement and its first expression start at one token. */
   private lastSpan: Span | undefined;
@@ -192,7 +186,7 @@ export class Tokens {
     }
   }
 
-  private grow(): void {
+  grow(): void {
     const cap = this.kinds.length * 2;
     const more = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
       const b = make(cap);
@@ -265,15 +259,15 @@ export class Tokens {
     return this.cols[i] as number;
   }
 
-  /** A string token's flavour. */
-  flavourAt(i: number): StrFlavour {
-    return FLAVOURS[this.subs[i] as number] as StrFlavour;
-  }
-
 
   /** The token's kind as its number (id 0, cid 1, kw 2, int 3, float 4, str 5, regex 6, op 7, eof 8). */
   kindCode(i: number): number {
     return this.kinds[i] as number;
+  }
+
+  /** The decoded text of the string or regular expression token at `i`. */
+  stringAt(i: number): string {
+    return this.strings[this.texts[i] as number] as string;
   }
 
   text(i: number): string {
@@ -380,7 +374,7 @@ export function lex(file: string, src: string): Tokens {
   const lines = new Lines(file, starts);
   const out = new Tokens(src, lines);
   const scanner = new Scanner(src, starts, lines, out);
-  while (scanner.next());
+  while (scanner.chunk());
   // The real parser reads the file with a newline added, and reports the end one column past that line's
   // start, on the line after it.
   const newlines = starts.length - 1;
@@ -388,19 +382,19 @@ export function lex(file: string, src: string): Tokens {
   return out;
 }
 
-/** A string's text with its escapes decoded (most have none). */
-function decoded(raw: string): string {
-  return raw.includes('\\') ? decodeEscapes(raw) : raw;
-}
+/** How many tokens `Scanner.chunk` reads at most per call. */
+const CHUNK = 64;
 
 /**
- * Reads the tokens of one text, one per call of `next`: the optimizing compiler then compiles that (a
- * token's work) as a function of its own, once for every file, rather than a loop over the whole text
+ * Reads the tokens of one text, a chunk of them per call of `chunk`: the optimizing compiler then compiles
+ * that (a short loop) as a function of its own, once for every file, rather than a loop over the whole text
  * entered part way through for each large file. What few models have (prefixed and multi-line strings,
  * regular expressions, other white space, illegal characters) is read by functions of their own.
  */
 class Scanner {
   private i = 0;
+  /** The text's UTF-16 code units (as `charCodeAt` reads them). */
+  private readonly codes: Uint16Array;
   /** The line of the last token (from 0), where it starts, and where the next one starts. */
   private line = 0;
   private lineStart = 0;
@@ -412,71 +406,167 @@ class Scanner {
     private readonly out: Tokens,
   ) {
     this.nextLineStart = starts.length > 1 ? (starts[1] as number) : Infinity;
+    this.codes = new Uint16Array(src.length);
+    Buffer.from(this.codes.buffer).write(src, 0, 'utf16le');
   }
 
-  /** Reads the next token (past white space and comments) and adds it; false at the end of the text. */
-  next(): boolean {
+  /**
+   * Reads up to CHUNK tokens (past white space and comments) and adds them; false at the end of the text.
+   * A name, a plain string, a number or an operator (nearly every token) is written to the token arrays
+   * here, with the scanner's state and the arrays in local variables for the whole chunk, and characters
+   * read from the text's UTF-16 code units in a typed array: a small model's lexer runs unoptimized, where
+   * reading a field, calling a method (`charCodeAt` among them) or a function costs as much as several
+   * lines of its work. What few models have (prefixed and multi-line strings, regular expressions) is read
+   * by `special`, through `put`.
+   */
+  chunk(): boolean {
     const src = this.src;
+    const codes = this.codes;
+    const starts = this.starts;
     const n = src.length;
+    const out = this.out;
+    // Room for the whole chunk, so that the arrays stay the same while it is read (`put` adds within it).
+    while (out.count + CHUNK > out.kinds.length) out.grow();
+    const kinds = out.kinds;
+    const subs = out.subs;
+    const offsets = out.offsets;
+    const ends = out.ends;
+    const lineNos = out.lineNos;
+    const cols = out.cols;
+    const texts = out.texts;
+    const strings = out.strings;
+    let t = out.count;
     let i = this.i;
-    let code = 0;
-    for (;;) {
-      if (i >= n) {
-        this.i = i;
-        return false;
+    let line = this.line;
+    let lineStart = this.lineStart;
+    let nextLineStart = this.nextLineStart;
+    for (let left = CHUNK; left > 0; left--) {
+      let code = 0;
+      for (;;) {
+        if (i >= n) {
+          out.count = t;
+          this.i = i;
+          this.line = line;
+          this.lineStart = lineStart;
+          this.nextLineStart = nextLineStart;
+          return false;
+        }
+        code = codes[i] as number;
+        if (code === 32 || code === 10 || code === 9 || code === 13) i++;
+        else if (code === 35) {
+          // `#` to the end of the line.
+          const nl = src.indexOf('\n', i);
+          i = nl < 0 ? n : nl;
+        } else if ((code < 33 || code > 126) && otherSpace(src, i)) i++;
+        else break;
       }
-      code = src.charCodeAt(i);
-      if (code === 32 || code === 10 || code === 9 || code === 13) i++;
-      else if (code === 35) {
-        // `#` to the end of the line.
-        const nl = src.indexOf('\n', i);
-        i = nl < 0 ? n : nl;
-      } else if ((code < 33 || code > 126) && otherSpace(src, i)) i++;
-      else break;
+      const start = i;
+      // Past the end of the text a code is undefined, which no comparison below takes.
+      const next = codes[i + 1] as number;
+      // String prefixes r/f directly before a quote, a `"""` string, a regular expression after `matching`.
+      if (
+        ((code === 114 || code === 102) && (next === 34 || next === 39)) ||
+        (code === 34 && next === 34 && codes[i + 2] === 34) ||
+        (code === 47 && t > 0 && kinds[t - 1] === 2 && subs[t - 1] === MATCHING)
+      ) {
+        out.count = t;
+        this.i = i;
+        this.line = line;
+        this.lineStart = lineStart;
+        this.nextLineStart = nextLineStart;
+        if (this.special(start, code)) {
+          t = out.count;
+          i = this.i;
+          line = this.line;
+          lineStart = this.lineStart;
+          nextLineStart = this.nextLineStart;
+          continue;
+        }
+      }
+      let kind: number;
+      let sub = 0;
+      let end: number;
+      let text: string | undefined;
+      if (code < 128 && NAME_CHARS[code] === 1) {
+        let j = i + 1;
+        for (let d = codes[j] as number; d < 128 && (NAME_CHARS[d] as number) > 0; d = codes[j] as number) j++;
+        j = Math.min(j, i + 256);
+        // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
+        while (codes[j - 1] === 45) j--;
+        const len = j - i;
+        const kw = len <= KEYWORD_LONGEST && KEYWORD_SHAPES[len * 128 + code] === 1 ? KEYWORD_INDEX.get(src.slice(i, j)) : undefined;
+        if (kw !== undefined) {
+          kind = 2;
+          sub = kw;
+        } else kind = code >= 65 && code <= 90 ? 1 : 0;
+        end = j;
+      } else if (code === 34 || code === 39) {
+        // Without its closing `"""`, a multi-line string opens as the empty string `""`.
+        end = quotedEnd(src, i);
+        if (end < 0) this.illegal(i);
+        const raw = src.slice(i + 1, end - 1);
+        kind = 5;
+        text = raw.includes('\\') ? decodeEscapes(raw) : raw;
+      } else {
+        // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
+        // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
+        // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
+        const numEnd = (code === 45 ? next >= 48 && next <= 57 : code >= 48 && code <= 57) ? numberEnd(src, i) : -1;
+        if (numEnd >= 0) {
+          kind = 3;
+          for (let k = i; k < numEnd; k++) if (codes[k] === 46) kind = 4;
+          end = numEnd;
+        } else {
+          // An operator: a two-character one wins over its first character alone.
+          let op = -1;
+          if (code < 128) {
+            if (next < 128) op = OP2_BY_CODES[code * 128 + next] as number;
+            if (op < 0) op = OP1_BY_CODE[code] as number;
+          }
+          if (op < 0) this.illegal(start);
+          kind = 7;
+          sub = op;
+          end = i + (OP_LIST[op] as string).length;
+        }
+      }
+      // As `put` and `Tokens.add`: tokens come in the order of the text, so their line is found by moving
+      // forward from the last one's.
+      while (start >= nextLineStart) {
+        line++;
+        lineStart = nextLineStart;
+        nextLineStart = line + 1 < starts.length ? (starts[line + 1] as number) : Infinity;
+      }
+      kinds[t] = kind;
+      subs[t] = sub;
+      offsets[t] = start;
+      ends[t] = end;
+      lineNos[t] = line + 1;
+      cols[t] = start - lineStart + 1;
+      if (kind === 7) {
+        const b = BRACKET[sub] as number;
+        if (b === 1) {
+          if (++out.depth > MAX_NESTING && out.tooDeepAt < 0) out.tooDeepAt = t;
+        } else if (b === -1 && out.depth > 0) out.depth--;
+      } else if (text !== undefined) {
+        texts[t] = strings.length;
+        strings.push(text);
+      }
+      t++;
+      i = end;
     }
-    const start = i;
-    const next = src.charCodeAt(i + 1);
-    // String prefixes r/f directly before a quote.
-    // An unterminated r/f string leaves the prefix to be read as a name, and its quote is then illegal.
-    if ((code === 114 || code === 102) && (next === 34 || next === 39) && this.prefixed(start, code)) return true;
-    if (code < 128 && NAME_CHARS[code] === 1) {
-      let j = i + 1;
-      // Past the end of the text the code is NaN, which ends the name.
-      for (let d = src.charCodeAt(j); d < 128 && (NAME_CHARS[d] as number) > 0; d = src.charCodeAt(j)) j++;
-      j = Math.min(j, i + 256);
-      // `a-1` style arithmetic needs spaces in the real language too; a trailing `-` is never part of a name.
-      while (src.charCodeAt(j - 1) === 45) j--;
-      const len = j - i;
-      const kw = len <= KEYWORD_LONGEST && KEYWORD_SHAPES[len * 128 + code] === 1 ? KEYWORD_INDEX.get(src.slice(i, j)) : undefined;
-      if (kw !== undefined) this.put(KIND_CODE.kw, kw, undefined, start, j);
-      else this.put(code >= 65 && code <= 90 ? KIND_CODE.cid : KIND_CODE.id, 0, undefined, start, j);
-      return true;
-    }
-    if (code === 34 || code === 39) {
-      if (code === 34 && src.startsWith('"""', i) && this.multiLine(start)) return true;
-      // Without its closing `"""`, a multi-line string opens as the empty string `""`.
-      const end = quotedEnd(src, i);
-      if (end < 0) this.illegal(i);
-      this.put(KIND_CODE.str, FLAVOUR_CODE.plain, decoded(src.slice(i + 1, end - 1)), start, end);
-      return true;
-    }
-    if (code === 47 && this.out.lastIsMatching()) {
-      this.regex(start);
-      return true;
-    }
-    // As the real lexer reads numbers: [-]digits, or [-]digits.digits (no exponent; `1.` is 1 then `.`), with
-    // a `-` right before a digit taken into the number whatever precedes it (`3-1` is 3 then -1).
-    // A number is read within the next 64 characters, a name within the next 256, as the lexer always has.
-    const numEnd = (code === 45 ? isDigit(next) : isDigit(code)) ? numberEnd(src, i) : -1;
-    if (numEnd >= 0) {
-      let kind = KIND_CODE.int;
-      for (let k = i; k < numEnd; k++) if (src.charCodeAt(k) === 46) kind = KIND_CODE.float;
-      this.put(kind, 0, undefined, start, numEnd);
-      return true;
-    }
-    const op = operatorAt(src, i, code, next);
-    if (op < 0) this.illegal(start);
-    this.put(KIND_CODE.op, op, undefined, start, i + (OP_LIST[op] as string).length);
+    out.count = t;
+    this.i = i;
+    this.line = line;
+    this.lineStart = lineStart;
+    this.nextLineStart = nextLineStart;
+    return true;
+  }
+
+  /** A prefixed or multi-line string or a regular expression at `start` (whose character is `code`), added if it is one. */
+  private special(start: number, code: number): boolean {
+    if (code === 114 || code === 102) return this.prefixed(start, code);
+    if (code === 34) return this.multiLine(start);
+    this.regex(start);
     return true;
   }
 

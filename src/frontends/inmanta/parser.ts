@@ -3,7 +3,7 @@ import type { Span } from '../../core/diag.js';
 import { MAX_NESTING } from '../../core/nesting.js';
 import { LitAt, type Attribute, type Expr, type KwArg, type RelationEnd, type Stmt, type TypeRef } from './ast.js';
 import { InmantaError } from './errors.js';
-import { lex, opNumber, opText, type Token, type Tokens } from './lexer.js';
+import { F_FLAVOUR, lex, opNumber, opText, RAW_FLAVOUR, type Token, type Tokens } from './lexer.js';
 import { formatted, interpolated } from './strings.js';
 
 const CMP = new Set(['==', '!=', '<', '>', '<=', '>=']);
@@ -63,7 +63,26 @@ class Parser {
   /** The token at `pos`, made when first asked for there. */
   private cur: Token | undefined;
   private curPos = -1;
-  constructor(private readonly toks: Tokens) {}
+  /**
+   * The tokens' kinds and operator numbers (complete once lexed), read directly on the paths most of a
+   * large model goes through: a small model's parser runs unoptimized, where a call per read costs more
+   * than the read. `last` is the end of the file's token.
+   */
+  private readonly kinds: Uint8Array;
+  private readonly subs: Uint8Array;
+  private readonly last: number;
+  /** The file, and each token's line and column, for the literals' positions (read as `kinds`). */
+  private readonly fileName: string;
+  private readonly lineNos: Int32Array;
+  private readonly cols: Int32Array;
+  constructor(private readonly toks: Tokens) {
+    this.kinds = toks.kinds;
+    this.subs = toks.subs;
+    this.last = toks.count - 1;
+    this.fileName = toks.file;
+    this.lineNos = toks.lineNos;
+    this.cols = toks.cols;
+  }
 
   /** Where the parser is. */
   where(): Span {
@@ -141,7 +160,7 @@ class Parser {
   }
   file(): Stmt[] {
     const out: Stmt[] = [];
-    while (this.kind() !== 'eof') out.push(this.statement(true));
+    while (this.kinds[this.pos] !== 8) out.push(this.statement(true));
     return out;
   }
 
@@ -157,10 +176,11 @@ class Parser {
   private statement(top: boolean): Stmt {
     // Most statements of a large model start with a name: read from the token arrays, without a token object.
     const toks = this.toks;
-    const k = toks.kindCode(this.pos);
+    const kinds = this.kinds;
+    const k = kinds[this.pos] as number;
     if (k === 2) return this.keywordStatement(top);
-    // The operator after the first token, by number (-1: none; past the last token is the end of the file).
-    const op = k === 0 || k === 1 ? toks.opAt(this.pos + 1) : -1;
+    // The operator after the first token, by number (-1: none; a name is never the end of the file's token).
+    const op = (k === 0 || k === 1) && kinds[this.pos + 1] === 7 ? (this.subs[this.pos + 1] as number) : -1;
     if ((k === 1 || (k === 0 && op === OP_SCOPE)) && top && this.looksLikeRelation()) return this.relation();
     const span = toks.spanAt(this.pos);
     if (k === 0 && (op === OP_ASSIGN || op === OP_ADD_TO || op === OP_DOT)) {
@@ -244,18 +264,20 @@ class Parser {
   /** A (possibly qualified) name starting at a name token; `lastPart` is then the position of its last part. */
   private qualifiedName(): string {
     const toks = this.toks;
+    const kinds = this.kinds;
     const first = this.pos;
     this.pos++;
     let name = toks.text(first);
-    if (toks.kindCode(first) === 0) this.checkHyphenAt(first, name);
+    if (kinds[first] === 0 && name.includes('-')) this.checkHyphenAt(first, name);
     let last = first;
-    for (;;) {
-      const k = toks.kindCode(this.ahead(1));
-      if (toks.opAt(this.pos) !== OP_SCOPE || (k !== 0 && k !== 1)) break;
+    // `::` is never the end of the file's token: the token after it is there.
+    while (kinds[this.pos] === 7 && this.subs[this.pos] === OP_SCOPE) {
+      const k = kinds[this.pos + 1];
+      if (k !== 0 && k !== 1) break;
       last = this.pos + 1;
       this.pos += 2;
       const part = toks.text(last);
-      if (toks.kindCode(last) === 0) this.checkHyphenAt(last, part);
+      if (k === 0 && part.includes('-')) this.checkHyphenAt(last, part);
       name = toks.qualified(name, part);
     }
     this.lastPart = last;
@@ -462,10 +484,11 @@ class Parser {
 
   expr(): Expr {
     // A lone literal or name before `,`, `)` or `]` (most arguments) is its own expression: no operator can follow.
-    const k = this.toks.kindCode(this.pos);
-    // A string, an int, a float or a name, followed by an operator token.
-    if (k === 5 || k === 3 || k === 4 || k === 0) {
-      const after = this.toks.opAt(this.ahead(1));
+    const pos = this.pos;
+    const k = this.kinds[pos] as number;
+    // A string, an int, a float or a name (never the end of the file's token), followed by an operator token.
+    if ((k === 5 || k === 3 || k === 4 || k === 0) && this.kinds[pos + 1] === 7) {
+      const after = this.subs[pos + 1];
       if (after === OP_COMMA || after === OP_RPAREN || after === OP_RBRACKET) return this.primary();
     }
     let first: Expr | undefined;
@@ -486,10 +509,9 @@ class Parser {
 
   /** Whether the token is an operator that one of the levels of `expr` takes after an operand. */
   private continuesExpression(): boolean {
-    const toks = this.toks;
-    const op = toks.opAt(this.pos);
-    if (op >= 0) return CONTINUES_OP[op] === 1;
-    return toks.kindCode(this.pos) === 2 && CONTINUES.has(toks.text(this.pos));
+    const k = this.kinds[this.pos];
+    if (k === 7) return CONTINUES_OP[this.subs[this.pos] as number] === 1;
+    return k === 2 && CONTINUES.has(this.toks.text(this.pos));
   }
 
   /** `first`: the leftmost operand, already read (see `expr`). */
@@ -629,11 +651,14 @@ class Parser {
     const kwargs: KwArg[] = [];
     let starstar = NONE;
     const toks = this.toks;
+    const kinds = this.kinds;
+    const subs = this.subs;
     const closing = close === ')' ? OP_RPAREN : OP_RBRACKET;
-    while (toks.opAt(this.pos) !== closing) {
+    while (kinds[this.pos] !== 7 || subs[this.pos] !== closing) {
       const i = this.pos;
-      const k = toks.kindCode(i);
-      const named = k === 0 && toks.opAt(this.ahead(1)) === OP_ASSIGN;
+      const k = kinds[i];
+      // A name is never the end of the file's token: the token after it is there.
+      const named = k === 0 && kinds[i + 1] === 7 && subs[i + 1] === OP_ASSIGN;
       const star = !named && this.is('**');
       if (keywordsOnly && !star && !named) this.fail(k === 0 ? this.peek() : this.tok);
       if (star) {
@@ -642,14 +667,14 @@ class Parser {
         starstar.push(this.expr());
       } else if (named) {
         const name = toks.text(i);
-        this.checkHyphenAt(i, name);
+        if (name.includes('-')) this.checkHyphenAt(i, name);
         this.pos += 2;
         kwargs.push({ name, value: this.expr() });
       } else {
         if (args === NONE) args = [];
         args.push(this.expr());
       }
-      if (toks.opAt(this.pos) !== OP_COMMA) break;
+      if (kinds[this.pos] !== 7 || subs[this.pos] !== OP_COMMA) break;
       this.pos++;
     }
     this.expect(close);
@@ -662,19 +687,19 @@ class Parser {
     const toks = this.toks;
     const i = this.pos;
     // Literals are read from the tokens without a token object.
-    switch (toks.kindCode(i)) {
+    switch (this.kinds[i]) {
       case 3:
         this.pos++;
-        return new LitAt(Number(toks.text(i)), toks.file, toks.lineAt(i), toks.colAt(i));
+        return new LitAt(Number(toks.text(i)), this.fileName, this.lineNos[i] as number, this.cols[i] as number);
       case 4:
         this.pos++;
-        return new LitAt({ float: Number(toks.text(i)) }, toks.file, toks.lineAt(i), toks.colAt(i));
+        return new LitAt({ float: Number(toks.text(i)) }, this.fileName, this.lineNos[i] as number, this.cols[i] as number);
       case 5: {
         this.pos++;
-        const flavour = toks.flavourAt(i);
-        const text = toks.text(i);
-        if (flavour === 'f') return formatted(text, toks.spanAt(i));
-        if (flavour === 'raw' || !text.includes('{{')) return new LitAt(text, toks.file, toks.lineAt(i), toks.colAt(i));
+        const flavour = this.subs[i];
+        const text = toks.stringAt(i);
+        if (flavour === F_FLAVOUR) return formatted(text, toks.spanAt(i));
+        if (flavour === RAW_FLAVOUR || !text.includes('{{')) return new LitAt(text, this.fileName, this.lineNos[i] as number, this.cols[i] as number);
         return interpolated(text, toks.spanAt(i));
       }
       case 0:
@@ -714,8 +739,8 @@ class Parser {
 
   private namePrimary(span: Span): Expr {
     const name = this.qualifiedName();
-    const next = this.toks.opAt(this.pos);
-    if (this.toks.kindCode(this.lastPart) === 1) {
+    const next = this.kinds[this.pos] === 7 ? this.subs[this.pos] : -1;
+    if (this.kinds[this.lastPart] === 1) {
       if (next === OP_LPAREN) {
         this.pos++;
         const { kwargs, starstar } = this.kwargsUntil(')', true);

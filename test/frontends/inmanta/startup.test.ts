@@ -12,10 +12,10 @@ import { limitInliningForLargeCompile, tuneJitForOneRun } from '../../../src/eng
 const PROJECT = resolve(import.meta.dirname, '../../fixtures/inmanta/project');
 
 /**
- * Runs the CLI with a preload that, on exit, writes to stderr whether the yaml package was required and
- * every V8 flag the process set.
+ * Runs the CLI with a preload that, on exit, writes to stderr whether the yaml package was required, every
+ * V8 flag the process set, and for each whether Node's crypto module was loaded before it.
  */
-function probed(args: readonly string[]): { status: number | null; stdout: string; yaml: boolean; flags: string[] } {
+function probed(args: readonly string[]): { status: number | null; stdout: string; yaml: boolean; flags: string[]; cryptoBefore: boolean[] } {
   const tmp = tempDir('cairn-inmanta-startup-');
   const probe = join(tmp, 'probe.cjs');
   writeFileSync(
@@ -24,15 +24,16 @@ function probed(args: readonly string[]): { status: number | null; stdout: strin
       "const v8 = require('node:v8');",
       'const set = v8.setFlagsFromString;',
       'const flags = [];',
-      'v8.setFlagsFromString = (f) => { flags.push(f); return set.call(v8, f); };',
-      "process.on('exit', () => process.stderr.write(`\\nprobe ${JSON.stringify({ yaml: Object.keys(require.cache).some((f) => /[\\\\/]node_modules[\\\\/]yaml[\\\\/]/.test(f)), flags })}\\n`));",
+      'const cryptoBefore = [];',
+      "v8.setFlagsFromString = (f) => { flags.push(f); cryptoBefore.push(process.moduleLoadList.includes('NativeModule crypto')); return set.call(v8, f); };",
+      "process.on('exit', () => process.stderr.write(`\\nprobe ${JSON.stringify({ yaml: Object.keys(require.cache).some((f) => /[\\\\/]node_modules[\\\\/]yaml[\\\\/]/.test(f)), flags, cryptoBefore })}\\n`));",
       '',
     ].join('\n'),
   );
   const r = spawnSync(process.execPath, ['-r', probe, CAIRN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 28 });
   const line = r.stderr.split('\n').find((l) => l.startsWith('probe '));
   assert.ok(line, r.stderr);
-  const seen = JSON.parse(line.slice('probe '.length)) as { yaml: boolean; flags: string[] };
+  const seen = JSON.parse(line.slice('probe '.length)) as { yaml: boolean; flags: string[]; cryptoBefore: boolean[] };
   return { status: r.status, stdout: r.stdout, ...seen };
 }
 
@@ -57,6 +58,17 @@ test('an Inmanta command raises V8 interrupt budget once; a small graph file run
   const inmanta = probed(['inmanta', 'compile', plainProject()]);
   assert.equal(inmanta.status, 0);
   assert.deepEqual(inmanta.flags, ['--interrupt-budget=600000']);
+  // A small model's run hashes nothing with the crypto module: it is not loaded for it.
+  assert.deepEqual(inmanta.cryptoBefore, [false]);
+  // From 64 KiB of main.cf (some 500 resources, whose run hashes its results), the crypto module is loaded
+  // before the flag is set, as for a graph file of that size: V8 then still takes Node's code cache for it.
+  const middling = join(tempDir('cairn-inmanta-middling-'), 'project');
+  mkdirSync(middling);
+  writeFileSync(join(middling, 'main.cf'), `${Array.from({ length: 1000 }, (_, k) => `x${k} = "${'a'.repeat(60)}"\n`).join('')}std::print(x0)\n`);
+  const mid = probed(['inmanta', 'compile', middling]);
+  assert.equal(mid.status, 0);
+  assert.deepEqual(mid.flags, ['--interrupt-budget=600000']);
+  assert.deepEqual(mid.cryptoBefore, [true]);
   const work = tempDir('cairn-inmanta-graph-');
   const graph = join(work, 'g.json');
   writeFileSync(graph, JSON.stringify({ version: 1, nodes: [{ id: 'f', type: 'file', params: { path: join(work, 'f'), content: 'x\n' } }] }));
