@@ -12,12 +12,19 @@ export function tagParts(tag: string): { state: string; id: string; name: string
   const i2 = tag.indexOf(TAG_SEP, i1 + 3);
   const i3 = i2 < 0 ? -1 : tag.indexOf(TAG_SEP, i2 + 3);
   const i4 = i3 < 0 ? -1 : tag.indexOf(TAG_SEP, i3 + 3);
+  const fourth = i3 < 0 ? '' : tag.slice(i3 + 3, i4 < 0 ? undefined : i4);
+  // The separators found are every one up to i4 (one cannot overlap another): without a fourth, the last
+  // found is the last, and a tag of four parts (most) has its fourth as its last.
+  let last: string;
+  if (i4 >= 0) last = tag.slice(tag.lastIndexOf(TAG_SEP) + 3);
+  else if (i3 >= 0) last = fourth;
+  else last = tag.slice((i2 >= 0 ? i2 : i1) + 3);
   return {
     state: tag.slice(0, i1),
     id: tag.slice(i1 + 3, i2 < 0 ? undefined : i2),
     name: i2 < 0 ? '' : tag.slice(i2 + 3, i3 < 0 ? undefined : i3),
-    fourth: i3 < 0 ? '' : tag.slice(i3 + 3, i4 < 0 ? undefined : i4),
-    last: tag.slice(tag.lastIndexOf(TAG_SEP) + 3),
+    fourth,
+    last,
   };
 }
 

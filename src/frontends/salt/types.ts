@@ -40,6 +40,8 @@ export type HighStates = Record<string, IdDecl>;
 
 export interface HighData {
   states: HighStates;
+  /** The same declarations as a Map in render order, when the render has one (cheaper to go over than `states`). */
+  ids?: ReadonlyMap<string, IdDecl>;
   extend: ExtendBlock[];
   exclude: ExcludeEntry[];
   /** Where each ID is declared (the source line of its key), for the compiler's positioned diagnostics. */

@@ -152,3 +152,29 @@ test('saltenv and several roots: the first root that has the file wins', () => {
   assert.deepEqual(Object.keys(r.high.states), ['fromone', 'y']);
   assert.equal(r.high.states.y?.__env__, 'dev');
 });
+
+test("the IDs' spans, worked out when first read, are each ID's first declaration across includes, Jinja and extend", () => {
+  const t = tree({
+    'salt/top.sls': "base:\n  '*':\n    - a\n    - c\n",
+    // a includes b, rendered after a's own IDs; a's extend and c's exclude are stashed among the IDs.
+    'salt/a.sls': 'include:\n  - b\nextend:\n  b1:\n    test:\n      - name: x\n# a comment\na1:\n  test.nop: []\nshared:\n  test.nop: []\n',
+    'salt/b.sls': '\nb1:\n  test.nop: []\n',
+    'salt/c.sls': "{% for i in range(2) %}\nc{{ i }}:\n  test.nop: []\n{% endfor %}\nexclude:\n  - id: nothing\n",
+  });
+  const r = renderHighstate(t.opts);
+  assert.deepEqual(r.errors, []);
+  const at = (sls: string, line: number, col = 1) => ({ file: join(t.dir, `salt/${sls}.sls`), line, col });
+  assert.deepEqual(r.high.spans, { a1: at('a', 8), shared: at('a', 10), b1: at('b', 2), c0: at('c', 2), c1: at('c', 2) });
+  assert.deepEqual(Object.keys(r.high.states), ['a1', 'shared', 'b1', 'c0', 'c1']);
+  assert.deepEqual(r.high.ids && [...r.high.ids.keys()], ['a1', 'shared', 'b1', 'c0', 'c1']);
+  assert.deepEqual(r.high.keyOrder, ['__extend__', 'a1', 'shared', 'b1', '__exclude__', 'c0', 'c1']);
+});
+
+test('IDs that are array indexes keep the dict order the compiler has always gone by (no Map of IDs handed on)', () => {
+  const t = tree({ 'salt/top.sls': "base:\n  '*':\n    - a\n", 'salt/a.sls': "b:\n  test.nop: []\n'10':\n  test.nop: []\n'2':\n  test.nop: []\n" });
+  const r = renderHighstate(t.opts);
+  assert.deepEqual(r.errors, []);
+  assert.equal(r.high.ids, undefined);
+  assert.deepEqual(Object.keys(r.high.states), ['2', '10', 'b']);
+  assert.deepEqual(r.high.keyOrder, ['b', '10', '2']);
+});

@@ -81,6 +81,8 @@ const OWN = new WeakSet<Body>();
  * it (an extend or a requisite_in names it), so most states are never copied.
  */
 export function toHigh(data: HighData): High {
+  // A copy of the render's Map when there is one: reconciliation writes into its own.
+  if (data.ids !== undefined) return new Map(data.ids as ReadonlyMap<string, unknown> as ReadonlyMap<string, Body>);
   const high: High = new Map();
   for (const id in data.states) high.set(id, data.states[id] as unknown as Body);
   return high;

@@ -200,11 +200,12 @@ export function orderChunks(chunks: RawChunk[]): Chunk[] {
     if (!('order' in c) || !isInt(c.order)) continue;
     if (c.order > cap - 1 && c.order > 0) cap = c.order + 100;
   }
-  // Each chunk's order made a number, then sorted by position, with the orders and keys in lists of their
-  // own (no pair object per chunk), filled in the same pass.
+  // Each chunk's order made a number, then sorted by position, with the orders in a list of their own (no
+  // pair object per chunk), filled in the same pass. A chunk's key (state, name, fun) is made when its
+  // order ties with another's: the auto orders rarely do.
   const n = chunks.length;
   const orders = new Float64Array(n);
-  const keys: string[] = new Array<string>(n);
+  const keys: Array<string | undefined> = new Array<string | undefined>(n);
   const at: number[] = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const c = chunks[i] as RawChunk;
@@ -216,14 +217,21 @@ export function orderChunks(chunks: RawChunk[]): Chunk[] {
     }
     if ((c.order as number) < 0) c.order = cap + 1000000 + (c.order as number);
     orders[i] = c.order as number;
-    keys[i] = `${pyStr(c.state)}${pyStr(c.name)}${pyStr(c.fun)}`;
     at[i] = i;
   }
+  const keyOf = (i: number): string => {
+    let k = keys[i];
+    if (k === undefined) {
+      const c = chunks[i] as RawChunk;
+      keys[i] = k = `${pyStr(c.state)}${pyStr(c.name)}${pyStr(c.fun)}`;
+    }
+    return k;
+  };
   at.sort((a, b) => {
     const d = (orders[a] as number) - (orders[b] as number);
     if (d !== 0) return d;
-    const ka = keys[a] as string;
-    const kb = keys[b] as string;
+    const ka = keyOf(a);
+    const kb = keyOf(b);
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   });
   const out: Chunk[] = new Array<Chunk>(n);

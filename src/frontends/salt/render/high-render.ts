@@ -33,8 +33,11 @@ export class HighRenderer {
   private readonly mods = new Set<string>();
   private iorder = 10000;
   private readonly spans: Record<string, Span> = {};
-  /** Whether any ID has its span yet (before the first, no ID need be asked for in spans). */
-  private spanned = false;
+  /**
+   * For each SLS rendered, in render order, what sets the spans of its IDs (each ID's first): run when the
+   * spans are first asked for (a diagnostic), so that a run without one works out no position.
+   */
+  private readonly unspanned: Array<() => void> = [];
   private readonly files: Record<string, string> = {};
   private readonly listings = new Map<string, string[]>();
 
@@ -126,18 +129,28 @@ export class HighRenderer {
     }
     // The per-ID loops here and below index their lists and go over Maps with forEach: an iterator would
     // make garbage for every ID.
-    const keys = out.value.keys;
-    const keyPos = new Map<string, Span>();
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i] as (typeof keys)[number];
-      keyPos.set(k.key, at(k.line, k.col));
+    const topKeys = out.value.topKeys;
+    for (let i = 0; i < topKeys.length; i++) {
+      const k = topKeys[i] as (typeof topKeys)[number];
       if (k.nonString) this.idTypes[k.key] = k.nonString;
     }
     // The entries in document order: the reader's own Map (made for this render alone) when it kept one,
     // else each key looked up (listing a mapping of thousands of keys and looking each up costs more).
     if (entries !== undefined) state = entries;
-    else this.entriesOf(data as Record<string, unknown>, keys, state);
-    const posOf = (k: string): Span => keyPos.get(k) ?? at(1, 1);
+    else this.entriesOf(data as Record<string, unknown>, topKeys, state);
+    // Where each key is, worked out the first time a position is asked for.
+    let keyPos: Map<string, Span> | undefined;
+    const posOf = (k: string): Span => {
+      if (keyPos === undefined) {
+        keyPos = new Map();
+        const keys = out.value.keys();
+        for (let i = 0; i < keys.length; i++) {
+          const p = keys[i] as (typeof keys)[number];
+          keyPos.set(p.key, at(p.line, p.col));
+        }
+      }
+      return keyPos.get(k) ?? at(1, 1);
+    };
 
     let include: unknown[] = [];
     if (state.has('include')) {
@@ -150,27 +163,40 @@ export class HighRenderer {
         state.delete('include');
       }
     }
-    this.handleExtend(state, sls, env, posOf('extend'));
-    this.handleExclude(state, sls, posOf('exclude'));
+    if (state.has('extend')) this.handleExtend(state, sls, env, posOf('extend'));
+    if (state.has('exclude')) this.handleExclude(state, sls, posOf('exclude'));
     this.handleStateDecls(state, sls, env, posOf);
-    // The IDs' spans, each ID's first: spans empty so far (the first SLS), none of these distinct IDs is
-    // in it, and asking a dictionary of thousands of keys for each costs a lookup each.
-    const fresh = !this.spanned;
-    state.forEach((_, k) => {
-      if (k !== EXTEND && k !== EXCLUDE && (fresh || !Object.hasOwn(this.spans, k))) {
-        this.spans[k] = posOf(k);
-        this.spanned = true;
-      }
+    // The IDs' spans, each ID's first, set when first asked for. This SLS's IDs are the first `own` of
+    // its map's entries other than the stashed lists: what is merged into the map later comes after them.
+    let own = state.size;
+    if (state.has(EXTEND)) own--;
+    if (state.has(EXCLUDE)) own--;
+    this.unspanned.push(() => {
+      let seen = 0;
+      state.forEach((_, k) => {
+        if (k === EXTEND || k === EXCLUDE || seen >= own) return;
+        seen++;
+        if (!Object.hasOwn(this.spans, k)) this.spans[k] = posOf(k);
+      });
     });
 
-    const incSpan = posOf('include');
-    for (const entry of include) this.include(entry, state, sls, env, found.rel, matches, incSpan);
+    if (include.length > 0) {
+      const incSpan = posOf('include');
+      for (const entry of include) this.include(entry, state, sls, env, found.rel, matches, incSpan);
+    }
     this.handleIorder(state);
     return state;
   }
 
+  /** Every ID's span (where its first declaration is), the pending ones set now. */
+  private spansOf(): Record<string, Span> {
+    for (let i = 0; i < this.unspanned.length; i++) (this.unspanned[i] as () => void)();
+    this.unspanned.length = 0;
+    return this.spans;
+  }
+
   /** The entries of an SLS's data in document order, each key looked up. */
-  private entriesOf(data: Record<string, unknown>, keys: Rendered['keys'], state: SlsState): void {
+  private entriesOf(data: Record<string, unknown>, keys: Rendered['topKeys'], state: SlsState): void {
     const dataKeys = Object.keys(data);
     if (keys.length === dataKeys.length) {
       for (let i = 0; i < keys.length; i++) {
@@ -368,35 +394,68 @@ export class HighRenderer {
         const b = body as IdDecl;
         const msg = `Detected conflicting IDs, SLS IDs need to be globally unique.\n    The conflicting ID is '${id}' and is found in SLS '${a.__env__}:${a.__sls__}' and SLS '${b.__env__}:${b.__sls__}'`;
         const where = this.files[`${b.__env__}:${b.__sls__}`];
-        this.problem(msg, error(SALT_CONFLICT, `ID '${id}' is declared in SLS '${a.__env__}:${a.__sls__}' and again in SLS '${b.__env__}:${b.__sls__}'; SLS IDs must be globally unique`, { span: where ? { file: where, line: 1, col: 1 } : this.spans[id] }));
+        this.problem(msg, error(SALT_CONFLICT, `ID '${id}' is declared in SLS '${a.__env__}:${a.__sls__}' and again in SLS '${b.__env__}:${b.__sls__}'; SLS IDs must be globally unique`, { span: where ? { file: where, line: 1, col: 1 } : this.spansOf()[id] }));
       }
       high.set(id, body);
     });
   }
 
+  /**
+   * The high data. Its declarations come as the render's own Map (`ids`); the dict of them (`states`), the
+   * key order and the spans are made when first read: a state run reads none of them (a dictionary of
+   * thousands of IDs is slow to fill, and the spans are for diagnostics).
+   */
   private toHighData(high: SlsState): HighData {
-    const states: Record<string, IdDecl> = {};
-    const keyOrder: string[] = [];
-    let extend: ExtendBlock[] = [];
-    let exclude: ExcludeEntry[] = [];
-    high.forEach((v, k) => {
-      keyOrder.push(k);
-      if (k === EXTEND) extend = dedupeExtends(v as ExtendBlock[]);
-      else if (k === EXCLUDE) exclude = v as ExcludeEntry[];
-      else states[k] = v as IdDecl;
+    const extendList = high.get(EXTEND) as ExtendBlock[] | undefined;
+    const extend = extendList === undefined ? [] : dedupeExtends(extendList);
+    const exclude = (high.get(EXCLUDE) as ExcludeEntry[] | undefined) ?? [];
+    let ids = high as Map<string, unknown> as Map<string, IdDecl>;
+    if (high.has(EXTEND) || high.has(EXCLUDE)) {
+      ids = new Map();
+      high.forEach((v, k) => {
+        if (k !== EXTEND && k !== EXCLUDE) ids.set(k, v as IdDecl);
+      });
+    }
+    const shortIds = [...this.shortIds].filter((id) => ids.has(id));
+    // An ID that is an array index ('10') comes first in the dict's key order, as JavaScript enumerates
+    // one: with such an ID, the dict's order is the one the compiler goes by, and no Map is handed on.
+    let indexId = false;
+    ids.forEach((_, k) => {
+      if (!indexId && isArrayIndex(k)) indexId = true;
     });
-    const shortIds = [...this.shortIds].filter((id) => Object.hasOwn(states, id));
+    let states: Record<string, IdDecl> | undefined;
+    let keyOrder: string[] | undefined;
+    const spansOf = () => this.spansOf();
     return {
-      states,
+      get states() {
+        if (states === undefined) {
+          const dict: Record<string, IdDecl> = {};
+          ids.forEach((v, k) => (dict[k] = v));
+          states = dict;
+        }
+        return states;
+      },
+      ...(indexId ? {} : { ids }),
       extend,
       exclude,
-      spans: this.spans,
+      get spans() {
+        return spansOf();
+      },
       files: this.files,
-      keyOrder,
+      get keyOrder() {
+        return (keyOrder ??= [...high.keys()]);
+      },
       ...(Object.keys(this.idTypes).length > 0 ? { idTypes: this.idTypes } : {}),
       ...(shortIds.length > 0 ? { shortIds } : {}),
     };
   }
+}
+
+/** Whether a key is one JavaScript enumerates first, in numeric order (a canonical array index). */
+function isArrayIndex(k: string): boolean {
+  const c = k.charCodeAt(0);
+  if (!(c >= 0x30 && c <= 0x39)) return false;
+  return /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
 }
 
 /** An object's first own key (Object.keys(o)[0]) without listing the others. */

@@ -112,7 +112,7 @@ export function renderHighstate(opts: SaltOptions): RenderResult {
   // An SLS the top file names but that cannot be found is reported at the top file that named it.
   const high = r.renderMatches(matches, (env) => topFileSpan(s.roots, env));
   const errors = [...p.errors, ...r.errors];
-  const empty = errors.length === 0 && Object.keys(high.states).length === 0 && high.extend.length === 0 && high.exclude.length === 0;
+  const empty = errors.length === 0 && (high.ids !== undefined ? high.ids.size : Object.keys(high.states).length) === 0 && high.extend.length === 0 && high.exclude.length === 0;
   return { high, errors, diagnostics: [...p.diagnostics, ...r.diagnostics], ...(empty ? { noStates: 'empty' as const } : {}) };
 }
 

@@ -14,8 +14,13 @@ import { loadSaltYaml, type TopKey } from './yaml-load.js';
 export interface Rendered {
   /** The data; absent when `entries` holds it. */
   readonly data?: unknown;
-  /** Top-level keys with their 1-based line and column in the source file. */
-  readonly keys: ReadonlyArray<TopKey & { line: number; col: number }>;
+  /** Top-level keys with their offsets in the rendered text. */
+  readonly topKeys: readonly TopKey[];
+  /**
+   * The top-level keys with their 1-based line and column in the source file, worked out when asked for
+   * (a diagnostic's position): a run without one never goes over the text for them.
+   */
+  keys(): ReadonlyArray<TopKey & { line: number; col: number }>;
   /**
    * A mapping's entries in document order, one per key of `keys`, in place of `data` (only when asked
    * for with `asEntries`, and only when the YAML reader's fast path read it).
@@ -59,7 +64,7 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
   const pipe = pipelineOf(text);
   if (pipe.length === 1 && pipe[0] === 'py') {
     const r = renderPy(text, file, saltenv, names, jinja.data);
-    if (r.ok) return { ok: true, value: { data: r.data ?? {}, keys: [] } };
+    if (r.ok) return { ok: true, value: { data: r.data ?? {}, topKeys: [], keys: () => [] } };
     return { ok: false, saltMessage: r.message, diagnostic: error(SALT_RENDERER, `#!py: ${r.message.split('\n').filter((l) => l.trim()).pop() ?? r.message}`, { span: { file, line: 1, col: 1 } }) };
   }
   const refused = pipe.find((r) => !KNOWN.has(r));
@@ -86,12 +91,12 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
       throw e;
     }
   }
-  if (dataAt < 0) return { ok: true, value: { data: rendered, keys: [] } };
+  if (dataAt < 0) return { ok: true, value: { data: rendered, topKeys: [], keys: () => [] } };
   if (pipe[dataAt] === 'json') {
     try {
       // Salt's json renderer drops a shebang line itself (YAML reads it as a comment).
       const json = rendered.startsWith('#!') ? rendered.slice(rendered.indexOf('\n') + 1) : rendered;
-      return { ok: true, value: { data: JSON.parse(json), keys: [] } };
+      return { ok: true, value: { data: JSON.parse(json), topKeys: [], keys: () => [] } };
     } catch (e) {
       const msg = (e as Error).message;
       return { ok: false, saltMessage: msg, diagnostic: error(SALT_YAML, msg, { span: { file, line: 1, col: 1 } }) };
@@ -108,17 +113,25 @@ export function renderFile(text: string, file: string, saltenv: string, names: R
       diagnostic: error(SALT_YAML, `${loaded.failure.message}${suffix}`, { span: { file, line, col: rendered === text ? at.col : 1 } }),
     };
   }
-  const source = rendered === text ? undefined : new RenderedLines(text, rendered);
-  let keys = keyPositions(rendered, loaded.topKeys);
+  const topKeys = loaded.topKeys;
+  let positioned: ReadonlyArray<TopKey & { line: number; col: number }> | undefined;
+  const keys = () => (positioned ??= sourcePositions(text, rendered, file, topKeys));
+  return { ok: true, value: loaded.entries !== undefined ? { topKeys, keys, entries: loaded.entries } : { data: loaded.data, topKeys, keys } };
+}
+
+/** The source line and column of each top-level key of a rendered text (Jinja's output: its line, column 1). */
+function sourcePositions(text: string, rendered: string, file: string, topKeys: readonly TopKey[]): Array<TopKey & { line: number; col: number }> {
+  let keys = keyPositions(rendered, topKeys);
   if (!keys) {
     const lines = new LineMap(file, rendered);
-    keys = loaded.topKeys.map((k) => {
+    keys = topKeys.map((k) => {
       const { line, col } = lines.span(k.offset);
       return { ...k, line, col };
     });
   }
-  if (source) keys = keys.map((k) => ({ ...k, line: source.map(k.line), col: 1 }));
-  return { ok: true, value: loaded.entries !== undefined ? { keys, entries: loaded.entries } : { data: loaded.data, keys } };
+  if (rendered === text) return keys;
+  const source = new RenderedLines(text, rendered);
+  return keys.map((k) => ({ ...k, line: source.map(k.line), col: 1 }));
 }
 
 /**

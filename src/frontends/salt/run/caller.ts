@@ -10,7 +10,7 @@ import { serviceWatch } from '../../../resources/service/index.js';
 import type { Chunk } from '../compile/index.js';
 import { truthy } from '../states/args.js';
 import { type SaltRet, stateImpl, type StateImpl, type TranslateContext, type Translation } from '../states/index.js';
-import { NCRC } from '../states/types.js';
+import { NCRC, type RetKey } from '../states/types.js';
 import { callFunction } from './guards.js';
 import { pyStr } from '../pytext.js';
 
@@ -255,12 +255,11 @@ export class StateCaller {
     // A state function that returned by itself has its final wording (its inner calls had theirs).
     const ret = impl.finish && !called ? impl.finish(chunk, given, { test }) : given;
     // Each function builds its return dict in its own key order (Salt's JSON keeps it).
-    const core: Ret = { name: low.name, changes: ret.changes, result: ret.result, comment: ret.comment };
     const out: Record<string, unknown> = {};
     const order = impl.retOrder ?? NCRC;
     for (let i = 0; i < order.length; i++) {
-      const k = order[i] as string;
-      out[k] = core[k];
+      const k = order[i] as RetKey;
+      out[k] = k === 'name' ? low.name : ret[k];
     }
     if (skipWatch && ret.result === false) out.skip_watch = true;
     return out as Ret;

@@ -314,6 +314,9 @@ function hideDiff(marker: unknown) {
   };
 }
 
+/** file.managed's finish: a diff hidden by show_changes=False shows Salt's marker. */
+const hideManagedDiff = hideDiff('<show_changes=False>');
+
 /**
  * The mode Salt reports for a file it created: a file written from a source or template (or with a mode
  * given) starts as a private 0600 temporary file and is then set to the mode wanted (0644 from the umask
@@ -362,7 +365,7 @@ const fileStatesBase: Record<string, StateImpl> = {
     calls: managedNeedsCall,
     translate: managed,
     finish(chunk, ret, ctx): SaltRet {
-      let shown = hideDiff('<show_changes=False>')(chunk, ret);
+      let shown = hideManagedDiff(chunk, ret);
       if (shown.result === false && /^Parent directory \S+ of \S+ is not present/.test(shown.comment)) shown = { result: false, comment: 'Parent directory not present', changes: {} };
       if (!ctx.test && shown.result === true && shown.changes.diff === 'New file') {
         const empty = !hasContents(chunk) && !truthy(chunk.source);
