@@ -405,8 +405,9 @@ class Parser {
       const message = positional ?? args.find((a) => /^(text|message)$/i.test(a.name))?.value ?? { kind: 'text', parts: [], span: base.span };
       return { kind: 'log', level, message, ...base };
     }
-    // Built key by key (the same keys in the same order as spreading the optional parts and `base`).
-    const stmt: { -readonly [K in keyof ActionStatement]?: ActionStatement[K] } = { kind: 'action', id: `${s.file}:${at}`, name, nameSpan: s.span(at), args, outputs };
+    // Built key by key (the same keys in the same order as spreading the optional parts and `base`); the
+    // name starts where the statement does: the same position object.
+    const stmt: { -readonly [K in keyof ActionStatement]?: ActionStatement[K] } = { kind: 'action', id: `${s.file}:${at}`, name, nameSpan: base.span, args, outputs };
     if (namespace) stmt.namespace = namespace;
     if (positional) stmt.positional = positional;
     stmt.span = base.span;
