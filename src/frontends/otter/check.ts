@@ -257,7 +257,10 @@ class Checker {
   }
 }
 
-function blocksOf(s: Statement): Block[] {
+/** A statement without blocks (most): one shared empty list, never changed. */
+const NO_BLOCKS: readonly Block[] = [];
+
+function blocksOf(s: Statement): readonly Block[] {
   switch (s.kind) {
     case 'anonymous':
       return [s.body];
@@ -270,7 +273,7 @@ function blocksOf(s: Statement): Block[] {
     case 'try':
       return [s.body, s.handler];
     default:
-      return [];
+      return NO_BLOCKS;
   }
 }
 
