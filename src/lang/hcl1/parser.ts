@@ -1,6 +1,6 @@
 /** HCL1 parser: a file is an object body of items; values are strings, numbers, bools, lists and objects. */
 import { nestingDiagnostic } from '../../core/nesting.js';
-import { type Code, DiagnosticError, LineMap, type Span } from '../../core/diag.js';
+import { type Code, DiagnosticError, type Span } from '../../core/diag.js';
 import type { HclFile, HclItem, HclKey, HclObject, HclValue } from './ast.js';
 import { fail, Scanner, type TokenType } from './lexer.js';
 
@@ -17,17 +17,14 @@ class Parser {
   /** Items of the bodies being read, innermost last (see parseBody). */
   private readonly pending: HclItem[] = [];
 
-  constructor(
-    text: string,
-    private readonly lines: LineMap,
-  ) {
-    this.s = new Scanner(text, lines);
+  constructor(file: string, text: string) {
+    this.s = new Scanner(text, file);
   }
 
   private span(offset: number): Span {
     if (offset !== this.lastOffset) {
       this.lastOffset = offset;
-      this.lastSpan = this.lines.span(offset);
+      this.lastSpan = this.s.spanAt(offset);
     }
     return this.lastSpan as Span;
   }
@@ -55,7 +52,7 @@ class Parser {
 
   private fail(offset: number, code: Code, message: string): never {
     this.s.drain();
-    return fail(this.lines, offset, code, message);
+    return fail(this.s.lines, offset, code, message);
   }
 
   /** The current token is not what the grammar wants here. */
@@ -196,7 +193,6 @@ class Parser {
 export function parseHcl(file: string, text: string): HclFile {
   const tooDeep = nestingDiagnostic(file, text, 'HCL014', { quotes: '"' });
   if (tooDeep) throw new DiagnosticError([tooDeep]);
-  const lines = new LineMap(file, text);
-  const parser = new Parser(text, lines);
+  const parser = new Parser(file, text);
   return { file, body: parser.parseBody(false, 0) };
 }
