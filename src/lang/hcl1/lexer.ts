@@ -44,7 +44,10 @@ const PLAIN_IN_STRING = /[^"\\\n$}]*/y;
 const IDENT_REST = /[A-Za-z0-9_.:-]*/y;
 
 /** A quoted string; `${...}` interpolations are kept as written (HCL1 leaves them to its consumer). */
-function readString(src: string, start: number, at: Located): { text: string; next: number } {
+/** Where the string or heredoc just read ends (set by readString and readHeredoc, which hand back its text). */
+let readEnd = 0;
+
+function readString(src: string, start: number, at: Located): string {
   let i = start + 1;
   // Text is taken in runs between escapes, not a character at a time.
   let out = '';
@@ -58,7 +61,10 @@ function readString(src: string, start: number, at: Located): { text: string; ne
     i = PLAIN_IN_STRING.lastIndex;
     const c = src.charCodeAt(i);
     if (i >= src.length || (c === 10 && braces === 0)) fail(at.lines, start, 'HCL002', 'unterminated string');
-    if (c === 34 && braces === 0) return { text: out + src.slice(run, i), next: i + 1 };
+    if (c === 34 && braces === 0) {
+      readEnd = i + 1;
+      return out + src.slice(run, i);
+    }
     if (c === 36 && src.charCodeAt(i + 1) === 123) {
       // `${` stays as written.
       braces++;
@@ -78,7 +84,7 @@ function readString(src: string, start: number, at: Located): { text: string; ne
 }
 
 /** `<<EOF` or `<<-EOF` (the marker may be indented; with `-` the common indentation is removed). */
-function readHeredoc(src: string, start: number, at: Located): { text: string; next: number } {
+function readHeredoc(src: string, start: number, at: Located): string {
   let i = start + 2;
   const indent = src[i] === '-';
   if (indent) i++;
@@ -103,7 +109,8 @@ function readHeredoc(src: string, start: number, at: Located): { text: string; n
         lineList = body.map((l) => l.slice(Math.min(strip, (/^[ \t]*/.exec(l) as RegExpExecArray)[0].length)));
       }
       const text = lineList.length > 0 ? `${lineList.join('\n')}\n` : '';
-      return { text, next: end };
+      readEnd = end;
+      return text;
     }
     body.push(line);
     pos = end + 1;
@@ -189,12 +196,12 @@ export class Scanner {
         if (end === -1) fail(this.lines, i, 'HCL005', 'unterminated comment');
         i = end + 2;
       } else if (code === 34) {
-        const s = readString(src, i, this);
-        this.set('string', s.text, s.next);
+        const text = readString(src, i, this);
+        this.set('string', text, readEnd);
         return;
       } else if (code === 60 && nextCode === 60) {
-        const s = readHeredoc(src, i, this);
-        this.set('heredoc', s.text, s.next);
+        const text = readHeredoc(src, i, this);
+        this.set('heredoc', text, readEnd);
         return;
       } else if ((code >= 48 && code <= 57) || ((code === 45 || code === 43) && ((nextCode >= 48 && nextCode <= 57) || nextCode === 46))) {
         const m = /^[-+]?(0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?)/.exec(src.slice(i)) as RegExpExecArray;
