@@ -49,8 +49,9 @@ export function parseValue(s: Scanner, ctx: ValueContext): Expr {
 function parseValueAt(s: Scanner, ctx: ValueContext): Expr {
   s.skipSpaces(ctx === 'line' || ctx === 'positional' || ctx === 'pred');
   const start = s.pos;
-  if (s.startsWith('@(')) return parseVector(s);
-  if (s.startsWith('%(')) return parseMap(s);
+  // `@(` and `%(` told by character code where the scanner stands.
+  const code = s.text.charCodeAt(start);
+  if ((code === 64 || code === 37) && s.text.charCodeAt(start + 1) === 40) return code === 64 ? parseVector(s) : parseMap(s);
   const c = s.peek();
   if ((c === '@' || c === '%') && /[A-Za-z{]/.test(s.peek(1))) {
     const ref = parseRef(s, c);
