@@ -136,7 +136,9 @@ function completeArgs(op: Operation, stmt: ActionStatement, values: Map<string, 
     const spec = op.args[i] as ArgSpec;
     if (spec.required && !values.has(lowerName(spec.name))) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
   }
-  for (const o of stmt.outputs) {
+  const outputs = stmt.outputs;
+  for (let i = 0; i < outputs.length; i++) {
+    const o = outputs[i] as (typeof outputs)[number];
     if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
   }
   return new Args(values, stmt);
@@ -404,7 +406,9 @@ function finish(engine: Engine, op: Operation, stmt: ActionStatement, frame: Fra
     if (last && last.span === stmt.span) results[results.length - 1] = { ...last, status: 'failed', result: false, comment: `${op.name} logged an error` };
     throw Object.assign(new OtterError(`${op.name} failed`, stmt.span), { logged: true });
   }
-  for (const out of stmt.outputs) {
+  const outputs = stmt.outputs;
+  for (let i = 0; i < outputs.length; i++) {
+    const out = outputs[i] as (typeof outputs)[number];
     const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];
     engine.assign(out.target, value ?? (out.target.sigil === '$' ? '' : out.target.sigil === '@' ? [] : new Map()), frame);
   }
