@@ -171,7 +171,7 @@ export class Scanner {
     return { file: this.file, line: this.line, col: offset - this.lineStart + 1 };
   }
 
-  /** Moves to the next token (at the end of the text it stays on `eof`). */
+  /** Moves to the next token (at the end of the text it stays on `eof`); the token's fields are set in place. */
   advance(): void {
     const src = this.src;
     const n = src.length;
@@ -184,7 +184,9 @@ export class Scanner {
       }
       this.offset = i;
       if (code === 10) {
-        this.set('newline', '\n', i + 1);
+        this.type = 'newline';
+        this.text = '\n';
+        this.i = i + 1;
         return;
       }
       const nextCode = src.charCodeAt(i + 1);
@@ -197,15 +199,21 @@ export class Scanner {
         i = end + 2;
       } else if (code === 34) {
         const text = readString(src, i, this);
-        this.set('string', text, readEnd);
+        this.type = 'string';
+        this.text = text;
+        this.i = readEnd;
         return;
       } else if (code === 60 && nextCode === 60) {
         const text = readHeredoc(src, i, this);
-        this.set('heredoc', text, readEnd);
+        this.type = 'heredoc';
+        this.text = text;
+        this.i = readEnd;
         return;
       } else if ((code >= 48 && code <= 57) || ((code === 45 || code === 43) && ((nextCode >= 48 && nextCode <= 57) || nextCode === 46))) {
         const m = /^[-+]?(0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?)/.exec(src.slice(i)) as RegExpExecArray;
-        this.set('number', m[0], i + m[0].length);
+        this.type = 'number';
+        this.text = m[0];
+        this.i = i + m[0].length;
         return;
       } else if (isIdentStart(code)) {
         IDENT_REST.lastIndex = i + 1;
@@ -219,10 +227,14 @@ export class Scanner {
           word = src.slice(i, j);
           this.words.set(slot, word);
         }
-        this.set(word === 'true' || word === 'false' ? 'bool' : 'ident', word, j);
+        this.type = word === 'true' || word === 'false' ? 'bool' : 'ident';
+        this.text = word;
+        this.i = j;
         return;
       } else if (code === 123 || code === 125 || code === 91 || code === 93 || code === 44 || code === 61) {
-        this.set('punct', src[i] as string, i + 1);
+        this.type = 'punct';
+        this.text = src[i] as string;
+        this.i = i + 1;
         return;
       } else {
         fail(this.lines, i, 'HCL001', `unexpected character ${JSON.stringify(src[i])}`);
@@ -232,12 +244,6 @@ export class Scanner {
     this.offset = n;
     this.type = 'eof';
     this.text = '';
-  }
-
-  private set(type: TokenType, text: string, next: number): void {
-    this.type = type;
-    this.text = text;
-    this.i = next;
   }
 
   /** Scans the rest of the text: a lexical error anywhere in it throws, as it would had the whole text been read first. */

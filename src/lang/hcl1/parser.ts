@@ -70,9 +70,10 @@ class Parser {
     const base = pending.length;
     const span = this.span(startOffset);
     const s = this.s;
+    // The scanner's token is read in place here and in parseItem (no call per test: this runs per item).
     for (;;) {
-      this.skipNewlines();
-      if (closing && this.atPunct('}')) {
+      while (s.type === 'newline') s.advance();
+      if (closing && s.type === 'punct' && s.text === '}') {
         s.advance();
         break;
       }
@@ -81,10 +82,11 @@ class Parser {
         break;
       }
       pending.push(this.parseItem());
-      const after = this.now();
-      if (this.atPunct(',')) s.advance();
+      // Read afresh: parseItem moved the scanner.
+      const after = s.type as TokenType;
+      if (after === 'punct' && s.text === ',') s.advance();
       // As in HCL 1, the next item may follow on the same line (`{ a = "1" b = "2" }`).
-      else if (after !== 'newline' && after !== 'eof' && after !== 'ident' && after !== 'string' && !(closing && this.atPunct('}'))) {
+      else if (after !== 'newline' && after !== 'eof' && after !== 'ident' && after !== 'string' && !(closing && after === 'punct' && s.text === '}')) {
         this.unexpected('a new line or "," after the item');
       }
     }
@@ -117,14 +119,15 @@ class Parser {
     }
     // The item starts where its first key does: the same position object.
     const span = k1.span;
-    if (this.atPunct('=')) {
+    const punct = s.type === 'punct' ? s.text : '';
+    if (punct === '=') {
       if (keys.length > 1) this.fail(s.offset, 'HCL012', 'only one key may come before "="');
       s.advance();
-      this.skipNewlines();
+      while (s.type === 'newline') s.advance();
       const value = this.parseValue();
       return { keys, value, assign: true, span };
     }
-    if (this.atPunct('{')) {
+    if (punct === '{') {
       const open = s.offset;
       s.advance();
       const value = this.parseBody(true, open);
