@@ -74,7 +74,7 @@ class Compiler {
       paramSpans[name === 'destination' ? dest : name] = v.span;
     });
     if (raw.skipped !== undefined) return this.nop(raw);
-    const params = resourceParams(raw, (name) => this.renderer.field(raw, name), this.diags, this.checks);
+    const params = resourceParams(raw, this.renderer, this.diags, this.checks);
     if (!params) return undefined;
     // The destination as written, for display: Converge prints a relative path as given.
     const shown = raw.fields.has('destination') ? this.renderer.field(raw, 'destination') : undefined;

@@ -60,12 +60,19 @@ function defined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
 }
 
+/** What reads a node's fields, rendered (the Renderer). */
+export interface FieldReader {
+  field(node: RawNode, name: string): unknown;
+}
+
 /**
  * The params of the shared kind a node of this type runs as; problems go to `diags`, and the check scripts
  * converge syntax-checks when it prepares a task go to `checks` (run later, on the target).
  */
-export function resourceParams(node: RawNode, field: (name: string) => unknown, diags: Diagnostic[], checks: SyntaxCheck[] = []): Record<string, unknown> | undefined {
-  const f = field;
+export function resourceParams(node: RawNode, fields: FieldReader, diags: Diagnostic[], checks: SyntaxCheck[] = []): Record<string, unknown> | undefined {
+  // The most common type, read without a function made for the node.
+  if (node.ctype === 'file.content') return { path: abs(fields.field(node, 'destination')), content: fields.field(node, 'content') ?? '', new_mode: '0600' };
+  const f = (name: string): unknown => fields.field(node, name);
   switch (node.ctype) {
     case 'task':
     case 'healthcheck.task':
@@ -97,8 +104,6 @@ export function resourceParams(node: RawNode, field: (name: string) => unknown, 
       else if (syntax !== undefined) checks.push(syntax);
       return { ...defined(p), ...(env !== undefined ? { env } : {}), ...(node.ctype === 'task.query' ? { query: true } : {}), ...(node.ctype === 'healthcheck.task' ? { health: true } : {}) };
     }
-    case 'file.content':
-      return { path: abs(f('destination')), content: f('content') ?? '', new_mode: '0600' };
     case 'file.directory':
       // Converge creates directories (and, with create_all, their parents) with mode 0700.
       return defined({ path: abs(f('destination')), makedirs: bool(f('create_all')), new_mode: '0700' });

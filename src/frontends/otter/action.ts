@@ -85,54 +85,63 @@ function checkType(spec: ArgSpec, value: Value, op: Operation, span: ActionState
  */
 function evaluateArgs(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame): OpArgs | Promise<OpArgs> {
   const values = new Map<string, Value>();
-  // Seed: unless the property disables variable expansion, the values are evaluated.
-  const value = (spec: ArgSpec | undefined, expr: Expr): Value | Promise<Value> =>
-    spec?.noExpand && expr.kind === 'text' && expr.raw !== undefined ? expr.raw : (constantText(expr) ?? engine.eval(expr, frame));
-  const named = (i: number): OpArgs | Promise<OpArgs> => {
-    const given = stmt.args;
-    for (; i < given.length; i++) {
-      const a = given[i] as (typeof given)[number];
-      const spec = findArg(op, a.name);
-      if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
-      const got = value(spec, a.value);
-      const take = (v: Value): void => {
-        checkType(spec, v, op, a.span);
-        values.set(lowerName(spec.name), v);
-      };
-      if (got instanceof Promise) {
-        const next = i + 1;
-        return got.then((v) => {
-          take(v);
-          return named(next);
-        });
-      }
-      take(got);
-    }
-    return complete();
-  };
-  const complete = (): OpArgs => {
-    for (let i = 0; i < op.args.length; i++) {
-      const spec = op.args[i] as ArgSpec;
-      if (spec.required && !values.has(lowerName(spec.name))) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
-    }
-    for (const o of stmt.outputs) {
-      if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
-    }
-    return new Args(values, stmt);
-  };
   if (stmt.positional) {
     const positional = op.positional;
     if (!positional) throw new OtterError(`${op.name} takes no positional argument`, stmt.positional.span);
-    const v = value(findArg(op, positional), stmt.positional);
+    const v = argValue(engine, findArg(op, positional), stmt.positional, frame);
     if (v instanceof Promise) {
       return v.then((x) => {
         values.set(lowerName(positional), x);
-        return named(0);
+        return namedArgs(engine, op, stmt, frame, values, 0);
       });
     }
     values.set(lowerName(positional), v);
   }
-  return named(0);
+  return namedArgs(engine, op, stmt, frame, values, 0);
+}
+
+/** Seed: unless the property disables variable expansion, the values are evaluated. */
+function argValue(engine: Engine, spec: ArgSpec | undefined, expr: Expr, frame: Frame): Value | Promise<Value> {
+  return spec?.noExpand && expr.kind === 'text' && expr.raw !== undefined ? expr.raw : (constantText(expr) ?? engine.eval(expr, frame));
+}
+
+/** The named arguments from the `i`th on (functions of their own: no closures made per call). */
+function namedArgs(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame, values: Map<string, Value>, i: number): OpArgs | Promise<OpArgs> {
+  const given = stmt.args;
+  for (; i < given.length; i++) {
+    const a = given[i] as (typeof given)[number];
+    const spec = findArg(op, a.name);
+    if (!spec) throw new OtterError(`${op.name} has no argument ${a.name}`, a.span);
+    const got = argValue(engine, spec, a.value, frame);
+    if (got instanceof Promise) {
+      const next = i + 1;
+      return got.then((v) => {
+        takeArg(op, spec, a.span, values, v);
+        return namedArgs(engine, op, stmt, frame, values, next);
+      });
+    }
+    takeArg(op, spec, a.span, values, got);
+  }
+  return completeArgs(op, stmt, values);
+}
+
+function takeArg(op: Operation, spec: ArgSpec, span: ActionStatement['span'], values: Map<string, Value>, v: Value): void {
+  checkType(spec, v, op, span);
+  values.set(lowerName(spec.name), v);
+}
+
+/** Every required argument given, every output known: the arguments. */
+function completeArgs(op: Operation, stmt: ActionStatement, values: Map<string, Value>): OpArgs {
+  for (let i = 0; i < op.args.length; i++) {
+    const spec = op.args[i] as ArgSpec;
+    if (spec.required && !values.has(lowerName(spec.name))) throw new OtterError(`${op.name} needs the argument ${spec.name}`, stmt.span);
+  }
+  const outputs = stmt.outputs;
+  for (let i = 0; i < outputs.length; i++) {
+    const o = outputs[i] as (typeof outputs)[number];
+    if (!op.outputs?.some((n) => n.toLowerCase() === o.name.toLowerCase())) throw new OtterError(`${op.name} has no output ${o.name}`, o.span);
+  }
+  return new Args(values, stmt);
 }
 
 /** The seconds left before the nearest enclosing timeout, or undefined without one. */
@@ -154,11 +163,13 @@ class ActionContext implements OpContext {
   readonly span: Span;
   readonly signal: AbortSignal;
 
+  /** Error-level messages the operation wrote. */
+  errors = 0;
+
   constructor(
     private readonly engine: Engine,
     private readonly stmt: ActionStatement,
     private readonly frame: Frame,
-    private readonly errors: { count: number },
   ) {
     const o = engine.shared.options;
     this.resources = { host: frame.server.host, baseDir: frame.cwd };
@@ -187,7 +198,7 @@ class ActionContext implements OpContext {
   }
 
   log(level: LogLevel, message: string): void {
-    if (level === 'ERROR') this.errors.count++;
+    if (level === 'ERROR') this.errors++;
     this.engine.write(level, message);
   }
 
@@ -272,14 +283,17 @@ function perform(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatem
 /** An ensure operation outside a collection: configured (at once when the operation can tell without waiting). */
 function configure(engine: Engine, op: EnsureOperation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): OpOutcome | undefined | Promise<OpOutcome> {
   const key = args.text('Name');
-  const identity = `${stmt.id}${frame.instance}|${key}`;
-  if (engine.shared.pass === 'remediate' && !frame.policyAlways && !engine.shared.driftKeys.has(identity)) return undefined;
-  const done = (outcome: OpOutcome): OpOutcome => {
-    record(engine, frame, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
-    return outcome;
-  };
+  // Only the pass after a collection asks whether the call drifted (its identity is made only then).
+  if (engine.shared.pass === 'remediate' && !frame.policyAlways && !engine.shared.driftKeys.has(`${stmt.id}${frame.instance}|${key}`)) return undefined;
   const configured = op.configure(ctx, args);
-  return configured instanceof Promise ? configured.then(done) : done(configured);
+  if (configured instanceof Promise) return configured.then((outcome) => configuredAs(engine, frame, op, key, stmt, started, outcome));
+  return configuredAs(engine, frame, op, key, stmt, started, configured);
+}
+
+/** Records a configured outcome. */
+function configuredAs(engine: Engine, frame: Frame, op: Operation, key: string, stmt: ActionStatement, started: number, outcome: OpOutcome): OpOutcome {
+  record(engine, frame, op, key, stmt, outcome.changed ? 'changed' : 'ok', outcome.changed ? 'configured' : 'already configured', started);
+  return outcome;
 }
 
 async function performAsync(engine: Engine, op: Operation, args: OpArgs, stmt: ActionStatement, frame: Frame, ctx: OpContext, started: number): Promise<OpOutcome | undefined> {
@@ -349,43 +363,53 @@ export function runAction(engine: Engine, stmt: ActionStatement, frame: Frame): 
 }
 
 function invoke(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame, args: OpArgs): void | Promise<void> {
-  const errors = { count: 0 };
-  const ctx = new ActionContext(engine, stmt, frame, errors);
+  const ctx = new ActionContext(engine, stmt, frame);
   const started = Date.now();
-  /** What the operation threw: logged and recorded as its failure, then raised. */
-  const failed = (e: unknown): never => {
-    if (e instanceof Cancelled) {
-      // Stopped by an enclosing timeout: the `with` block reports it.
-      record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
-      throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
-    }
-    // A server that cannot be reached (or whose connection was lost) fails the operation, like a file error.
-    if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e) && !isConnectionError(e)) throw e;
-    // An operation's failure is logged as the operation reports it, without a source position.
-    const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
-    engine.write('ERROR', err.message);
-    err.logged = true;
-    record(engine, frame, op, keyOf(op, args), stmt, 'failed', err.message, started);
-    throw err;
-  };
-  const finish = (outcome: OpOutcome | undefined): void => {
-    // Seed: an error-level message written by the operation raises an error as well.
-    if (errors.count > 0) {
-      const results = engine.shared.results;
-      const last = results[results.length - 1];
-      if (last && last.span === stmt.span) results[results.length - 1] = { ...last, status: 'failed', result: false, comment: `${op.name} logged an error` };
-    }
-    if (errors.count > 0) throw Object.assign(new OtterError(`${op.name} failed`, stmt.span), { logged: true });
-    for (const out of stmt.outputs) {
-      const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];
-      engine.assign(out.target, value ?? (out.target.sigil === '$' ? '' : out.target.sigil === '@' ? [] : new Map()), frame);
-    }
-  };
   let performed: OpOutcome | undefined | Promise<OpOutcome | undefined>;
   try {
     performed = perform(engine, op, args, stmt, frame, ctx, started);
   } catch (e) {
-    return failed(e);
+    return failed(engine, op, stmt, frame, args, started, e);
   }
-  return performed instanceof Promise ? performed.then(finish, failed) : finish(performed);
+  if (performed instanceof Promise) {
+    return performed.then(
+      (outcome) => finish(engine, op, stmt, frame, ctx, outcome),
+      (e: unknown) => failed(engine, op, stmt, frame, args, started, e),
+    );
+  }
+  return finish(engine, op, stmt, frame, ctx, performed);
+}
+
+/** What the operation threw: logged and recorded as its failure, then raised. */
+function failed(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame, args: OpArgs, started: number, e: unknown): never {
+  if (e instanceof Cancelled) {
+    // Stopped by an enclosing timeout: the `with` block reports it.
+    record(engine, frame, op, keyOf(op, args), stmt, 'failed', 'cancelled by a timeout', started);
+    throw Object.assign(new OtterError('cancelled', stmt.span), { logged: true });
+  }
+  // A server that cannot be reached (or whose connection was lost) fails the operation, like a file error.
+  if (!(e instanceof OtterError) && !(e instanceof Error && 'code' in e) && !isConnectionError(e)) throw e;
+  // An operation's failure is logged as the operation reports it, without a source position.
+  const err = e instanceof OtterError ? e : new OtterError((e as Error).message, stmt.span);
+  engine.write('ERROR', err.message);
+  err.logged = true;
+  record(engine, frame, op, keyOf(op, args), stmt, 'failed', err.message, started);
+  throw err;
+}
+
+/** After the operation: an error it logged raises, and its outputs are assigned. */
+function finish(engine: Engine, op: Operation, stmt: ActionStatement, frame: Frame, ctx: ActionContext, outcome: OpOutcome | undefined): void {
+  // Seed: an error-level message written by the operation raises an error as well.
+  if (ctx.errors > 0) {
+    const results = engine.shared.results;
+    const last = results[results.length - 1];
+    if (last && last.span === stmt.span) results[results.length - 1] = { ...last, status: 'failed', result: false, comment: `${op.name} logged an error` };
+    throw Object.assign(new OtterError(`${op.name} failed`, stmt.span), { logged: true });
+  }
+  const outputs = stmt.outputs;
+  for (let i = 0; i < outputs.length; i++) {
+    const out = outputs[i] as (typeof outputs)[number];
+    const value = outcome?.outputs?.[out.name] ?? outcome?.outputs?.[op.outputs?.find((n) => n.toLowerCase() === out.name.toLowerCase()) ?? ''];
+    engine.assign(out.target, value ?? (out.target.sigil === '$' ? '' : out.target.sigil === '@' ? [] : new Map()), frame);
+  }
 }

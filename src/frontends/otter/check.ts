@@ -49,7 +49,8 @@ class Checker {
       // and a statement holding blocks wait.
       this.declareOwn(s);
       if (s.kind === 'call') await this.declareCalled(s);
-      for (const b of blocksOf(s)) await this.declare(b);
+      const blocks = blocksOf(s);
+      for (let i = 0; i < blocks.length; i++) await this.declare(blocks[i] as Block);
     }
   }
 
@@ -67,16 +68,20 @@ class Checker {
       case 'foreach':
         if (s.variable) this.add(s.variable);
         break;
-      case 'action':
-        for (const o of s.outputs) this.add(o.target);
-        // Shell operations hand back the variables their OutVariables/OutputVariables list names.
-        for (const a of s.args) {
-          if (!/^out(put)?variables$/i.test(a.name) || a.value.kind !== 'vector') continue;
+      case 'action': {
+        for (let i = 0; i < s.outputs.length; i++) this.add((s.outputs[i] as OutputArg).target);
+        // Shell operations hand back the variables their OutVariables/OutputVariables list names (12 or
+        // 15 characters: other names are not matched).
+        const args = s.args;
+        for (let i = 0; i < args.length; i++) {
+          const a = args[i] as NamedArg;
+          if ((a.name.length !== 12 && a.name.length !== 15) || !/^out(put)?variables$/i.test(a.name) || a.value.kind !== 'vector') continue;
           for (const item of a.value.items) {
             if (item.kind === 'text' && item.parts.every((p) => typeof p === 'string')) this.declared.add(varKey('$', item.parts.join('').trim()));
           }
         }
         break;
+      }
       case 'call':
         for (const o of s.outputs) this.add(o.target);
         break;
@@ -104,7 +109,8 @@ class Checker {
       for (const p of m.params) if (p.default) this.expr(p.default);
       this.block(m.body);
     }
-    for (const s of block.body) this.statement(s);
+    const body = block.body;
+    for (let i = 0; i < body.length; i++) this.statement(body[i] as Statement);
   }
 
   private statement(s: Statement): void {
@@ -145,7 +151,8 @@ class Checker {
       default:
         break;
     }
-    for (const b of blocksOf(s)) this.block(b);
+    const blocks = blocksOf(s);
+    for (let i = 0; i < blocks.length; i++) this.block(blocks[i] as Block);
   }
 
   private sameType(target: VarTarget, value: Expr): void {
@@ -257,7 +264,10 @@ class Checker {
   }
 }
 
-function blocksOf(s: Statement): Block[] {
+/** A statement without blocks (most): one shared empty list, never changed. */
+const NO_BLOCKS: readonly Block[] = [];
+
+function blocksOf(s: Statement): readonly Block[] {
   switch (s.kind) {
     case 'anonymous':
       return [s.body];
@@ -270,7 +280,7 @@ function blocksOf(s: Statement): Block[] {
     case 'try':
       return [s.body, s.handler];
     default:
-      return [];
+      return NO_BLOCKS;
   }
 }
 

@@ -141,22 +141,24 @@ export class Engine {
     const expired = frame.cancels.length === 0 ? undefined : frame.cancels.find((c) => c.reason !== undefined);
     if (expired) throw Object.assign(new OtterError(expired.reason ?? 'timed out', stmt.span), { logged: true });
     const before = this.status;
-    const raised = (e: unknown): never => {
-      if (e instanceof OtterError) {
-        const r = e as OtterError & { statusBefore?: Status };
-        r.statusBefore ??= before;
-        if (!e.logged) this.write('ERROR', `${at(e.span)}${e.message}`);
-        e.logged = true;
-      }
-      throw e;
-    };
     try {
       // An operation call (most statements) is run directly, not through dispatch's promise.
       const running = stmt.kind === 'action' ? runAction(this, stmt, frame) : this.dispatch(stmt, frame);
-      if (running instanceof Promise) return running.catch(raised);
+      if (running instanceof Promise) return running.catch((e: unknown) => this.raised(e, before));
     } catch (e) {
-      raised(e);
+      this.raised(e, before);
     }
+  }
+
+  /** What a statement raised, logged once (with the status before the statement), raised again. */
+  private raised(e: unknown, before: Status): never {
+    if (e instanceof OtterError) {
+      const r = e as OtterError & { statusBefore?: Status };
+      r.statusBefore ??= before;
+      if (!e.logged) this.write('ERROR', `${at(e.span)}${e.message}`);
+      e.logged = true;
+    }
+    throw e;
   }
 
   private async dispatch(stmt: Statement, frame: Frame): Promise<void> {

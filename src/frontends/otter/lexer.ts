@@ -13,11 +13,14 @@ export const MAX_NESTING = 200;
 /** An operation or keyword name at a position (sticky: matched where the scanner stands). */
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_-]*/y;
 
+/** No comments: one shared empty list (never added to; a list with comments is a new one). */
+const NO_COMMENTS: string[] = [];
+
 export class Scanner {
   pos = 0;
   readonly lines: LineMap;
   /** The comments skipped by the last `skipTrivia`, for the description of the statement that follows. */
-  comments: string[] = [];
+  comments: string[] = NO_COMMENTS;
   private depth = 0;
 
   constructor(
@@ -33,6 +36,16 @@ export class Scanner {
 
   fail(message: string, offset = this.pos): never {
     throw new DiagnosticError([error(SYNTAX, message, { span: this.span(offset) })]);
+  }
+
+  /** One nesting level deeper (with `leave` after it, in a finally); too deep is a syntax error here. */
+  enter(): void {
+    if (this.depth >= MAX_NESTING) this.fail(`nesting deeper than ${MAX_NESTING} levels`);
+    this.depth++;
+  }
+
+  leave(): void {
+    this.depth--;
   }
 
   /** Runs `parse` one nesting level deeper; too deep is a syntax error where the level starts. */
@@ -60,28 +73,36 @@ export class Scanner {
 
   /** Skips spaces, tabs and (unless `stopAtNewline`) newlines; never comments. */
   skipSpaces(stopAtNewline = false): void {
-    while (!this.done) {
-      const c = this.peek();
-      if (c === ' ' || c === '\t' || c === '\r' || (c === '\n' && !stopAtNewline)) this.pos++;
-      else break;
+    const text = this.text;
+    const n = text.length;
+    let i = this.pos;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 32 && c !== 9 && c !== 13 && (c !== 10 || stopAtNewline)) break;
     }
+    this.pos = i;
   }
 
   /** Skips whitespace and comments, keeping the comment text (editor `##AH:` headers are dropped). */
   skipTrivia(): void {
     const start = this.pos;
-    const comments: string[] = [];
+    // The list is made only when a comment is found (most calls skip blanks only).
+    let comments: string[] = NO_COMMENTS;
     for (;;) {
       this.skipSpaces();
-      if (this.startsWith('#') || this.startsWith('//')) {
+      const c = this.text.charCodeAt(this.pos);
+      const next = this.text.charCodeAt(this.pos + 1);
+      if (c === 35 || (c === 47 && next === 47)) {
         const end = this.text.indexOf('\n', this.pos);
         const stop = end < 0 ? this.text.length : end;
         const raw = this.text.slice(this.pos, stop);
+        if (comments === NO_COMMENTS) comments = [];
         if (!raw.startsWith('##AH:')) comments.push(raw.replace(/^(#+|\/\/+)\s?/, '').trimEnd());
         this.pos = stop;
-      } else if (this.startsWith('/*')) {
+      } else if (c === 47 && next === 42) {
         const end = this.text.indexOf('*/', this.pos + 2);
         if (end < 0) this.fail('unterminated comment');
+        if (comments === NO_COMMENTS) comments = [];
         for (const line of this.text.slice(this.pos + 2, end).split('\n')) {
           const t = line.replace(/^\s*\*?\s?/, '').trimEnd();
           if (t !== '') comments.push(t);
@@ -97,8 +118,9 @@ export class Scanner {
 
   /** The description made of the comments just skipped, or undefined. */
   takeDescription(): string | undefined {
+    if (this.comments.length === 0) return undefined;
     const lines = this.comments.filter((c) => c.trim() !== '');
-    this.comments = [];
+    this.comments = NO_COMMENTS;
     return lines.length > 0 ? lines.join('\n') : undefined;
   }
 

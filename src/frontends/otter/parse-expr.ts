@@ -37,14 +37,21 @@ function stopsHere(s: Scanner, ctx: ValueContext): boolean {
 const SWIM = /^>[^>\s]{0,5}>/;
 
 export function parseValue(s: Scanner, ctx: ValueContext): Expr {
-  return s.nested(() => parseValueAt(s, ctx));
+  // One level deeper, without a closure per value.
+  s.enter();
+  try {
+    return parseValueAt(s, ctx);
+  } finally {
+    s.leave();
+  }
 }
 
 function parseValueAt(s: Scanner, ctx: ValueContext): Expr {
   s.skipSpaces(ctx === 'line' || ctx === 'positional' || ctx === 'pred');
   const start = s.pos;
-  if (s.startsWith('@(')) return parseVector(s);
-  if (s.startsWith('%(')) return parseMap(s);
+  // `@(` and `%(` told by character code where the scanner stands.
+  const code = s.text.charCodeAt(start);
+  if ((code === 64 || code === 37) && s.text.charCodeAt(start + 1) === 40) return code === 64 ? parseVector(s) : parseMap(s);
   const c = s.peek();
   if ((c === '@' || c === '%') && /[A-Za-z{]/.test(s.peek(1))) {
     const ref = parseRef(s, c);
@@ -54,7 +61,8 @@ function parseValueAt(s: Scanner, ctx: ValueContext): Expr {
     s.pos = start;
   }
   if (c === '"' || c === "'") return afterString(s, ctx, parseQuoted(s, c));
-  const swim = SWIM.exec(s.text.slice(s.pos, s.pos + 7));
+  // A swim string starts with `>`: no other value is matched against its sentinel.
+  const swim = c === '>' ? SWIM.exec(s.text.slice(s.pos, s.pos + 7)) : null;
   if (swim && s.text.indexOf(swim[0], s.pos + swim[0].length) >= 0) return afterString(s, ctx, parseSwim(s, swim[0]));
   return parseImplicit(s, ctx);
 }

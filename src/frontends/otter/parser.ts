@@ -41,6 +41,9 @@ const LOG_LEVELS: Record<string, LogLevel> = {
 
 const CONTEXT_TYPES: readonly ContextType[] = ['server', 'role', 'directory'];
 
+/** The words that start a statement other than an operation call (the cases of Parser.statement's switch). */
+const STATEMENT_WORDS: ReadonlySet<string> = new Set(['set', 'global', 'if', 'foreach', 'for', 'with', 'await', 'try', 'throw', 'error', 'fail', 'warn', 'break', 'continue', 'return', 'force', 'call']);
+
 export function parseScript(file: string, text: string): Script {
   const p = new Parser(new Scanner(file, text));
   return p.script();
@@ -112,10 +115,9 @@ class Parser {
     const s: Scanner = this.s;
     s.skipSpaces(true);
     const lineEnd = s.pos;
-    const found = s.peek();
     s.skipSpaces();
     // A missing ";" is reported where the line ends, not where the next statement starts.
-    if (s.peek() !== ';') s.fail(`expected ";" at the end of the statement, found ${describe(found)}`, lineEnd);
+    if (s.text.charCodeAt(s.pos) !== 59) s.fail(`expected ";" at the end of the statement, found ${describe(s.text[lineEnd] ?? '')}`, lineEnd);
     s.pos++;
   }
 
@@ -151,6 +153,8 @@ class Parser {
     if (s.peek() === '{') return { kind: 'anonymous', body: this.block(description), ...base };
     const word = s.identifier();
     if (word === undefined) s.fail(`expected a statement, found ${describe(s.peek())}`);
+    // An operation call (most statements) is told by one lookup, not by every keyword of the switch.
+    if (!STATEMENT_WORDS.has(word)) return this.action(word, at, base);
     switch (word) {
       case 'set': {
         s.skipSpaces();
@@ -339,11 +343,12 @@ class Parser {
   /** `( Name: value, Out => $var, ... )` */
   private argList(): { args: NamedArg[]; outputs: OutputArg[] } {
     const s: Scanner = this.s;
+    const text = s.text;
     s.expect('(');
     const args: NamedArg[] = [];
     const outputs: OutputArg[] = [];
     s.skipTrivia();
-    if (s.peek() === ')') {
+    if (text.charCodeAt(s.pos) === 41) {
       s.pos++;
       return { args, outputs };
     }
@@ -353,19 +358,23 @@ class Parser {
       const name = s.identifier();
       if (name === undefined) s.fail(`expected an argument name, found ${describe(s.peek())}`);
       s.skipSpaces();
-      if (s.startsWith('=>')) {
+      // Characters by code: `=>`, `:`, `,` and `)` are tested where the scanner stands.
+      const c = text.charCodeAt(s.pos);
+      if (c === 61 && text.charCodeAt(s.pos + 1) === 62) {
         s.pos += 2;
         outputs.push({ name, target: this.target(), span });
       } else {
-        s.expect(':', `":" or "=>" after ${name}`);
+        if (c === 58) s.pos++;
+        else s.expect(':', `":" or "=>" after ${name}`);
         args.push({ name, value: parseValue(s, 'list'), span });
       }
       s.skipTrivia();
-      if (s.peek() === ',') {
+      if (text.charCodeAt(s.pos) === 44) {
         s.pos++;
         continue;
       }
-      s.expect(')', '"," or ")" in the argument list');
+      if (text.charCodeAt(s.pos) === 41) s.pos++;
+      else s.expect(')', '"," or ")" in the argument list');
       return { args, outputs };
     }
   }
@@ -383,21 +392,25 @@ class Parser {
     }
     s.skipSpaces(true);
     let positional: Expr | undefined;
-    if (s.peek() === '\n' || s.startsWith('#') || s.startsWith('//') || s.startsWith('/*')) {
+    // Characters by code, read once where the scanner stands (not a call per test).
+    const text = s.text;
+    let c = text.charCodeAt(s.pos);
+    if (c === 10 || c === 35 || (c === 47 && (text.charCodeAt(s.pos + 1) === 47 || text.charCodeAt(s.pos + 1) === 42))) {
       // The argument list may start on the next line (`Ensure-File` then `(`).
       const lineEnd = s.pos;
       s.skipTrivia();
       s.comments = [];
-      if (s.peek() !== '(' && s.peek() !== ';') s.fail(`expected ";" at the end of the statement, found ${describe('\n')}`, lineEnd);
+      c = text.charCodeAt(s.pos);
+      if (c !== 40 && c !== 59) s.fail(`expected ";" at the end of the statement, found ${describe('\n')}`, lineEnd);
     }
-    if (s.peek() !== '(' && s.peek() !== ';') {
+    if (c !== 40 && c !== 59) {
       if (s.done) s.fail(`expected ";" at the end of the statement, found ${describe(s.peek())}`);
       positional = parseValue(s, 'positional');
-    }
-    const afterPositional = s.pos;
-    s.skipTrivia();
-    if (s.peek() !== '(') s.pos = afterPositional;
-    const { args, outputs } = s.peek() === '(' ? this.argList() : NO_ARGS;
+      const afterPositional = s.pos;
+      s.skipTrivia();
+      if (text.charCodeAt(s.pos) !== 40) s.pos = afterPositional;
+    } else if (c === 40) s.skipTrivia();
+    const { args, outputs } = text.charCodeAt(s.pos) === 40 ? this.argList() : NO_ARGS;
     this.end();
     // Log-* is a statement with or without a namespace (`InedoCore::Log-Information`).
     const level = LOG_LEVELS[lowered(name)];
@@ -405,8 +418,9 @@ class Parser {
       const message = positional ?? args.find((a) => /^(text|message)$/i.test(a.name))?.value ?? { kind: 'text', parts: [], span: base.span };
       return { kind: 'log', level, message, ...base };
     }
-    // Built key by key (the same keys in the same order as spreading the optional parts and `base`).
-    const stmt: { -readonly [K in keyof ActionStatement]?: ActionStatement[K] } = { kind: 'action', id: `${s.file}:${at}`, name, nameSpan: s.span(at), args, outputs };
+    // Built key by key (the same keys in the same order as spreading the optional parts and `base`); the
+    // name starts where the statement does: the same position object.
+    const stmt: { -readonly [K in keyof ActionStatement]?: ActionStatement[K] } = { kind: 'action', id: `${s.file}:${at}`, name, nameSpan: base.span, args, outputs };
     if (namespace) stmt.namespace = namespace;
     if (positional) stmt.positional = positional;
     stmt.span = base.span;

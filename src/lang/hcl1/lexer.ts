@@ -1,5 +1,5 @@
 /** HCL1 tokens: identifiers, strings (quoted and heredoc), numbers, bools, punctuation; comments skipped. */
-import { type Code, DiagnosticError, error, type LineMap } from '../../core/diag.js';
+import { type Code, DiagnosticError, error, LineMap, type Span } from '../../core/diag.js';
 
 export type TokenType = 'ident' | 'string' | 'heredoc' | 'number' | 'bool' | 'punct' | 'newline' | 'eof';
 
@@ -7,7 +7,12 @@ export function fail(lines: LineMap, offset: number, code: Code, message: string
   throw new DiagnosticError([error(code, message, { span: lines.span(offset) })]);
 }
 
-function readEscape(src: string, i: number, lines: LineMap): { text: string; next: number } {
+/** What can place an offset for an error: its line map is made only when one is reported. */
+interface Located {
+  readonly lines: LineMap;
+}
+
+function readEscape(src: string, i: number, at: Located): { text: string; next: number } {
   const c = src[i + 1];
   switch (c) {
     case 'n':
@@ -24,11 +29,11 @@ function readEscape(src: string, i: number, lines: LineMap): { text: string; nex
     case 'U': {
       const n = c === 'u' ? 4 : 8;
       const hex = src.slice(i + 2, i + 2 + n);
-      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) fail(lines, i, 'HCL003', `invalid unicode escape \\${c}${hex}`);
+      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) fail(at.lines, i, 'HCL003', `invalid unicode escape \\${c}${hex}`);
       return { text: String.fromCodePoint(Number.parseInt(hex, 16)), next: i + 2 + n };
     }
     default:
-      return fail(lines, i, 'HCL003', `unknown escape sequence \\${c ?? ''}`);
+      return fail(at.lines, i, 'HCL003', `unknown escape sequence \\${c ?? ''}`);
   }
 }
 
@@ -39,7 +44,10 @@ const PLAIN_IN_STRING = /[^"\\\n$}]*/y;
 const IDENT_REST = /[A-Za-z0-9_.:-]*/y;
 
 /** A quoted string; `${...}` interpolations are kept as written (HCL1 leaves them to its consumer). */
-function readString(src: string, start: number, lines: LineMap): { text: string; next: number } {
+/** Where the string or heredoc just read ends (set by readString and readHeredoc, which hand back its text). */
+let readEnd = 0;
+
+function readString(src: string, start: number, at: Located): string {
   let i = start + 1;
   // Text is taken in runs between escapes, not a character at a time.
   let out = '';
@@ -52,8 +60,11 @@ function readString(src: string, start: number, lines: LineMap): { text: string;
     PLAIN_IN_STRING.test(src);
     i = PLAIN_IN_STRING.lastIndex;
     const c = src.charCodeAt(i);
-    if (i >= src.length || (c === 10 && braces === 0)) fail(lines, start, 'HCL002', 'unterminated string');
-    if (c === 34 && braces === 0) return { text: out + src.slice(run, i), next: i + 1 };
+    if (i >= src.length || (c === 10 && braces === 0)) fail(at.lines, start, 'HCL002', 'unterminated string');
+    if (c === 34 && braces === 0) {
+      readEnd = i + 1;
+      return out + src.slice(run, i);
+    }
     if (c === 36 && src.charCodeAt(i + 1) === 123) {
       // `${` stays as written.
       braces++;
@@ -62,7 +73,7 @@ function readString(src: string, start: number, lines: LineMap): { text: string;
     }
     if (c === 125 && braces > 0) braces--;
     if (c === 92) {
-      const e = readEscape(src, i, lines);
+      const e = readEscape(src, i, at);
       out += src.slice(run, i) + e.text;
       i = e.next;
       run = i;
@@ -73,20 +84,20 @@ function readString(src: string, start: number, lines: LineMap): { text: string;
 }
 
 /** `<<EOF` or `<<-EOF` (the marker may be indented; with `-` the common indentation is removed). */
-function readHeredoc(src: string, start: number, lines: LineMap): { text: string; next: number } {
+function readHeredoc(src: string, start: number, at: Located): string {
   let i = start + 2;
   const indent = src[i] === '-';
   if (indent) i++;
   const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(src.slice(i));
-  if (!m) fail(lines, start, 'HCL004', 'heredoc needs a marker such as <<EOF');
+  if (!m) fail(at.lines, start, 'HCL004', 'heredoc needs a marker such as <<EOF');
   const marker = m[0];
   i += marker.length;
   const eol = src.indexOf('\n', i);
-  if (eol === -1 || src.slice(i, eol).trim() !== '') fail(lines, start, 'HCL004', 'heredoc marker must end its line');
+  if (eol === -1 || src.slice(i, eol).trim() !== '') fail(at.lines, start, 'HCL004', 'heredoc marker must end its line');
   const body: string[] = [];
   let pos = eol + 1;
   for (;;) {
-    if (pos > src.length) fail(lines, start, 'HCL004', `unterminated heredoc: no closing ${marker}`);
+    if (pos > src.length) fail(at.lines, start, 'HCL004', `unterminated heredoc: no closing ${marker}`);
     let end = src.indexOf('\n', pos);
     if (end === -1) end = src.length;
     const line = src.slice(pos, end).replace(/\r$/, '');
@@ -98,7 +109,8 @@ function readHeredoc(src: string, start: number, lines: LineMap): { text: string
         lineList = body.map((l) => l.slice(Math.min(strip, (/^[ \t]*/.exec(l) as RegExpExecArray)[0].length)));
       }
       const text = lineList.length > 0 ? `${lineList.join('\n')}\n` : '';
-      return { text, next: end };
+      readEnd = end;
+      return text;
     }
     body.push(line);
     pos = end + 1;
@@ -123,15 +135,43 @@ export class Scanner {
   offset = 0;
   private i = 0;
   private readonly words = new Map<number, string>();
+  /** The line (from 1) that `spanAt` stands on, where it starts, and the offset of its newline. */
+  private line = 1;
+  private lineStart = 0;
+  private lineEnd: number;
+  private map: LineMap | undefined;
 
   constructor(
     private readonly src: string,
-    private readonly lines: LineMap,
+    private readonly file: string,
   ) {
+    const nl = src.indexOf('\n');
+    this.lineEnd = nl < 0 ? src.length : nl;
     this.advance();
   }
 
-  /** Moves to the next token (at the end of the text it stays on `eof`). */
+  /** The text's line map, made when first asked (an error to place, a position behind the last one asked). */
+  get lines(): LineMap {
+    return (this.map ??= new LineMap(this.file, this.src));
+  }
+
+  /**
+   * The position of an offset, as the line map gives it. Positions are asked mostly in order: the line
+   * is followed forward from the last one asked (each newline is looked for once), and an offset behind
+   * that line is placed by the line map.
+   */
+  spanAt(offset: number): Span {
+    if (offset < this.lineStart) return this.lines.span(offset);
+    while (offset > this.lineEnd && this.lineEnd < this.src.length) {
+      this.line++;
+      this.lineStart = this.lineEnd + 1;
+      const nl = this.src.indexOf('\n', this.lineStart);
+      this.lineEnd = nl < 0 ? this.src.length : nl;
+    }
+    return { file: this.file, line: this.line, col: offset - this.lineStart + 1 };
+  }
+
+  /** Moves to the next token (at the end of the text it stays on `eof`); the token's fields are set in place. */
   advance(): void {
     const src = this.src;
     const n = src.length;
@@ -144,7 +184,9 @@ export class Scanner {
       }
       this.offset = i;
       if (code === 10) {
-        this.set('newline', '\n', i + 1);
+        this.type = 'newline';
+        this.text = '\n';
+        this.i = i + 1;
         return;
       }
       const nextCode = src.charCodeAt(i + 1);
@@ -156,16 +198,22 @@ export class Scanner {
         if (end === -1) fail(this.lines, i, 'HCL005', 'unterminated comment');
         i = end + 2;
       } else if (code === 34) {
-        const s = readString(src, i, this.lines);
-        this.set('string', s.text, s.next);
+        const text = readString(src, i, this);
+        this.type = 'string';
+        this.text = text;
+        this.i = readEnd;
         return;
       } else if (code === 60 && nextCode === 60) {
-        const s = readHeredoc(src, i, this.lines);
-        this.set('heredoc', s.text, s.next);
+        const text = readHeredoc(src, i, this);
+        this.type = 'heredoc';
+        this.text = text;
+        this.i = readEnd;
         return;
       } else if ((code >= 48 && code <= 57) || ((code === 45 || code === 43) && ((nextCode >= 48 && nextCode <= 57) || nextCode === 46))) {
         const m = /^[-+]?(0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?)/.exec(src.slice(i)) as RegExpExecArray;
-        this.set('number', m[0], i + m[0].length);
+        this.type = 'number';
+        this.text = m[0];
+        this.i = i + m[0].length;
         return;
       } else if (isIdentStart(code)) {
         IDENT_REST.lastIndex = i + 1;
@@ -179,10 +227,14 @@ export class Scanner {
           word = src.slice(i, j);
           this.words.set(slot, word);
         }
-        this.set(word === 'true' || word === 'false' ? 'bool' : 'ident', word, j);
+        this.type = word === 'true' || word === 'false' ? 'bool' : 'ident';
+        this.text = word;
+        this.i = j;
         return;
       } else if (code === 123 || code === 125 || code === 91 || code === 93 || code === 44 || code === 61) {
-        this.set('punct', src[i] as string, i + 1);
+        this.type = 'punct';
+        this.text = src[i] as string;
+        this.i = i + 1;
         return;
       } else {
         fail(this.lines, i, 'HCL001', `unexpected character ${JSON.stringify(src[i])}`);
@@ -192,12 +244,6 @@ export class Scanner {
     this.offset = n;
     this.type = 'eof';
     this.text = '';
-  }
-
-  private set(type: TokenType, text: string, next: number): void {
-    this.type = type;
-    this.text = text;
-    this.i = next;
   }
 
   /** Scans the rest of the text: a lexical error anywhere in it throws, as it would had the whole text been read first. */

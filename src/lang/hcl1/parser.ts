@@ -1,6 +1,6 @@
 /** HCL1 parser: a file is an object body of items; values are strings, numbers, bools, lists and objects. */
 import { nestingDiagnostic } from '../../core/nesting.js';
-import { type Code, DiagnosticError, LineMap, type Span } from '../../core/diag.js';
+import { type Code, DiagnosticError, type Span } from '../../core/diag.js';
 import type { HclFile, HclItem, HclKey, HclObject, HclValue } from './ast.js';
 import { fail, Scanner, type TokenType } from './lexer.js';
 
@@ -17,17 +17,14 @@ class Parser {
   /** Items of the bodies being read, innermost last (see parseBody). */
   private readonly pending: HclItem[] = [];
 
-  constructor(
-    text: string,
-    private readonly lines: LineMap,
-  ) {
-    this.s = new Scanner(text, lines);
+  constructor(file: string, text: string) {
+    this.s = new Scanner(text, file);
   }
 
   private span(offset: number): Span {
     if (offset !== this.lastOffset) {
       this.lastOffset = offset;
-      this.lastSpan = this.lines.span(offset);
+      this.lastSpan = this.s.spanAt(offset);
     }
     return this.lastSpan as Span;
   }
@@ -55,7 +52,7 @@ class Parser {
 
   private fail(offset: number, code: Code, message: string): never {
     this.s.drain();
-    return fail(this.lines, offset, code, message);
+    return fail(this.s.lines, offset, code, message);
   }
 
   /** The current token is not what the grammar wants here. */
@@ -73,9 +70,10 @@ class Parser {
     const base = pending.length;
     const span = this.span(startOffset);
     const s = this.s;
+    // The scanner's token is read in place here and in parseItem (no call per test: this runs per item).
     for (;;) {
-      this.skipNewlines();
-      if (closing && this.atPunct('}')) {
+      while (s.type === 'newline') s.advance();
+      if (closing && s.type === 'punct' && s.text === '}') {
         s.advance();
         break;
       }
@@ -84,10 +82,11 @@ class Parser {
         break;
       }
       pending.push(this.parseItem());
-      const after = this.now();
-      if (this.atPunct(',')) s.advance();
+      // Read afresh: parseItem moved the scanner.
+      const after = s.type as TokenType;
+      if (after === 'punct' && s.text === ',') s.advance();
       // As in HCL 1, the next item may follow on the same line (`{ a = "1" b = "2" }`).
-      else if (after !== 'newline' && after !== 'eof' && after !== 'ident' && after !== 'string' && !(closing && this.atPunct('}'))) {
+      else if (after !== 'newline' && after !== 'eof' && after !== 'ident' && after !== 'string' && !(closing && after === 'punct' && s.text === '}')) {
         this.unexpected('a new line or "," after the item');
       }
     }
@@ -120,14 +119,15 @@ class Parser {
     }
     // The item starts where its first key does: the same position object.
     const span = k1.span;
-    if (this.atPunct('=')) {
+    const punct = s.type === 'punct' ? s.text : '';
+    if (punct === '=') {
       if (keys.length > 1) this.fail(s.offset, 'HCL012', 'only one key may come before "="');
       s.advance();
-      this.skipNewlines();
+      while (s.type === 'newline') s.advance();
       const value = this.parseValue();
       return { keys, value, assign: true, span };
     }
-    if (this.atPunct('{')) {
+    if (punct === '{') {
       const open = s.offset;
       s.advance();
       const value = this.parseBody(true, open);
@@ -196,7 +196,6 @@ class Parser {
 export function parseHcl(file: string, text: string): HclFile {
   const tooDeep = nestingDiagnostic(file, text, 'HCL014', { quotes: '"' });
   if (tooDeep) throw new DiagnosticError([tooDeep]);
-  const lines = new LineMap(file, text);
-  const parser = new Parser(text, lines);
+  const parser = new Parser(file, text);
   return { file, body: parser.parseBody(false, 0) };
 }
