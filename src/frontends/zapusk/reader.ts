@@ -172,8 +172,12 @@ export function readSource(src: LineSource): ReadResult {
   /** Column (1-based) of `part` within the untrimmed line i. */
   const colOf = (i: number, part: string, from = 0): number => Math.max(0, (texts[i] as string).indexOf(part, from)) + 1;
 
-  const entry = (l: number, key: string, value: Value, keyCol: number, v: number, valueCol: number): ReadEntry =>
-    new ReadEntry(key, value, fileOf(l), lineOf(l), keyCol, fileOf(v), lineOf(v), valueCol);
+  const entry = (l: number, key: string, value: Value, keyCol: number, v: number, valueCol: number): ReadEntry => {
+    const r = runOf(l);
+    const line = r.first + (l - r.start);
+    // Most values start on the key's line.
+    return v === l ? new ReadEntry(key, value, r.file, line, keyCol, r.file, line, valueCol) : new ReadEntry(key, value, r.file, line, keyCol, fileOf(v), lineOf(v), valueCol);
+  };
   const assign = (l: number, key: string, value: Value, valueCol: number): void => {
     const last = sections[sections.length - 1];
     if (!last) {
