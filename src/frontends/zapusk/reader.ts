@@ -172,7 +172,16 @@ export function readSource(src: LineSource): ReadResult {
   /** Column (1-based) of `part` within the untrimmed line i. */
   const colOf = (i: number, part: string, from = 0): number => Math.max(0, (texts[i] as string).indexOf(part, from)) + 1;
 
-  const entry = (l: number, key: string, value: Value, keyCol: number, v: number, valueCol: number): ReadEntry => {
+  // One string per key and step name (`path`, `file`, … repeat on every step): less kept, hashed once.
+  const names = new Map<string, string>();
+  const intern = (name: string): string => {
+    const known = names.get(name);
+    if (known !== undefined) return known;
+    names.set(name, name);
+    return name;
+  };
+  const entry = (l: number, name: string, value: Value, keyCol: number, v: number, valueCol: number): ReadEntry => {
+    const key = intern(name);
     const r = runOf(l);
     const line = r.first + (l - r.start);
     // Most values start on the key's line.
@@ -247,7 +256,7 @@ export function readSource(src: LineSource): ReadResult {
       if (sections.length === 0) {
         diagnostics.push(error('Z003', `step [${name}] before any component header (a line like "#### name ####")`, { span: at(l, colOf(l, '[')) }));
       }
-      sections.push({ kind: 'section', name, span: at(l, colOf(l, '[')), entries: [] });
+      sections.push({ kind: 'section', name: intern(name), span: at(l, colOf(l, '[')), entries: [] });
     } else if ((m = HEADER.exec(line))) {
       sections.push({ kind: 'header', name: m[1] as string, span: at(l, colOf(l, m[1] as string, text.indexOf('#'))), entries: [] });
     } else if (line.length === 0 || COMMENT.test(line)) {
