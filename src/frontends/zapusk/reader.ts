@@ -205,7 +205,8 @@ export function readSource(src: LineSource): ReadResult {
     let m: RegExpExecArray | null;
     let close: number | undefined;
     // A line starting with `#` or `[` can be no key (no key has these characters) and no bare key: only
-    // a header, a comment or a step is left to try, in the same order.
+    // a header, a comment or a step is left to try, in the same order (and a step only for `[`, a header
+    // only for `#`: the line is stripped, so each pattern's first character is its first).
     const first = line.charCodeAt(0);
     const keyLike = first !== 35 && first !== 91;
     // Both quoted forms need a quote on the line.
@@ -251,13 +252,13 @@ export function readSource(src: LineSource): ReadResult {
     } else if (keyLike && (m = BARE.exec(line))) {
       const key = m[1] as string;
       assign(l, key, true, colOf(l, key));
-    } else if ((m = SECTION.exec(line))) {
+    } else if (first !== 35 && (m = SECTION.exec(line))) {
       const name = strip(m[1] as string);
       if (sections.length === 0) {
         diagnostics.push(error('Z003', `step [${name}] before any component header (a line like "#### name ####")`, { span: at(l, colOf(l, '[')) }));
       }
       sections.push({ kind: 'section', name: intern(name), span: at(l, colOf(l, '[')), entries: [] });
-    } else if ((m = HEADER.exec(line))) {
+    } else if (first !== 91 && (m = HEADER.exec(line))) {
       sections.push({ kind: 'header', name: m[1] as string, span: at(l, colOf(l, m[1] as string, text.indexOf('#'))), entries: [] });
     } else if (line.length === 0 || COMMENT.test(line)) {
       // comment or blank
