@@ -101,7 +101,8 @@ export class LocalHost implements Host {
     changeStamp: (path) => {
       const at = path.lastIndexOf('/');
       if (at <= 0) return undefined;
-      const dev = this.freshDev(path.slice(0, at));
+      // Stamps are mostly asked for file after file of one folder: that folder is checked without a copy of its name.
+      const dev = at === this.lastDir.length && path.startsWith(this.lastDir) ? this.lastDev : this.freshDev(path.slice(0, at));
       let st: Stats | undefined;
       try {
         st = lstatSync(path, MAY_BE_ABSENT);
@@ -117,16 +118,23 @@ export class LocalHost implements Host {
   /** Per folder: its device when it is on a file system of FRESH_STAT_FS, else undefined (asked once per folder). */
   private readonly freshDevs = new Map<string, number | undefined>();
 
+  private lastDir = '';
+  private lastDev: number | undefined;
+
   private freshDev(dir: string): number | undefined {
-    if (this.freshDevs.has(dir)) return this.freshDevs.get(dir);
     let dev: number | undefined;
-    try {
-      const st = statSync(dir);
-      dev = st.isDirectory() && FRESH_STAT_FS.has(statfsSync(dir).type) ? st.dev : undefined;
-    } catch {
-      dev = undefined;
+    if (this.freshDevs.has(dir)) dev = this.freshDevs.get(dir);
+    else {
+      try {
+        const st = statSync(dir);
+        dev = st.isDirectory() && FRESH_STAT_FS.has(statfsSync(dir).type) ? st.dev : undefined;
+      } catch {
+        dev = undefined;
+      }
+      this.freshDevs.set(dir, dev);
     }
-    this.freshDevs.set(dir, dev);
+    this.lastDir = dir;
+    this.lastDev = dev;
     return dev;
   }
 

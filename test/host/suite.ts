@@ -149,6 +149,22 @@ export function hostConformance(name: string, make: () => Harness | Promise<Harn
       assert.throws(() => now.readText(join(root, 'seeddir'), 4), isHostError('EISDIR'));
     });
 
+    it('immediate changeStamp describes a regular file only, and follows its content', async ({ host, root }) => {
+      const stampOf = host.immediate?.changeStamp;
+      if (stampOf === undefined) return;
+      const file = join(root, 'seed.txt');
+      const stamp = stampOf(file);
+      // A file system whose stat answers may be stale gives no stamps at all.
+      if (stamp === undefined) return void console.log(`# ${name}: no change stamps on the file system of ${root}`);
+      const st = fs.lstatSync(file);
+      assert.deepEqual(stamp, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
+      await host.symlink('seed.txt', join(root, 'link'));
+      for (const other of ['link', 'seeddir', 'nope.txt', 'seed.txt/x']) assert.equal(stampOf(join(root, other)), undefined, other);
+      // Rewritten in place with another size: another stamp.
+      fs.appendFileSync(file, 'more');
+      assert.notDeepEqual(stampOf(file), stamp);
+    });
+
     it('writeFileAtomic keeps the mode of a replaced file unless a mode is given', async ({ host, root }) => {
       const p = join(root, 'seed.txt');
       await host.chmod(p, 0o640);

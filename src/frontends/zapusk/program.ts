@@ -76,7 +76,8 @@ function toComponents(sections: readonly RawSection[], diagnostics: Diagnostic[]
     if (!current) return;
     if (current.name === 'params') params = toParams(current.header.entries);
     else {
-      const steps = current.steps.length > 0 ? current.steps : [toStep(current.header, current.name)];
+      // A copy of exactly its length (the list grew by pushes, with room to spare), kept for the whole run.
+      const steps = current.steps.length > 0 ? current.steps.slice() : [toStep(current.header, current.name)];
       components.push({ name: current.name, span: current.header.span, steps });
     }
     current = undefined;

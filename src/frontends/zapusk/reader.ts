@@ -172,8 +172,21 @@ export function readSource(src: LineSource): ReadResult {
   /** Column (1-based) of `part` within the untrimmed line i. */
   const colOf = (i: number, part: string, from = 0): number => Math.max(0, (texts[i] as string).indexOf(part, from)) + 1;
 
-  const entry = (l: number, key: string, value: Value, keyCol: number, v: number, valueCol: number): ReadEntry =>
-    new ReadEntry(key, value, fileOf(l), lineOf(l), keyCol, fileOf(v), lineOf(v), valueCol);
+  // One string per key and step name (`path`, `file`, … repeat on every step): less kept, hashed once.
+  const names = new Map<string, string>();
+  const intern = (name: string): string => {
+    const known = names.get(name);
+    if (known !== undefined) return known;
+    names.set(name, name);
+    return name;
+  };
+  const entry = (l: number, name: string, value: Value, keyCol: number, v: number, valueCol: number): ReadEntry => {
+    const key = intern(name);
+    const r = runOf(l);
+    const line = r.first + (l - r.start);
+    // Most values start on the key's line.
+    return v === l ? new ReadEntry(key, value, r.file, line, keyCol, r.file, line, valueCol) : new ReadEntry(key, value, r.file, line, keyCol, fileOf(v), lineOf(v), valueCol);
+  };
   const assign = (l: number, key: string, value: Value, valueCol: number): void => {
     const last = sections[sections.length - 1];
     if (!last) {
@@ -192,7 +205,8 @@ export function readSource(src: LineSource): ReadResult {
     let m: RegExpExecArray | null;
     let close: number | undefined;
     // A line starting with `#` or `[` can be no key (no key has these characters) and no bare key: only
-    // a header, a comment or a step is left to try, in the same order.
+    // a header, a comment or a step is left to try, in the same order (and a step only for `[`, a header
+    // only for `#`: the line is stripped, so each pattern's first character is its first).
     const first = line.charCodeAt(0);
     const keyLike = first !== 35 && first !== 91;
     // Both quoted forms need a quote on the line.
@@ -238,13 +252,13 @@ export function readSource(src: LineSource): ReadResult {
     } else if (keyLike && (m = BARE.exec(line))) {
       const key = m[1] as string;
       assign(l, key, true, colOf(l, key));
-    } else if ((m = SECTION.exec(line))) {
+    } else if (first !== 35 && (m = SECTION.exec(line))) {
       const name = strip(m[1] as string);
       if (sections.length === 0) {
         diagnostics.push(error('Z003', `step [${name}] before any component header (a line like "#### name ####")`, { span: at(l, colOf(l, '[')) }));
       }
-      sections.push({ kind: 'section', name, span: at(l, colOf(l, '[')), entries: [] });
-    } else if ((m = HEADER.exec(line))) {
+      sections.push({ kind: 'section', name: intern(name), span: at(l, colOf(l, '[')), entries: [] });
+    } else if (first !== 91 && (m = HEADER.exec(line))) {
       sections.push({ kind: 'header', name: m[1] as string, span: at(l, colOf(l, m[1] as string, text.indexOf('#'))), entries: [] });
     } else if (line.length === 0 || COMMENT.test(line)) {
       // comment or blank
