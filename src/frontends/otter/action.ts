@@ -252,7 +252,10 @@ const PLAIN_RELATIVE = /^(?:(?!\.\.?(?:\/|$))[^/]+\/)*(?!\.\.?$)[^/]+$/;
 let normalCwd: string | undefined;
 let cwdIsNormal = false;
 
-function record(engine: Engine, frame: Frame, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = {}): void {
+/** The changes of a call that records none: one frozen object shared by every such result. */
+const NO_CHANGES: Record<string, unknown> = Object.freeze({});
+
+function record(engine: Engine, frame: Frame, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = NO_CHANGES): void {
   const results = engine.shared.results;
   // The run history never holds a sensitive value (an Exec's command line is its key).
   const mask = engine.shared.secrets;
