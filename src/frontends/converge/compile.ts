@@ -60,17 +60,12 @@ function plainFileContent(raw: RawNode): GraphNode | undefined {
   const shown = plainString(destination);
   const text = plainString(content);
   if ((destination !== undefined && shown === undefined) || (content !== undefined && text === undefined)) return undefined;
-  const paramSpans: Record<string, Span> = {};
-  if (destination !== undefined && content !== undefined && before(content.span, destination.span)) {
-    paramSpans.content = content.span;
-    paramSpans.path = destination.span;
-  } else {
-    if (destination !== undefined) paramSpans.path = destination.span;
-    if (content !== undefined) paramSpans.content = content.span;
-  }
+  // Made whole where they can be (no empty object grown a key at a time).
+  let paramSpans: Record<string, Span>;
+  if (destination !== undefined && content !== undefined) paramSpans = before(content.span, destination.span) ? { content: content.span, path: destination.span } : { path: destination.span, content: content.span };
+  else paramSpans = destination !== undefined ? { path: destination.span } : content !== undefined ? { content: content.span } : {};
   const params = { path: abs(shown), content: text ?? '', new_mode: '0600' };
-  const meta: Record<string, unknown> = { converge: raw.ctype };
-  if (shown !== undefined) meta.destination = shown;
+  const meta: Record<string, unknown> = shown !== undefined ? { converge: raw.ctype, destination: shown } : { converge: raw.ctype };
   return { id: raw.id, type: CORE_TYPE[raw.ctype] as string, name: raw.id, params, span: raw.span, paramSpans, meta };
 }
 
