@@ -5,7 +5,7 @@
  * a block with drift, and blocks with executionPolicy=always run.
  */
 import { posix } from 'node:path';
-import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.js';
+import { type NodeResult, type NodeStatus, stepResultOf } from '../../core/model.js';
 import { isConnectionError } from '../../host/errors.js';
 import type { ActionStatement, Expr, LogLevel } from './ast.js';
 import type { DriftDetail, Frame } from './engine-types.js';
@@ -261,7 +261,7 @@ function record(engine: Engine, frame: Frame, op: Operation, key: string, stmt: 
   const mask = engine.shared.secrets;
   key = mask.mask(key);
   comment = mask.mask(comment);
-  const result = stepResult({ id: `${op.name}:${key}#${results.length}`, name: key, type: op.name, status, changes, comment, started, ended: Date.now(), run_num: results.length, span: stmt.span });
+  const result = stepResultOf(`${op.name}:${key}#${results.length}`, key, op.name, status, changes, comment, started, Date.now(), results.length, stmt.span);
   // Over an inventory, each result names the server it acted on (a `for server` block may switch it).
   const marked: NodeResult & { host?: string } = engine.shared.options.servers ? { ...result, host: frame.server.name } : result;
   results.push(marked);
