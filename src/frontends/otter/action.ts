@@ -172,7 +172,7 @@ class ActionContext implements OpContext {
     private readonly frame: Frame,
   ) {
     const o = engine.shared.options;
-    this.resources = { host: frame.server.host, baseDir: frame.cwd };
+    this.resources = resourcesOf(frame.server.host, frame.cwd);
     this.cwd = frame.cwd;
     this.simulation = o.simulation;
     this.raftDir = o.raftDir;
@@ -233,6 +233,14 @@ class ActionContext implements OpContext {
     this.engine.assign({ sigil: '$', name, accessors: [], span: this.stmt.span }, value, this.frame);
   }
 }
+
+/** The resource context of a host and directory: the last one made, while calls keep to them (it is read only). */
+function resourcesOf(host: ResourceContext['host'], baseDir: string): ResourceContext {
+  if (lastResources === undefined || lastResources.host !== host || lastResources.baseDir !== baseDir) lastResources = { host, baseDir };
+  return lastResources;
+}
+
+let lastResources: ResourceContext | undefined;
 
 /**
  * posix.resolve(cwd, p): at once for an absolute, normal cwd and a plain relative path (no empty, `.` or
