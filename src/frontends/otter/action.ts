@@ -162,6 +162,7 @@ class ActionContext implements OpContext {
   readonly raftDir: string;
   readonly span: Span;
   readonly signal: AbortSignal;
+  readonly debug: boolean;
 
   /** Error-level messages the operation wrote. */
   errors = 0;
@@ -178,6 +179,7 @@ class ActionContext implements OpContext {
     this.raftDir = o.raftDir;
     this.span = stmt.span;
     this.signal = signalOf(frame);
+    this.debug = o.keepLogFrom === undefined || o.keepLogFrom === 'DEBUG';
   }
 
   remaining(): number | undefined {
