@@ -29,8 +29,16 @@ class Args implements OpArgs {
     private readonly stmt: ActionStatement,
   ) {}
 
+  /** The last name asked for and its value: an operation often asks for the same argument again at once. */
+  private askedName: string | undefined;
+  private askedValue: Value | undefined;
+
   private get(name: string): Value | undefined {
-    return this.values.get(lowerName(name));
+    if (name === this.askedName) return this.askedValue;
+    const v = this.values.get(lowerName(name));
+    this.askedName = name;
+    this.askedValue = v;
+    return v;
   }
 
   has(name: string): boolean {
