@@ -14,23 +14,24 @@ import { describe, Scanner } from './lexer.js';
 export type ValueContext = 'line' | 'positional' | 'list' | 'pred' | 'index' | 'paren' | 'angle';
 
 function stopsHere(s: Scanner, ctx: ValueContext): boolean {
-  const c = s.peek();
-  if (c === '' || c === '\n') return true;
+  // By character code (NaN past the end of the text).
+  const c = s.text.charCodeAt(s.pos);
+  if (Number.isNaN(c) || c === 10) return true;
   switch (ctx) {
     case 'line':
-      return c === ';';
+      return c === 59;
     case 'positional':
-      return c === ';' || c === '(';
+      return c === 59 || c === 40;
     case 'list':
-      return c === ',' || c === ')';
+      return c === 44 || c === 41;
     case 'pred':
-      return c === ')' || c === '{' || s.startsWith('==') || s.startsWith('!=') || s.startsWith('&&') || s.startsWith('||');
+      return c === 41 || c === 123 || s.startsWith('==') || s.startsWith('!=') || s.startsWith('&&') || s.startsWith('||');
     case 'index':
-      return c === ']';
+      return c === 93;
     case 'paren':
-      return c === ')';
+      return c === 41;
     case 'angle':
-      return c === ',' || c === '>';
+      return c === 44 || c === 62;
   }
 }
 
@@ -212,7 +213,7 @@ const PLAIN_RUN = /[^`$()\n\r;,\]{}=!&|<>"']+/y;
 function scanTemplate(s: Scanner, isEnd: (depth: number) => boolean, expand: boolean, parts: TextPart[], runs = false): void {
   let buf = '';
   let depth = 0;
-  while (!s.done && !isEnd(depth)) {
+  while (s.pos < s.text.length && !isEnd(depth)) {
     if (runs) {
       PLAIN_RUN.lastIndex = s.pos;
       if (PLAIN_RUN.test(s.text)) {
@@ -265,7 +266,7 @@ function scanParts(s: Scanner, isEnd: (depth: number) => boolean, expand: boolea
 function parseImplicit(s: Scanner, ctx: ValueContext): TextExpr {
   const span = s.span();
   const from = s.pos;
-  const parts = scanParts(s, (depth) => s.peek() === '\n' || (depth <= 0 && stopsHere(s, ctx)), true, true);
+  const parts = scanParts(s, (depth) => s.text.charCodeAt(s.pos) === 10 || (depth <= 0 && stopsHere(s, ctx)), true, true);
   const last = parts[parts.length - 1];
   if (typeof last === 'string') {
     const trimmed = last.trimEnd();
