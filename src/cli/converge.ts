@@ -44,6 +44,8 @@ async function directoryState(
   into: Dirs = { missingDirs: new Map<string, string[]>(), blockedDirs: new Map<string, string>() },
 ): Promise<Dirs> {
   for (const node of program.graph.nodes) {
+    // Only file.directory nodes run as the directory kind: the others are passed over without a lookup.
+    if (node.type !== 'directory') continue;
     const path = typeof node.params.path === 'string' ? node.params.path : resolved.get(node.id);
     if (program.types.get(node.id) !== 'file.directory' || path === undefined || into.missingDirs.has(node.id)) continue;
     const missing: string[] = [];

@@ -18,17 +18,29 @@ export interface Summary {
 }
 
 export function summarize(result: OtterRunResult): Summary {
-  const count = (s: string): number => result.results.filter((r) => r.status === s).length;
-  const level = (l: string): number => result.log.filter((x) => x.kind === 'message' && x.level === l).length;
-  return {
-    operations: result.results.length,
-    changed: count('changed'),
-    unchanged: count('ok'),
-    failed: count('failed'),
-    drifted: count('pending'),
-    warnings: level('WARN'),
-    errors: level('ERROR'),
-  };
+  // One pass over the results and one over the log (a large run has a result and a line per operation).
+  let changed = 0;
+  let unchanged = 0;
+  let failed = 0;
+  let drifted = 0;
+  const results = result.results;
+  for (let i = 0; i < results.length; i++) {
+    const status = (results[i] as (typeof results)[number]).status;
+    if (status === 'changed') changed++;
+    else if (status === 'ok') unchanged++;
+    else if (status === 'failed') failed++;
+    else if (status === 'pending') drifted++;
+  }
+  let warnings = 0;
+  let errors = 0;
+  const log = result.log;
+  for (let i = 0; i < log.length; i++) {
+    const x = log[i] as LogLine;
+    if (x.kind !== 'message') continue;
+    if (x.level === 'WARN') warnings++;
+    else if (x.level === 'ERROR') errors++;
+  }
+  return { operations: results.length, changed, unchanged, failed, drifted, warnings, errors };
 }
 
 function plural(n: number, word: string): string {

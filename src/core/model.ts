@@ -196,6 +196,14 @@ export function stepResult(r: Omit<NodeResult, 'result' | 'start' | 'duration'> 
   return out;
 }
 
+/**
+ * stepResult for a record whose fields come one by one (an OtterScript operation's): made in one literal,
+ * without the copy, with the keys in the order stepResult gives a record written in this order.
+ */
+export function stepResultOf(id: string, name: string, type: string, status: NodeStatus, changes: Record<string, unknown>, comment: string, started: number, ended: number, runNum: number, span: Span): NodeResult {
+  return { id, name, type, status, changes, comment, run_num: runNum, span, result: resultOf(status), start: isoTimeOf(started), duration: Math.max(0, ended - started) };
+}
+
 let isoMs = Number.NaN;
 let iso = '';
 

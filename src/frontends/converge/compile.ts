@@ -42,6 +42,36 @@ const SPAN_ALIASES = [
   ['gid', 'group'],
 ] as const;
 
+/** A field that is a string without a template: its own value (what the renderer gives it); else undefined. */
+function plainString(v: HclValue | undefined): string | undefined {
+  return v !== undefined && v.kind === 'string' && !v.value.includes('{{') ? v.value : undefined;
+}
+
+/**
+ * The most common node, a file.content block whose fields are a destination and content written as
+ * plain strings (or left out), compiled without the general walk: what Compiler.node gives it (the same
+ * params, spans in the fields' order, and meta); undefined for any other block.
+ */
+function plainFileContent(raw: RawNode): GraphNode | undefined {
+  const fields = raw.fields;
+  const destination = fields.get('destination');
+  const content = fields.get('content');
+  if (fields.size !== (destination === undefined ? 0 : 1) + (content === undefined ? 0 : 1)) return undefined;
+  const shown = plainString(destination);
+  const text = plainString(content);
+  if ((destination !== undefined && shown === undefined) || (content !== undefined && text === undefined)) return undefined;
+  // Made whole where they can be (no empty object grown a key at a time).
+  let paramSpans: Record<string, Span>;
+  if (destination !== undefined && content !== undefined) paramSpans = before(content.span, destination.span) ? { content: content.span, path: destination.span } : { path: destination.span, content: content.span };
+  else paramSpans = destination !== undefined ? { path: destination.span } : content !== undefined ? { content: content.span } : {};
+  const params = { path: abs(shown), content: text ?? '', new_mode: '0600' };
+  const meta: Record<string, unknown> = shown !== undefined ? { converge: raw.ctype, destination: shown } : { converge: raw.ctype };
+  return { id: raw.id, type: CORE_TYPE[raw.ctype] as string, name: raw.id, params, span: raw.span, paramSpans, meta };
+}
+
+/** Whether position `a` comes before `b` in the same file. */
+const before = (a: Span, b: Span): boolean => a.line < b.line || (a.line === b.line && a.col < b.col);
+
 class Compiler {
   readonly diags: Diagnostic[] = [];
   readonly renderer: Renderer;
@@ -53,6 +83,10 @@ class Compiler {
   }
 
   node(raw: RawNode): GraphNode | undefined {
+    if (raw.ctype === 'file.content' && raw.skipped === undefined) {
+      const plain = plainFileContent(raw);
+      if (plain !== undefined) return plain;
+    }
     if (raw.ctype === 'macro.switch' || raw.ctype === 'macro.case') return this.nop(raw);
     const unsupported = UNSUPPORTED[raw.ctype];
     if (unsupported !== undefined) {

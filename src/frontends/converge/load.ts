@@ -39,8 +39,10 @@ function fieldsOf(item: HclItem, diags: Diagnostic[]): Map<string, HclValue> {
   for (let i = 0; i < items.length; i++) {
     const f = items[i] as HclItem;
     const name = f.keys.length === 1 ? (f.keys[0] as HclItem['keys'][number]).name : f.keys.map((k) => k.name).join('.');
-    if (fields.has(name)) diags.push(error('CV002', `field ${JSON.stringify(name)} is given twice`, { span: f.span }));
+    // A field given twice leaves the map's size as it was (the later value wins): one lookup per field.
+    const size = fields.size;
     fields.set(name, f.value);
+    if (fields.size === size) diags.push(error('CV002', `field ${JSON.stringify(name)} is given twice`, { span: f.span }));
   }
   return fields;
 }

@@ -5,7 +5,7 @@
  * a block with drift, and blocks with executionPolicy=always run.
  */
 import { posix } from 'node:path';
-import { type NodeResult, type NodeStatus, stepResult } from '../../core/model.js';
+import { type NodeResult, type NodeStatus, stepResultOf } from '../../core/model.js';
 import { isConnectionError } from '../../host/errors.js';
 import type { ActionStatement, Expr, LogLevel } from './ast.js';
 import type { DriftDetail, Frame } from './engine-types.js';
@@ -29,8 +29,16 @@ class Args implements OpArgs {
     private readonly stmt: ActionStatement,
   ) {}
 
+  /** The last name asked for and its value: an operation often asks for the same argument again at once. */
+  private askedName: string | undefined;
+  private askedValue: Value | undefined;
+
   private get(name: string): Value | undefined {
-    return this.values.get(lowerName(name));
+    if (name === this.askedName) return this.askedValue;
+    const v = this.values.get(lowerName(name));
+    this.askedName = name;
+    this.askedValue = v;
+    return v;
   }
 
   has(name: string): boolean {
@@ -162,6 +170,7 @@ class ActionContext implements OpContext {
   readonly raftDir: string;
   readonly span: Span;
   readonly signal: AbortSignal;
+  readonly debug: boolean;
 
   /** Error-level messages the operation wrote. */
   errors = 0;
@@ -172,12 +181,13 @@ class ActionContext implements OpContext {
     private readonly frame: Frame,
   ) {
     const o = engine.shared.options;
-    this.resources = { host: frame.server.host, baseDir: frame.cwd };
+    this.resources = resourcesOf(frame.server.host, frame.cwd);
     this.cwd = frame.cwd;
     this.simulation = o.simulation;
     this.raftDir = o.raftDir;
     this.span = stmt.span;
     this.signal = signalOf(frame);
+    this.debug = o.keepLogFrom === undefined || o.keepLogFrom === 'DEBUG';
   }
 
   remaining(): number | undefined {
@@ -234,6 +244,14 @@ class ActionContext implements OpContext {
   }
 }
 
+/** The resource context of a host and directory: the last one made, while calls keep to them (it is read only). */
+function resourcesOf(host: ResourceContext['host'], baseDir: string): ResourceContext {
+  if (lastResources === undefined || lastResources.host !== host || lastResources.baseDir !== baseDir) lastResources = { host, baseDir };
+  return lastResources;
+}
+
+let lastResources: ResourceContext | undefined;
+
 /**
  * posix.resolve(cwd, p): at once for an absolute, normal cwd and a plain relative path (no empty, `.` or
  * `..` segment), which it would only join.
@@ -252,13 +270,16 @@ const PLAIN_RELATIVE = /^(?:(?!\.\.?(?:\/|$))[^/]+\/)*(?!\.\.?$)[^/]+$/;
 let normalCwd: string | undefined;
 let cwdIsNormal = false;
 
-function record(engine: Engine, frame: Frame, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = {}): void {
+/** The changes of a call that records none: one frozen object shared by every such result. */
+const NO_CHANGES: Record<string, unknown> = Object.freeze({});
+
+function record(engine: Engine, frame: Frame, op: Operation, key: string, stmt: ActionStatement, status: NodeStatus, comment: string, started: number, changes: Record<string, unknown> = NO_CHANGES): void {
   const results = engine.shared.results;
   // The run history never holds a sensitive value (an Exec's command line is its key).
   const mask = engine.shared.secrets;
   key = mask.mask(key);
   comment = mask.mask(comment);
-  const result = stepResult({ id: `${op.name}:${key}#${results.length}`, name: key, type: op.name, status, changes, comment, started, ended: Date.now(), run_num: results.length, span: stmt.span });
+  const result = stepResultOf(`${op.name}:${key}#${results.length}`, key, op.name, status, changes, comment, started, Date.now(), results.length, stmt.span);
   // Over an inventory, each result names the server it acted on (a `for server` block may switch it).
   const marked: NodeResult & { host?: string } = engine.shared.options.servers ? { ...result, host: frame.server.name } : result;
   results.push(marked);

@@ -7,7 +7,7 @@
 import { type Code, type Diagnostic, error, type Span } from '../../core/diag.js';
 import type { Block, Expr, ModuleDecl, NamedArg, OutputArg, Predicate, Script, Statement, TextPart, VarTarget } from './ast.js';
 import { lookupFunction } from './functions.js';
-import { findArg, lookupOperation, lowerName } from './operations/index.js';
+import { findArg, lookupOperation, lowerName, type Operation } from './operations/index.js';
 import type { RaftLoader } from './raft.js';
 import { varKey } from './scope.js';
 import { typeName } from './values.js';
@@ -173,13 +173,9 @@ class Checker {
       return;
     }
     if (s.positional && !op.positional) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} takes no positional argument`, { span: s.positional.span }));
-    const given = new Set<string>();
-    if (s.positional && op.positional) given.add(lowerName(op.positional));
     for (let i = 0; i < args.length; i++) {
       const a = args[i] as (typeof args)[number];
-      const spec = findArg(op, a.name);
-      if (!spec) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} has no argument ${a.name}`, { span: a.span }));
-      else given.add(lowerName(spec.name));
+      if (!findArg(op, a.name)) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} has no argument ${a.name}`, { span: a.span }));
     }
     for (let i = 0; i < s.outputs.length; i++) {
       const o = s.outputs[i] as OutputArg;
@@ -187,7 +183,7 @@ class Checker {
     }
     for (let i = 0; i < op.args.length; i++) {
       const spec = op.args[i] as (typeof op.args)[number];
-      if (spec.required && !given.has(lowerName(spec.name))) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} needs the argument ${spec.name}`, { span: s.span }));
+      if (spec.required && !given(op, s, lowerName(spec.name))) this.diags.push(warning(OPERATION_ARGUMENT, `${op.name} needs the argument ${spec.name}`, { span: s.span }));
     }
   }
 
@@ -262,6 +258,16 @@ class Checker {
       }
     }
   }
+}
+
+/** Whether a call gives the argument named `lower` (lower case): positionally, or by a name or an alias of it. */
+function given(op: Operation, s: Extract<Statement, { kind: 'action' }>, lower: string): boolean {
+  if (s.positional && op.positional && lowerName(op.positional) === lower) return true;
+  for (let i = 0; i < s.args.length; i++) {
+    const spec = findArg(op, (s.args[i] as NamedArg).name);
+    if (spec && lowerName(spec.name) === lower) return true;
+  }
+  return false;
 }
 
 /** A statement without blocks (most): one shared empty list, never changed. */

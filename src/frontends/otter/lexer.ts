@@ -18,7 +18,11 @@ const NO_COMMENTS: string[] = [];
 
 export class Scanner {
   pos = 0;
-  readonly lines: LineMap;
+  /** The line (from 1) that `span` stands on, where it starts, and the offset of its newline. */
+  private line = 1;
+  private lineStart = 0;
+  private lineEnd: number;
+  private map: LineMap | undefined;
   /** The comments skipped by the last `skipTrivia`, for the description of the statement that follows. */
   comments: string[] = NO_COMMENTS;
   private depth = 0;
@@ -27,11 +31,30 @@ export class Scanner {
     readonly file: string,
     readonly text: string,
   ) {
-    this.lines = new LineMap(file, text);
+    const nl = text.indexOf('\n');
+    this.lineEnd = nl < 0 ? text.length : nl;
   }
 
+  /** The text's line map, made when first asked (a position behind the last one asked). */
+  get lines(): LineMap {
+    return (this.map ??= new LineMap(this.file, this.text));
+  }
+
+  /**
+   * The position of an offset, as the line map gives it. Positions are asked mostly in order: the line
+   * is followed forward from the last one asked (each newline is looked for once), and an offset behind
+   * that line is placed by the line map.
+   */
   span(offset = this.pos): Span {
-    return this.lines.span(offset);
+    if (offset < this.lineStart) return this.lines.span(offset);
+    const text = this.text;
+    while (offset > this.lineEnd && this.lineEnd < text.length) {
+      this.line++;
+      this.lineStart = this.lineEnd + 1;
+      const nl = text.indexOf('\n', this.lineStart);
+      this.lineEnd = nl < 0 ? text.length : nl;
+    }
+    return { file: this.file, line: this.line, col: offset - this.lineStart + 1 };
   }
 
   fail(message: string, offset = this.pos): never {

@@ -14,23 +14,24 @@ import { describe, Scanner } from './lexer.js';
 export type ValueContext = 'line' | 'positional' | 'list' | 'pred' | 'index' | 'paren' | 'angle';
 
 function stopsHere(s: Scanner, ctx: ValueContext): boolean {
-  const c = s.peek();
-  if (c === '' || c === '\n') return true;
+  // By character code (NaN past the end of the text).
+  const c = s.text.charCodeAt(s.pos);
+  if (Number.isNaN(c) || c === 10) return true;
   switch (ctx) {
     case 'line':
-      return c === ';';
+      return c === 59;
     case 'positional':
-      return c === ';' || c === '(';
+      return c === 59 || c === 40;
     case 'list':
-      return c === ',' || c === ')';
+      return c === 44 || c === 41;
     case 'pred':
-      return c === ')' || c === '{' || s.startsWith('==') || s.startsWith('!=') || s.startsWith('&&') || s.startsWith('||');
+      return c === 41 || c === 123 || s.startsWith('==') || s.startsWith('!=') || s.startsWith('&&') || s.startsWith('||');
     case 'index':
-      return c === ']';
+      return c === 93;
     case 'paren':
-      return c === ')';
+      return c === 41;
     case 'angle':
-      return c === ',' || c === '>';
+      return c === 44 || c === 62;
   }
 }
 
@@ -212,7 +213,7 @@ const PLAIN_RUN = /[^`$()\n\r;,\]{}=!&|<>"']+/y;
 function scanTemplate(s: Scanner, isEnd: (depth: number) => boolean, expand: boolean, parts: TextPart[], runs = false): void {
   let buf = '';
   let depth = 0;
-  while (!s.done && !isEnd(depth)) {
+  while (s.pos < s.text.length && !isEnd(depth)) {
     if (runs) {
       PLAIN_RUN.lastIndex = s.pos;
       if (PLAIN_RUN.test(s.text)) {
@@ -245,11 +246,27 @@ function scanTemplate(s: Scanner, isEnd: (depth: number) => boolean, expand: boo
   if (buf !== '') parts.push(buf);
 }
 
+/** The parts of the texts being read, innermost last (a reference's arguments may hold texts of their own). */
+const PENDING: TextPart[] = [];
+
+/**
+ * scanTemplate's parts as one list of their size: they are gathered on one stack shared by the texts
+ * being read (a list pushed to from empty would keep room for 17, and a script keeps its texts).
+ */
+function scanParts(s: Scanner, isEnd: (depth: number) => boolean, expand: boolean, runs = false): TextPart[] {
+  const base = PENDING.length;
+  try {
+    scanTemplate(s, isEnd, expand, PENDING, runs);
+    return PENDING.slice(base);
+  } finally {
+    PENDING.length = base;
+  }
+}
+
 function parseImplicit(s: Scanner, ctx: ValueContext): TextExpr {
   const span = s.span();
   const from = s.pos;
-  const parts: TextPart[] = [];
-  scanTemplate(s, (depth) => s.peek() === '\n' || (depth <= 0 && stopsHere(s, ctx)), true, parts, true);
+  const parts = scanParts(s, (depth) => s.text.charCodeAt(s.pos) === 10 || (depth <= 0 && stopsHere(s, ctx)), true, true);
   const last = parts[parts.length - 1];
   if (typeof last === 'string') {
     const trimmed = last.trimEnd();
@@ -263,8 +280,7 @@ function parseQuoted(s: Scanner, quote: string): TextExpr {
   const open = s.pos;
   const span = s.span();
   s.pos++;
-  const parts: TextPart[] = [];
-  scanTemplate(s, () => s.peek() === quote || s.peek() === '\n', quote === '"', parts, true);
+  const parts = scanParts(s, () => s.peek() === quote || s.peek() === '\n', quote === '"', true);
   if (s.peek() !== quote) s.fail('unterminated string (quoted strings end on their line; use a swim string >>...>> for several lines)', open);
   s.pos++;
   return { kind: 'text', parts, span, raw: s.text.slice(open + 1, s.pos - 1) };
@@ -280,9 +296,8 @@ function parseSwim(s: Scanner, sentinel: string): TextExpr {
   let stop = end;
   const tail = /\n[ \t]*$/.exec(s.text.slice(s.pos, end));
   if (tail) stop = end - tail[0].length;
-  const parts: TextPart[] = [];
   const from = s.pos;
-  scanTemplate(s, () => s.pos >= stop, true, parts);
+  const parts = scanParts(s, () => s.pos >= stop, true);
   s.pos = end + sentinel.length;
   return { kind: 'text', parts, span, raw: s.text.slice(from, stop) };
 }
@@ -304,8 +319,7 @@ export function parseRuntimeTemplate(text: string, span: Span, what: string): Te
 /** A text (an Apply-Template asset or `$Eval` argument) parsed as a template: every `$` expands. */
 export function parseTemplateText(file: string, text: string): TextExpr {
   const s = new Scanner(file, text);
-  const parts: TextPart[] = [];
-  scanTemplate(s, () => false, true, parts, true);
+  const parts = scanParts(s, () => false, true, true);
   return { kind: 'text', parts, span: s.span(0) };
 }
 

@@ -50,6 +50,9 @@ export function parseScript(file: string, text: string): Script {
 }
 
 class Parser {
+  /** Arguments of the argument lists being read (see argList). */
+  private readonly pendingArgs: NamedArg[] = [];
+
   constructor(private readonly s: Scanner) {}
 
   script(): Script {
@@ -345,12 +348,15 @@ class Parser {
     const s: Scanner = this.s;
     const text = s.text;
     s.expect('(');
-    const args: NamedArg[] = [];
+    // The arguments are gathered on the parser's stack and taken as one list of their size (a list
+    // pushed to from empty would keep room for 17, and a script keeps its statements).
+    const pending = this.pendingArgs;
+    const base = pending.length;
     const outputs: OutputArg[] = [];
     s.skipTrivia();
     if (text.charCodeAt(s.pos) === 41) {
       s.pos++;
-      return { args, outputs };
+      return { args: [], outputs };
     }
     for (;;) {
       s.skipTrivia();
@@ -366,7 +372,7 @@ class Parser {
       } else {
         if (c === 58) s.pos++;
         else s.expect(':', `":" or "=>" after ${name}`);
-        args.push({ name, value: parseValue(s, 'list'), span });
+        pending.push({ name, value: parseValue(s, 'list'), span });
       }
       s.skipTrivia();
       if (text.charCodeAt(s.pos) === 44) {
@@ -375,6 +381,8 @@ class Parser {
       }
       if (text.charCodeAt(s.pos) === 41) s.pos++;
       else s.expect(')', '"," or ")" in the argument list');
+      const args = pending.slice(base);
+      pending.length = base;
       return { args, outputs };
     }
   }

@@ -8,6 +8,9 @@ import { applyResource, checkResource, checkResourceNow, ensureResource } from '
 import type { DriftDetail } from '../engine-types.js';
 import type { Collected, EnsureOperation, ExecuteOperation, OpArgs, OpContext, OpOutcome } from './types.js';
 
+/** The outcome of a call that changed nothing and hands back no outputs: one frozen object shared by them. */
+const UNCHANGED: OpOutcome = Object.freeze({ changed: false });
+
 interface Planned {
   readonly type: string;
   readonly params: Record<string, unknown>;
@@ -95,15 +98,19 @@ export const ensureFile: EnsureOperation = {
   },
   configure(ctx, args) {
     const name = args.text('Name');
-    ctx.log('DEBUG', `Looking for ${name}...`);
+    // DEBUG messages are made only for a run that keeps them.
+    const debug = ctx.debug;
+    if (debug) ctx.log('DEBUG', `Looking for ${name}...`);
     // A file the kind finds in its state at once (a regular file, so one that exists) logs what a present
     // file logs, without reading the machine twice, and without a promise.
     const plain = plainFilePlan(ctx, args);
     if (plain?.type === 'file' && checkResourceNow(ctx, plain.type, plain.params) !== undefined) {
-      ctx.log('DEBUG', 'Setting properties...');
-      if (args.has('Text')) ctx.log('DEBUG', 'Writing out TextContents...');
+      if (debug) {
+        ctx.log('DEBUG', 'Setting properties...');
+        if (args.has('Text')) ctx.log('DEBUG', 'Writing out TextContents...');
+      }
       ctx.log('INFO', `File ${name} configured.`);
-      return { changed: false };
+      return UNCHANGED;
     }
     return configureFile(ctx, args, name, plain);
   },

@@ -42,6 +42,8 @@ export interface OpContext {
   /** The text of a raft item found by `raftItem` (read where the rafts are: the controller). */
   readRaftItem(path: string): Promise<string>;
   log(level: LogLevel, message: string): void;
+  /** Whether the run keeps DEBUG messages (when not, a DEBUG message need not be made: it is dropped). */
+  readonly debug: boolean;
   /** An absolute path for a script path, relative to the working directory of the context. */
   path(p: string): string;
   /** Expands a template text with the script's variables plus `extra`. */
