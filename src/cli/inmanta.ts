@@ -55,7 +55,7 @@ export async function runInmanta(action: string, project: string, opts: InmantaO
   if (!largeModel) tuneJitForOneRunOf(mainSize);
   else {
     limitInliningForLargeCompile();
-    keepYoungGenerationForLargeCompile();
+    keepYoungGenerationForLargeCompile(mainSize);
   }
   const result = await compileFor(projectDir, here, largeModel ? tuneJitForOneRun : undefined);
   let resources: ExportedResource[] = [];

@@ -138,10 +138,12 @@ export function limitInliningForLargeCompile(): boolean {
  * less wall time (measured interleaved against the same deploy without, on a busy machine; about as many
  * instructions); the old generation's growth is left as V8 has it (grown by half, as for a graph file, it
  * was collected far more often: some 16% more instructions). A small model gains nothing (a flag changed
- * after start-up costs it more). Only where heap tuning is allowed.
+ * after start-up costs it more), and a huge one (from HUGE_INPUT, as for a graph file) is left to V8's
+ * defaults: its heap is hundreds of MiB, and a small young generation there means hundreds of scavenges.
+ * Only where heap tuning is allowed.
  */
-export function keepYoungGenerationForLargeCompile(): boolean {
-  return tuneOnce('young', '--semi-space-growth-factor=1');
+export function keepYoungGenerationForLargeCompile(chars: number): boolean {
+  return chars < HUGE_INPUT && tuneOnce('young', '--semi-space-growth-factor=1');
 }
 
 /** The V8 flags that end the one-run budget once `chars` characters of source are read, if any. */

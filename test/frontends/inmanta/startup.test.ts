@@ -106,6 +106,12 @@ test('a large model halves TurboFan inlining and keeps the young generation smal
   assert.equal(ok.stdout, `${'a'.repeat(60)}\n`);
   // The young generation is kept at its first size too (engine/heap.ts keepYoungGenerationForLargeCompile).
   assert.deepEqual(ok.flags, ['--max-inlined-bytecode-size-cumulative=460', '--semi-space-growth-factor=1', '--interrupt-budget=600000']);
+  // A huge one (4 MiB or more, engine/heap.ts HUGE_INPUT; here mostly a comment) leaves the young
+  // generation as V8 has it.
+  writeFileSync(join(dir, 'main.cf'), `# ${'c'.repeat(4 * 1024 * 1024)}\n${body}std::print(x0)\n`);
+  const huge = probed(['inmanta', 'compile', dir]);
+  assert.equal(huge.status, 0);
+  assert.deepEqual(huge.flags, ['--max-inlined-bytecode-size-cumulative=460', '--interrupt-budget=600000']);
   writeFileSync(join(dir, 'main.cf'), `${body}x = )\n`);
   const bad = probed(['inmanta', 'compile', dir]);
   assert.equal(bad.status, 1);
