@@ -11,7 +11,7 @@ import type { InmantaOptions } from './inmanta-command.js';
 import { wantsFleet } from './inventory.js';
 import { checkCompiled, preflight, runCompiled } from '../engine/pipeline.js';
 import { printReport } from '../engine/report.js';
-import { LARGE_INPUT, limitInliningForLargeCompile, tuneJitForOneRun, tuneJitForOneRunOf } from '../engine/heap.js';
+import { keepYoungGenerationForLargeCompile, LARGE_INPUT, limitInliningForLargeCompile, tuneJitForOneRun, tuneJitForOneRunOf } from '../engine/heap.js';
 import { writeOut } from '../engine/stdio.js';
 
 /** The error as `--out json` shows it; paths inside the message are relative to the project, like `file`. */
@@ -53,7 +53,10 @@ export async function runInmanta(action: string, project: string, opts: InmantaO
   const mainSize = fileSize(join(projectDir, 'main.cf'));
   const largeModel = mainSize >= LARGE_INPUT;
   if (!largeModel) tuneJitForOneRunOf(mainSize);
-  else limitInliningForLargeCompile();
+  else {
+    limitInliningForLargeCompile();
+    keepYoungGenerationForLargeCompile(mainSize);
+  }
   const result = await compileFor(projectDir, here, largeModel ? tuneJitForOneRun : undefined);
   let resources: ExportedResource[] = [];
   let error = result.error;

@@ -11,7 +11,7 @@ import { allInstances } from './compiler.js';
 import { InmantaError } from './errors.js';
 import type { Instance } from './instance.js';
 import type { EntityType } from './types.js';
-import { isInstance, toPlain, type Value } from './values.js';
+import { isInstance, type Value } from './values.js';
 
 interface ResourceSpec {
   /** The attribute that identifies the resource on its agent. */
@@ -166,7 +166,7 @@ export function exportResources(c: Compilation): ExportedResource[] {
     }
     const attributes: Record<string, unknown> = { ...found.blank };
     const slots = found.slots;
-    for (let i = 0; i < slots.length; i++) attributes[found.attributes[i] as string] = toPlain(inst.valueAt(slots[i] as number) ?? null);
+    inst.plainValuesInto(attributes, found.attributes, slots);
     const id = resourceId(found.type, agent, found.spec.idAttribute, attributes[found.spec.idAttribute]);
     // As redact.ts: a value of fewer than 3 characters is not followed (it would mark everything).
     const secrets = allSecrets.length === 0 ? allSecrets : allSecrets.filter((v) => v.trim().length >= 3 && holds(attributes, v));

@@ -235,15 +235,22 @@ class Parser {
   }
 
   private looksLikeRelation(): boolean {
-    // As `classNameLength(0)` then `.`, a name and `[`, by the tokens' numbers.
-    const toks = this.toks;
-    let n = 1;
+    // As `classNameLength(0)` then `.`, a name and `[`, by the tokens' numbers read from the arrays (a
+    // position past the end of the file's token reads that token).
+    const kinds = this.kinds;
+    const subs = this.subs;
+    const last = this.last;
+    let j = this.pos + 1;
     for (;;) {
-      const k = toks.kindCode(this.ahead(n + 1));
-      if (toks.opAt(this.ahead(n)) !== OP_SCOPE || (k !== 0 && k !== 1)) break;
-      n += 2;
+      const at = j < last ? j : last;
+      const k = kinds[j + 1 < last ? j + 1 : last];
+      if (kinds[at] !== 7 || subs[at] !== OP_SCOPE || (k !== 0 && k !== 1)) break;
+      j += 2;
     }
-    return toks.opAt(this.ahead(n)) === OP_DOT && toks.kindCode(this.ahead(n + 1)) === 0 && toks.opAt(this.ahead(n + 2)) === OP_LBRACKET;
+    const dot = j < last ? j : last;
+    const name = j + 1 < last ? j + 1 : last;
+    const open = j + 2 < last ? j + 2 : last;
+    return kinds[dot] === 7 && subs[dot] === OP_DOT && kinds[name] === 0 && kinds[open] === 7 && subs[open] === OP_LBRACKET;
   }
 
   /** Tokens a (possibly qualified) class name starting `from` tokens ahead spans: `a::b::C` is 5, `C` is 1. */

@@ -74,9 +74,14 @@ function expression(c: Compilation, names: Names, ns: Namespace, e: Expr): void 
     }
   }
   if (e.kind === 'new' || e.kind === 'call') {
-    // The arguments directly (a call per constructor argument adds up over a large model).
+    // The arguments directly (a call per constructor argument adds up over a large model); a literal or a
+    // name (most arguments) has nothing to check.
     if (e.kind === 'call') for (let i = 0; i < e.args.length; i++) expression(c, names, ns, e.args[i] as Expr);
-    for (let i = 0; i < e.kwargs.length; i++) expression(c, names, ns, (e.kwargs[i] as KwArg).value);
+    const kwargs = e.kwargs;
+    for (let i = 0; i < kwargs.length; i++) {
+      const value = (kwargs[i] as KwArg).value;
+      if (value.kind !== 'lit' && value.kind !== 'ref') expression(c, names, ns, value);
+    }
     for (let i = 0; i < e.starstar.length; i++) expression(c, names, ns, e.starstar[i] as Expr);
     return;
   }

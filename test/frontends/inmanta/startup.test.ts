@@ -93,7 +93,7 @@ test('an Inmanta command raises V8 interrupt budget once; a small graph file run
   assert.equal(tuneJitForOneRun(), false);
 });
 
-test('a large model halves TurboFan inlining from the start and raises the interrupt budget only once it is parsed: a syntax error at its end leaves the budget alone', () => {
+test('a large model halves TurboFan inlining and keeps the young generation small from the start, and raises the interrupt budget only once it is parsed: a syntax error at its end leaves the budget alone', () => {
   const dir = join(tempDir('cairn-inmanta-large-'), 'project');
   mkdirSync(dir);
   // Over 512 KiB of statements (engine/heap.ts LARGE_INPUT), then one that does not parse.
@@ -104,11 +104,18 @@ test('a large model halves TurboFan inlining from the start and raises the inter
   const ok = probed(['inmanta', 'compile', dir]);
   assert.equal(ok.status, 0);
   assert.equal(ok.stdout, `${'a'.repeat(60)}\n`);
-  assert.deepEqual(ok.flags, ['--max-inlined-bytecode-size-cumulative=460', '--interrupt-budget=600000']);
+  // The young generation is kept at its first size too (engine/heap.ts keepYoungGenerationForLargeCompile).
+  assert.deepEqual(ok.flags, ['--max-inlined-bytecode-size-cumulative=460', '--semi-space-growth-factor=1', '--interrupt-budget=600000']);
+  // A huge one (4 MiB or more, engine/heap.ts HUGE_INPUT; here mostly a comment) leaves the young
+  // generation as V8 has it.
+  writeFileSync(join(dir, 'main.cf'), `# ${'c'.repeat(4 * 1024 * 1024)}\n${body}std::print(x0)\n`);
+  const huge = probed(['inmanta', 'compile', dir]);
+  assert.equal(huge.status, 0);
+  assert.deepEqual(huge.flags, ['--max-inlined-bytecode-size-cumulative=460', '--interrupt-budget=600000']);
   writeFileSync(join(dir, 'main.cf'), `${body}x = )\n`);
   const bad = probed(['inmanta', 'compile', dir]);
   assert.equal(bad.status, 1);
-  assert.deepEqual(bad.flags, ['--max-inlined-bytecode-size-cumulative=460']);
+  assert.deepEqual(bad.flags, ['--max-inlined-bytecode-size-cumulative=460', '--semi-space-growth-factor=1']);
   // A small model with the same error has the budget raised before it is parsed, and inlining left as V8 has it.
   writeFileSync(join(dir, 'main.cf'), 'x = )\n');
   assert.deepEqual(probed(['inmanta', 'compile', dir]).flags, ['--interrupt-budget=600000']);
