@@ -570,7 +570,9 @@ export class SaltState {
   async callListen(chunks: Low[], running: Running): Promise<Running> {
     const listeners: Array<{ key: [string, string, string]; val: unknown[] }> = [];
     const crefOf = (chunk: Low): [string, string, string] => [chunk.state, pyStr(chunk.__id__), pyStr(chunk.name)];
-    for (const chunk of chunks) {
+    // Indexed: every chunk is looked at, and an array's iterator makes an object at every step.
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c] as Low;
       if ('listen' in chunk) listeners.push({ key: crefOf(chunk), val: Array.isArray(chunk.listen) ? chunk.listen : [] });
       if ('listen_in' in chunk) {
         for (const lIn of Array.isArray(chunk.listen_in) ? chunk.listen_in : []) {
