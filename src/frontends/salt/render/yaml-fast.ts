@@ -152,7 +152,9 @@ class Reader {
         if (c !== 0x23 /* # */) {
           while (nextHash < hashes.length && (hashes[nextHash] as number) < i) nextHash++;
           if (nextHash < hashes.length && (hashes[nextHash] as number) < end) throw new GiveUp();
-          if (c === 0x25 /* % */ || (c === 0x2d && text.startsWith('---', i)) || (c === 0x2e && text.startsWith('...', i))) throw new GiveUp();
+          // A directive, or a document marker (`---`, `...`), told by the characters themselves (most lines
+          // of an SLS are sequence items, which start with a `-`).
+          if (c === 0x25 /* % */ || ((c === 0x2d || c === 0x2e) && text.charCodeAt(i + 1) === c && text.charCodeAt(i + 2) === c)) throw new GiveUp();
           let j = end;
           while (text.charCodeAt(j - 1) === 0x20) j--;
           if (otherSpace(text.charCodeAt(j - 1))) throw new GiveUp();
