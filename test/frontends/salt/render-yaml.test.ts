@@ -15,8 +15,12 @@ const ANSWERED = [
   // Quoted keys, an item with only spaces after its dash, lines without ': ' between ones with it.
   '"a b": 1\n\'c d\':\n  -   \n    - x\n  - y\n  -    z: 1\n       w: 2\ne:\n  - f\n  - g\nh: i\n',
   '',
+  // Quoted scalars with what only looks special inside, a plain one with a colon not followed by a space.
+  'a: "x: y"\nb: c:d\nd: \'x"y\'\ne: "it\'s"\nf: "a\u00e9 b"\ng: :x\n',
+  // Lines that start like document markers without being one.
+  'a:\n  - -x\n  - --y\n  - ..z\n--b: 1\n..c: 2\n',
 ];
-const REFUSED = ['a: &x 1\nb: *x\n', 'a: |\n  text\n', 'a: 1 # c\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n', 'a: b: c\n', 'a:\n  - - 1\n', 'a: "\\x41"\n', 'a : 1\n', 'a: \u00a01\n', 'a: 1\u00a0\n', '\u00a0a: 1\n', '- x\n- y :\n', 'a:\n  b: 1\n  b: 2\n', 'x:\n  y: 1\nz: 2\nx:\n  y: 1\n', 'true: 1\n"true": 2\n'];
+const REFUSED = ['a: &x 1\nb: *x\n', 'a: |\n  text\n', 'a: 1 # c\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n', 'a: b: c\n', 'a:\n  - - 1\n', 'a: "\\x41"\n', 'a : 1\n', 'a: \u00a01\n', 'a: 1\u00a0\n', '\u00a0a: 1\n', '- x\n- y :\n', 'a:\n  b: 1\n  b: 2\n', 'x:\n  y: 1\nz: 2\nx:\n  y: 1\n', 'true: 1\n"true": 2\n', 'a: "x\u0001"\n', 'a: "x\\\\y"\n', "a: 'x'y'\n", 'a: x: y\n', 'a: -x: 1\n', 'a: 1\n---\nb: 2\n', 'a: 1\n...\n', '%YAML 1.1\n---\na: 1\n', 'a:\n  ---\n'];
 
 test('fast and full YAML readers give the same data and top keys', () => {
   for (const text of ANSWERED) {

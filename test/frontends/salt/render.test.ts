@@ -178,3 +178,15 @@ test('IDs that are array indexes keep the dict order the compiler has always gon
   assert.deepEqual(Object.keys(r.high.states), ['2', '10', 'b']);
   assert.deepEqual(r.high.keyOrder, ['b', '10', '2']);
 });
+
+test('mod.fun keys repeated and alternating across IDs each become their module with the function appended', () => {
+  const t = tree({
+    'salt/s.sls': 'a:\n  file.managed:\n    - name: /a\n  cmd.run:\n    - name: x\nb:\n  file.managed:\n    - name: /b\nc:\n  cmd.run: []\ne:\n  file:\n    - absent\n',
+  });
+  const r = renderSls(['s'], t.opts);
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.high.states.a, { __env__: 'base', __sls__: 's', file: [{ name: '/a' }, 'managed', { order: 10000 }], cmd: [{ name: 'x' }, 'run', { order: 10001 }] });
+  assert.deepEqual(r.high.states.b, { __env__: 'base', __sls__: 's', file: [{ name: '/b' }, 'managed', { order: 10002 }] });
+  assert.deepEqual(r.high.states.c, { __env__: 'base', __sls__: 's', cmd: ['run', { order: 10003 }] });
+  assert.deepEqual(r.high.states.e, { __env__: 'base', __sls__: 's', file: ['absent', { order: 10004 }] });
+});

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MAX_REQUISITE_NESTING } from '../../../src/frontends/salt/run/index.js';
+import { hasRequisites } from '../../../src/frontends/salt/run/salt-state.js';
 import { cairn, tempDir } from '../../cli/cli-helpers.js';
 
 /** States s1 … sN, each requiring the one after it, so the first one runs them all from inside its call. */
@@ -38,4 +39,15 @@ test('one state deeper stops the run with S204 at that state, printing no return
   assert.equal(r.stdout, '');
   assert.ok(r.stderr.startsWith(`${join(dir, 'bench.sls')}:${4 * n - 3}:1: S204 requisites nest more than ${MAX_REQUISITE_NESTING} states deep at ID 's${n}' in SLS 'bench'`), r.stderr);
   assert.doesNotMatch(r.stderr, /internal error|RangeError|at .*\.js:\d+/);
+});
+
+test('hasRequisites is true for a chunk with any requisite check_requisite looks at, and only then', () => {
+  const base = { state: 'test', fun: 'nop', name: 'x', __id__: 'x', __sls__: 's', __env__: 'base', order: 10000 };
+  assert.equal(hasRequisites(base), false);
+  for (const key of ['require', 'require_any', 'watch', 'watch_any', 'prereq', 'onfail', 'onfail_any', 'onfail_all', 'onchanges', 'onchanges_any', 'prerequired']) {
+    assert.equal(hasRequisites({ ...base, [key]: [] }), true, key);
+  }
+  for (const key of ['listen', 'listen_in', 'use', 'require_in', 'watch_in', 'onfail_stop', 'prereq_in', '__prereq__']) {
+    assert.equal(hasRequisites({ ...base, [key]: [] }), false, key);
+  }
 });

@@ -45,12 +45,18 @@ function spanDiag(data: HighData, id: string, code: Code, message: string): Diag
 }
 
 export function reconcile(data: HighData, requisites: boolean): { high: High; errors: string[] } {
-  const high = toHigh(data);
+  // Without extend or exclude, only a requisite_in statement writes into the declarations' Map: until one
+  // is found, the render's own Map is read as it is (only read), and copied before requisiteIn writes.
+  const readOnly = data.ids !== undefined && data.extend.length === 0 && data.exclude.length === 0;
+  let high = readOnly ? (data.ids as ReadonlyMap<string, unknown> as High) : toHigh(data);
   const errors = reconcileExtend(high, data.extend);
   const requisiteInIds: string[] = [];
   for (const e of verifyHigh(high, data.idTypes, requisiteInIds)) errors.push(e);
   if (errors.length > 0) return { high, errors };
-  if (requisites) for (const e of requisiteIn(high, requisiteInIds)) errors.push(e);
+  if (requisites && requisiteInIds.length > 0) {
+    if (readOnly) high = toHigh(data);
+    for (const e of requisiteIn(high, requisiteInIds)) errors.push(e);
+  }
   applyExclude(high, data.exclude);
   return { high, errors };
 }

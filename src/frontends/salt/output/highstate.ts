@@ -131,21 +131,39 @@ export function formatHighstate(data: Record<string, unknown> | string[], host =
   const blocks: string[] = [];
   const out: string[] = [];
   let hcolor = c.GREEN;
-  // The states' tags and returns in two lists (no pair per state), and their order by run number.
-  const tags: string[] = [];
-  const rets: Ret[] = [];
+  // The states' tags and returns in two lists (no pair per state), and their order by run number: the
+  // run's own lists when it hands them on and every entry is a state's return.
+  let tags: readonly string[] = [];
+  let rets: readonly Ret[] = [];
   let sorted = true;
   let lastNum = -Infinity;
-  const take = (tag: string, v: unknown) => {
-    if (typeof v !== 'object' || v === null || !('result' in v)) return;
-    tags.push(tag);
-    rets.push(v as Ret);
+  const ordered = (v: unknown): boolean => {
+    if (typeof v !== 'object' || v === null || !('result' in v)) return false;
     const num = Number((v as Ret).__run_num__ ?? 0);
     if (!(num >= lastNum)) sorted = false;
     lastNum = num;
+    return true;
   };
-  if (order !== undefined) for (let i = 0; i < order.tags.length; i++) take(order.tags[i] as string, order.rets[i]);
-  else for (const tag in data) take(tag, data[tag]);
+  let all = order !== undefined;
+  if (order !== undefined) for (let i = 0; all && i < order.rets.length; i++) all = ordered(order.rets[i]);
+  if (order !== undefined && all) {
+    tags = order.tags;
+    rets = order.rets as readonly Ret[];
+  } else {
+    const someTags: string[] = [];
+    const someRets: Ret[] = [];
+    sorted = true;
+    lastNum = -Infinity;
+    const take = (tag: string, v: unknown) => {
+      if (!ordered(v)) return;
+      someTags.push(tag);
+      someRets.push(v as Ret);
+    };
+    if (order !== undefined) for (let i = 0; i < order.tags.length; i++) take(order.tags[i] as string, order.rets[i]);
+    else for (const tag in data) take(tag, data[tag]);
+    tags = someTags;
+    rets = someRets;
+  }
   // A run's dict is mostly in run order already: sorted (stably, by run number) only when it is not.
   let byRun: number[] | undefined;
   if (!sorted) {

@@ -298,6 +298,12 @@ export class HighRenderer {
   }
 
   private handleStateDecls(state: SlsState, sls: string, env: string, posOf: (k: string) => Span): void {
+    // The last state key split into module and function, reused while the next IDs' keys are the same
+    // text (an SLS of many states repeats a few `mod.fun` keys): no search and no new strings for them.
+    let lastKey: string | undefined;
+    let lastDot = -1;
+    let lastMod = '';
+    let lastFun = '';
     state.forEach((body, name) => {
       if (name === EXTEND || name === EXCLUDE) return;
       if (!isPlainObject(body)) {
@@ -330,8 +336,14 @@ export class HighRenderer {
           if (key !== '__env__' && key !== '__sls__') decl[key] = value;
           continue;
         }
-        const dot = key.indexOf('.');
-        const mod = dot < 0 ? key : key.slice(0, dot);
+        if (key !== lastKey) {
+          lastKey = key;
+          lastDot = key.indexOf('.');
+          lastMod = lastDot < 0 ? key : key.slice(0, lastDot);
+          lastFun = lastDot < 0 ? '' : key.slice(lastDot + 1);
+        }
+        const dot = lastDot;
+        const mod = lastMod;
         if (dot >= 0 && (firstSeen === mod || (seen !== undefined && seen.includes(mod)))) {
           const msg = `ID '${name}' in SLS '${sls}' contains multiple state declarations of the same type`;
           this.problem(msg, error(SALT_STRUCTURE, msg, { span: posOf(name) }));
@@ -345,7 +357,7 @@ export class HighRenderer {
           continue;
         }
         // A copy with the function appended (a spread costs less than concat, or slice and push).
-        const args = [...value, key.slice(dot + 1)];
+        const args = [...value, lastFun];
         if (firstMod === undefined) {
           firstMod = mod;
           firstArgs = args;

@@ -12,7 +12,6 @@ class GiveUp extends Error {}
 
 type Resolve = (plain: string) => unknown;
 
-const CONTROL = /[\u0000-\u001f]/;
 const JSON_ESCAPES = /\\[^"\\/bfnrtu]/;
 
 /** JavaScript's whitespace other than the space (what trim() would also strip); tabs and CRs are refused before. */
@@ -44,11 +43,42 @@ function plainStart(raw: string): boolean {
   return !isSpace(raw.charCodeAt(1));
 }
 
+/**
+ * Whether a double-quoted scalar (raw, its quotes included) has nothing between its quotes but characters
+ * that stand for themselves: no quote, no backslash, no control character. One pass over a short text,
+ * where a search for each costs more.
+ */
+function plainQuoted(raw: string): boolean {
+  const last = raw.length - 1;
+  if (last < 1 || raw.charCodeAt(last) !== 0x22) return false;
+  for (let i = 1; i < last; i++) {
+    const ch = raw.charCodeAt(i);
+    if (ch === 0x22 || ch === 0x5c || ch < 0x20) return false;
+  }
+  return true;
+}
+
+/** Whether a text holds `: ` or ` #` (what a plain scalar may not), by one pass looking at its spaces. */
+function colonOrHash(raw: string): boolean {
+  const n = raw.length;
+  for (let i = 0; i < n; i++) {
+    if (raw.charCodeAt(i) !== 0x20) continue;
+    if ((i > 0 && raw.charCodeAt(i - 1) === 0x3a) || (i + 1 < n && raw.charCodeAt(i + 1) === 0x23)) return true;
+  }
+  return false;
+}
+
+/** Whether a text holds a single quote. */
+function hasSingleQuote(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 0x27) return true;
+  return false;
+}
+
 function scalar(raw: string, resolve: Resolve): unknown {
   const c = raw.charCodeAt(0);
   if (c === 0x22 /* " */) {
     // No escapes, no quote inside, no control character: the text between the quotes, as JSON.parse reads it.
-    if (raw.length >= 2 && raw.indexOf('"', 1) === raw.length - 1 && !raw.includes('\\') && !CONTROL.test(raw)) return raw.slice(1, -1);
+    if (plainQuoted(raw)) return raw.slice(1, -1);
     if (!raw.endsWith('"') || raw.length < 2 || JSON_ESCAPES.test(raw) || /[^\\]"./.test(raw.slice(0, -1))) throw new GiveUp();
     try {
       return JSON.parse(raw);
@@ -59,7 +89,7 @@ function scalar(raw: string, resolve: Resolve): unknown {
   if (c === 0x27 /* ' */) {
     if (raw.length < 2 || raw.charCodeAt(raw.length - 1) !== 0x27) throw new GiveUp();
     const body = raw.slice(1, -1);
-    if (!body.includes("'")) return body;
+    if (!hasSingleQuote(body)) return body;
     if (body.replace(/''/g, '').includes("'")) throw new GiveUp();
     return body.replace(/''/g, "'");
   }
@@ -70,7 +100,7 @@ function scalar(raw: string, resolve: Resolve): unknown {
     return body.split(',').map((s) => s.trim()).filter((s, i, all) => s !== '' || i < all.length - 1).map((s) => scalar(s, resolve));
   }
   if (raw === '{}') return {};
-  if (!plainStart(raw) || raw.includes(': ') || raw.charCodeAt(raw.length - 1) === 0x3a || raw.includes(' #')) throw new GiveUp();
+  if (!plainStart(raw) || raw.charCodeAt(raw.length - 1) === 0x3a || colonOrHash(raw)) throw new GiveUp();
   return resolve(raw);
 }
 
@@ -122,7 +152,9 @@ class Reader {
         if (c !== 0x23 /* # */) {
           while (nextHash < hashes.length && (hashes[nextHash] as number) < i) nextHash++;
           if (nextHash < hashes.length && (hashes[nextHash] as number) < end) throw new GiveUp();
-          if (c === 0x25 /* % */ || (c === 0x2d && text.startsWith('---', i)) || (c === 0x2e && text.startsWith('...', i))) throw new GiveUp();
+          // A directive, or a document marker (`---`, `...`), told by the characters themselves (most lines
+          // of an SLS are sequence items, which start with a `-`).
+          if (c === 0x25 /* % */ || ((c === 0x2d || c === 0x2e) && text.charCodeAt(i + 1) === c && text.charCodeAt(i + 2) === c)) throw new GiveUp();
           let j = end;
           while (text.charCodeAt(j - 1) === 0x20) j--;
           if (otherSpace(text.charCodeAt(j - 1))) throw new GiveUp();

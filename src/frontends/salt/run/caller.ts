@@ -34,6 +34,27 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * A return dict with its keys in a state function's order. The two usual orders (most state functions'
+ * and file.managed's) are made as one object each, written out; any other key by key.
+ */
+function retDict(order: readonly RetKey[], name: unknown, r: SaltRet): Record<string, unknown> {
+  if (order.length === 4) {
+    const a = order[0];
+    const b = order[1];
+    const c = order[2];
+    const d = order[3];
+    if (a === 'name' && b === 'changes' && c === 'result' && d === 'comment') return { name, changes: r.changes, result: r.result, comment: r.comment };
+    if (a === 'changes' && b === 'comment' && c === 'name' && d === 'result') return { changes: r.changes, comment: r.comment, name, result: r.result };
+  }
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i] as RetKey;
+    out[k] = k === 'name' ? name : r[k];
+  }
+  return out;
+}
+
 export class StateCaller {
   constructor(private readonly o: CallerOptions) {}
 
@@ -255,12 +276,7 @@ export class StateCaller {
     // A state function that returned by itself has its final wording (its inner calls had theirs).
     const ret = impl.finish && !called ? impl.finish(chunk, given, { test }) : given;
     // Each function builds its return dict in its own key order (Salt's JSON keeps it).
-    const out: Record<string, unknown> = {};
-    const order = impl.retOrder ?? NCRC;
-    for (let i = 0; i < order.length; i++) {
-      const k = order[i] as RetKey;
-      out[k] = k === 'name' ? low.name : ret[k];
-    }
+    const out = retDict(impl.retOrder ?? NCRC, low.name, ret);
     if (skipWatch && ret.result === false) out.skip_watch = true;
     return out as Ret;
   }

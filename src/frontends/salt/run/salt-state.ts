@@ -35,10 +35,25 @@ export class RequisiteNestingError extends Error {
   }
 }
 
-/** Whether a chunk names any requisite check_requisite looks at (watch included: it may become a require). */
+/**
+ * Whether a chunk names any requisite check_requisite looks at (watch included: it may become a require):
+ * the keys of CHECKED and `prerequired`, each written out, so that each test is a site of its own that
+ * learns the chunks' few shapes (one test with a changing key is a generic lookup every time).
+ */
 export function hasRequisites(low: Record<string, unknown>): boolean {
-  for (let i = 0; i < CHECKED.length; i++) if ((CHECKED[i] as string) in low) return true;
-  return 'prerequired' in low;
+  return (
+    'require' in low ||
+    'require_any' in low ||
+    'watch' in low ||
+    'watch_any' in low ||
+    'prereq' in low ||
+    'onfail' in low ||
+    'onfail_any' in low ||
+    'onfail_all' in low ||
+    'onchanges' in low ||
+    'onchanges_any' in low ||
+    'prerequired' in low
+  );
 }
 
 export function tagOf(c: { state: unknown; __id__: unknown; name: unknown; fun: unknown }): string {
@@ -555,7 +570,9 @@ export class SaltState {
   async callListen(chunks: Low[], running: Running): Promise<Running> {
     const listeners: Array<{ key: [string, string, string]; val: unknown[] }> = [];
     const crefOf = (chunk: Low): [string, string, string] => [chunk.state, pyStr(chunk.__id__), pyStr(chunk.name)];
-    for (const chunk of chunks) {
+    // Indexed: every chunk is looked at, and an array's iterator makes an object at every step.
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c] as Low;
       if ('listen' in chunk) listeners.push({ key: crefOf(chunk), val: Array.isArray(chunk.listen) ? chunk.listen : [] });
       if ('listen_in' in chunk) {
         for (const lIn of Array.isArray(chunk.listen_in) ? chunk.listen_in : []) {

@@ -58,12 +58,21 @@ export function strList(v: unknown): string[] | undefined {
   return [pyText(v)];
 }
 
-/** Python's str.splitlines (without the line ends). */
-const LINE_BREAK = /[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+/** Whether a text holds one of the line breaks of Python's str.splitlines (one pass, no regular expression). */
+function hasLineBreak(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // Printable ASCII, most of a text, is answered by the first test.
+    if (c >= 0x20 && c < 0x7f) continue;
+    if ((c >= 0x0a && c <= 0x0d) || (c >= 0x1c && c <= 0x1e) || c === 0x85 || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
 
+/** Python's str.splitlines (without the line ends). */
 export function pySplitLines(s: string): string[] {
   // Text without a line break is one line (none when empty).
-  if (!LINE_BREAK.test(s)) return s === '' ? [] : [s];
+  if (!hasLineBreak(s)) return s === '' ? [] : [s];
   const out = s.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
   if (out.length > 0 && out[out.length - 1] === '') out.pop();
   return out;
