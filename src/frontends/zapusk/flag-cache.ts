@@ -22,31 +22,45 @@ import type { ChangeStamp } from '../../host/types.js';
 
 /** How long before a read a file must have last changed for what the read saw to be kept (ms). */
 const SETTLED_MS = 1000;
-const VERSION = 1;
+/** 2: a flag of the program's state dir is named by its name alone, an inode change time equal to the modification time is null. */
+const VERSION = 2;
 
-/** path, dev, ino, size, mtimeMs, ctimeMs, text. */
+/** key (a flag's name in the state dir, or another path), dev, ino, size, mtimeMs, ctimeMs, text. */
 type Kept = [string, number, number, number, number, number, string];
 
-function isKept(v: unknown): v is Kept {
-  if (!Array.isArray(v) || v.length !== 7 || typeof v[0] !== 'string' || typeof v[6] !== 'string') return false;
-  for (let i = 1; i < 6; i++) if (typeof v[i] !== 'number') return false;
-  return true;
+/** As written: an inode change time equal to the modification time (most flags) is null. */
+function fromSaved(v: unknown): Kept | undefined {
+  if (!Array.isArray(v) || v.length !== 7 || typeof v[0] !== 'string' || typeof v[6] !== 'string') return undefined;
+  for (let i = 1; i < 5; i++) if (typeof v[i] !== 'number') return undefined;
+  if (v[5] === null) v[5] = v[4];
+  else if (typeof v[5] !== 'number') return undefined;
+  return v as Kept;
 }
 
 export class FlagCache {
   private readonly kept = new Map<string, Kept>();
   private changed = false;
+  /** The program state dir with a slash: a flag there is kept under its name (which has no slash). */
+  private readonly prefix: string;
 
-  private constructor(private readonly file: string | undefined) {}
+  private constructor(
+    private readonly file: string | undefined,
+    stateDir: string,
+  ) {
+    this.prefix = stateDir.endsWith('/') ? stateDir : `${stateDir}/`;
+  }
 
   /** The cache for the program whose state dir is `stateDir`, from `dir` (none: a cache of this run only). */
   static load(dir: string | undefined, stateDir: string): FlagCache {
-    if (dir === undefined) return new FlagCache(undefined);
-    const cache = new FlagCache(join(dir, `${createHash('sha256').update(stateDir).digest('hex').slice(0, 32)}.json`));
+    if (dir === undefined) return new FlagCache(undefined, stateDir);
+    const cache = new FlagCache(join(dir, `${createHash('sha256').update(stateDir).digest('hex').slice(0, 32)}.json`), stateDir);
     try {
       const data = JSON.parse(readFileSync(cache.file as string, 'utf8')) as { version?: unknown; flags?: unknown };
       if (data.version === VERSION && Array.isArray(data.flags)) {
-        for (const v of data.flags as unknown[]) if (isKept(v)) cache.kept.set(v[0], v);
+        for (const v of data.flags as unknown[]) {
+          const k = fromSaved(v);
+          if (k !== undefined) cache.kept.set(k[0], k);
+        }
       }
     } catch {
       // No cache yet, or one that cannot be read: every flag is read.
@@ -54,9 +68,15 @@ export class FlagCache {
     return cache;
   }
 
+  /** A flag's key: its name for one right in the program state dir, else its path (which has a slash). */
+  private key(path: string): string {
+    const p = this.prefix;
+    return path.length > p.length && path.startsWith(p) && path.indexOf('/', p.length) < 0 ? path.slice(p.length) : path;
+  }
+
   /** The text `path` held when read with this stamp, or undefined when the stamp is not the one kept. */
   textIf(path: string, s: ChangeStamp): string | undefined {
-    const k = this.kept.get(path);
+    const k = this.kept.get(this.key(path));
     if (k === undefined || k[5] !== s.ctimeMs || k[4] !== s.mtimeMs || k[3] !== s.size || k[2] !== s.ino || k[1] !== s.dev) return undefined;
     return k[6];
   }
@@ -66,17 +86,18 @@ export class FlagCache {
    * machine's clock): kept when the file had last changed SETTLED_MS or more before that.
    */
   remember(path: string, s: ChangeStamp, text: string, began: number): void {
+    const key = this.key(path);
     if (!(s.ctimeMs < began - SETTLED_MS) || !(s.mtimeMs < began - SETTLED_MS)) {
-      if (this.kept.delete(path)) this.changed = true;
+      if (this.kept.delete(key)) this.changed = true;
       return;
     }
-    this.kept.set(path, [path, s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs, text]);
+    this.kept.set(key, [key, s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs, text]);
     this.changed = true;
   }
 
   /** There is no flag at `path` (or it is not known): nothing kept for it. */
   forget(path: string): void {
-    if (this.kept.delete(path)) this.changed = true;
+    if (this.kept.delete(this.key(path))) this.changed = true;
   }
 
   /** Writes the cache when this run changed it (best effort: a cache not written is only slower). */
@@ -85,7 +106,8 @@ export class FlagCache {
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });
-      writeFileSync(tmp, JSON.stringify({ version: VERSION, flags: [...this.kept.values()] }), { mode: 0o600 });
+      const flags = [...this.kept.values()].map((k) => (k[5] === k[4] ? [k[0], k[1], k[2], k[3], k[4], null, k[6]] : k));
+      writeFileSync(tmp, JSON.stringify({ version: VERSION, flags }), { mode: 0o600 });
       renameSync(tmp, this.file);
       this.changed = false;
     } catch {
