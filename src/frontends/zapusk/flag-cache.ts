@@ -38,7 +38,13 @@ function fromSaved(v: unknown): Kept | undefined {
 }
 
 export class FlagCache {
-  private readonly kept = new Map<string, Kept>();
+  /**
+   * The entries as read, in the order the last run kept them (its steps' order), looked at in turn while
+   * each asked for is the next; `kept` is made from them only at the first other question or change.
+   */
+  private saved: unknown[] = [];
+  private next = 0;
+  private map: Map<string, Kept> | undefined;
   private changed = false;
   /** The program state dir with a slash: a flag there is kept under its name (which has no slash). */
   private readonly prefix: string;
@@ -57,15 +63,39 @@ export class FlagCache {
     try {
       const data = JSON.parse(readFileSync(cache.file as string, 'utf8')) as { version?: unknown; flags?: unknown };
       if (data.version === VERSION && Array.isArray(data.flags)) {
-        for (const v of data.flags as unknown[]) {
-          const k = fromSaved(v);
-          if (k !== undefined) cache.kept.set(k[0], k);
-        }
+        cache.saved = data.flags as unknown[];
       }
     } catch {
       // No cache yet, or one that cannot be read: every flag is read.
     }
     return cache;
+  }
+
+  /** Every entry kept, by key (made from the saved entries when first needed). */
+  private get kept(): Map<string, Kept> {
+    if (this.map !== undefined) return this.map;
+    const map = new Map<string, Kept>();
+    for (const v of this.saved) {
+      const k = fromSaved(v);
+      if (k !== undefined) map.set(k[0], k);
+    }
+    this.saved = [];
+    return (this.map = map);
+  }
+
+  /** The entry kept for `key`: the next saved one when it is that key's (a run asks in the order it kept them). */
+  private find(key: string): Kept | undefined {
+    if (this.map === undefined) {
+      const v = this.saved[this.next];
+      if (Array.isArray(v) && v[0] === key) {
+        const k = fromSaved(v);
+        if (k !== undefined) {
+          this.next++;
+          return k;
+        }
+      }
+    }
+    return this.kept.get(key);
   }
 
   /** A flag's key: its name for one right in the program state dir, else its path (which has a slash). */
@@ -76,7 +106,7 @@ export class FlagCache {
 
   /** The text `path` held when read with this stamp, or undefined when the stamp is not the one kept. */
   textIf(path: string, s: ChangeStamp): string | undefined {
-    const k = this.kept.get(this.key(path));
+    const k = this.find(this.key(path));
     if (k === undefined || k[5] !== s.ctimeMs || k[4] !== s.mtimeMs || k[3] !== s.size || k[2] !== s.ino || k[1] !== s.dev) return undefined;
     return k[6];
   }
