@@ -131,3 +131,28 @@ test('a flag changed in place between runs, keeping its size and modification ti
     rmSync(env.tmp, { recursive: true, force: true });
   }
 });
+
+test('kept texts are found back in any order, other paths and inode change times apart from modification times too', () => {
+  const dir = tempDir('cairn-zapusk-flags-');
+  try {
+    const cacheDir = join(dir, 'cache');
+    const first = FlagCache.load(cacheDir, '/state');
+    const later = { ...OLD, ctimeMs: OLD.ctimeMs + 0.5 };
+    first.remember('/state/created-file-a', OLD, '/x/a\n', Date.now());
+    first.remember('/state/created-file-b', later, '/x/b\n', Date.now());
+    first.remember('/state/sub/created-file-c', OLD, '/x/c\n', Date.now());
+    first.save();
+    const ask = (order: string[]): (string | undefined)[] => {
+      const c = FlagCache.load(cacheDir, '/state');
+      return order.map((p) => c.textIf(p, p.endsWith('b') ? later : OLD));
+    };
+    assert.deepEqual(ask(['/state/created-file-a', '/state/created-file-b', '/state/sub/created-file-c']), ['/x/a\n', '/x/b\n', '/x/c\n']);
+    assert.deepEqual(ask(['/state/sub/created-file-c', '/state/created-file-b', '/state/created-file-a']), ['/x/c\n', '/x/b\n', '/x/a\n']);
+    assert.deepEqual(ask(['/state/created-file-b', '/state/created-file-b', '/other/created-file-a', '/state/created-file-a']), ['/x/b\n', '/x/b\n', undefined, '/x/a\n']);
+    // The stamp must still match: the inode change time kept is not taken to be the modification time.
+    assert.equal(FlagCache.load(cacheDir, '/state').textIf('/state/created-file-b', OLD), undefined);
+    assert.equal(FlagCache.load(cacheDir, '/state').textIf('/state/created-file-a', later), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
