@@ -77,15 +77,18 @@ function runStatementUnit(u: Unit): void {
 export function emitBlock(c: Compilation, stmts: readonly Stmt[], scope: Scope, creator: Instance | undefined): void {
   // A statement without steps only collects what it waits on: one context and one list serve them all
   // (neither is kept: no step is made, and a unit parks itself on each variable rather than keeping the list).
+  // Each statement's inputs are added after the ones before, and the list is emptied only once it is long:
+  // emptied per statement, V8 let its storage go and grew it again for every statement.
   let stepCtx: Ctx | undefined;
   let stepRequires: Var[] | undefined;
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i] as Stmt;
     if ((s.kind === 'expr' || s.kind === 'assign') && stepless(s)) {
       const requires = (stepRequires ??= []);
-      requires.length = 0;
+      if (requires.length > 1024) requires.length = 0;
+      const from = requires.length;
       prepareStatement((stepCtx ??= { c, unit: c.sched.placeholder, scope, key: '', creator }), s, requires);
-      c.sched.addUnit(new StatementUnit(c, scope, creator, s), requires);
+      c.sched.addUnit(new StatementUnit(c, scope, creator, s), requires, from);
       continue;
     }
     if (s.kind === 'assign' || s.kind === 'expr' || s.kind === 'for' || s.kind === 'if') {

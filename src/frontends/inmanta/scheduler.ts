@@ -64,9 +64,9 @@ export class Unit extends Memo implements Parked {
   ) {
     super();
   }
-  /** Registers on every input that is not known yet, then queues the unit if nothing is missing. */
-  await(requires: readonly Var[]): void {
-    for (let i = 0; i < requires.length; i++) {
+  /** Registers on every input (in `requires` from `from` on) that is not known yet, then queues the unit if nothing is missing. */
+  await(requires: readonly Var[], from = 0): void {
+    for (let i = from; i < requires.length; i++) {
       const v = requires[i] as Var;
       if (v.known) continue;
       this.waitcount++;
@@ -167,10 +167,10 @@ export class Scheduler implements VarHost {
     return this.addUnit(new Unit(this, span, body), requires);
   }
 
-  /** `add` of a unit made by the caller (a subclass that runs its own body). */
-  addUnit<U extends Unit>(u: U, requires: readonly Var[]): U {
+  /** `add` of a unit made by the caller (a subclass that runs its own body), waiting on `requires` from `from` on. */
+  addUnit<U extends Unit>(u: U, requires: readonly Var[], from = 0): U {
     this.pending.push(u);
-    u.await(requires);
+    u.await(requires, from);
     return u;
   }
 
