@@ -16,7 +16,7 @@
  * left aside: every flag is then read.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, futimesSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeStamp } from '../../host/types.js';
 
@@ -24,6 +24,16 @@ import type { ChangeStamp } from '../../host/types.js';
 const SETTLED_MS = 1000;
 /** 2: a flag of the program's state dir is named by its name alone, an inode change time equal to the modification time is null. */
 const VERSION = 2;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * A cache is rewritten only when a run changes what it keeps, so a run of a program whose runs are all
+ * no-ops marks its cache used (its modification time) once this long has passed since the last mark.
+ */
+const MARK_USED_AFTER_MS = 7 * DAY_MS;
+/** A save removes the caches of other program state dirs that no run has used for this long. */
+const UNUSED_MS = 90 * DAY_MS;
+/** A cache file's name, or a temporary one left by a run killed while saving. */
+const CACHE_NAME = /^[0-9a-f]{32}\.json(?:\.\d+\.tmp)?$/;
 
 /** key (a flag's name in the state dir, or another path), dev, ino, size, mtimeMs, ctimeMs, text. */
 type Kept = [string, number, number, number, number, number, string];
@@ -61,7 +71,7 @@ export class FlagCache {
     if (dir === undefined) return new FlagCache(undefined, stateDir);
     const cache = new FlagCache(join(dir, `${createHash('sha256').update(stateDir).digest('hex').slice(0, 32)}.json`), stateDir);
     try {
-      const data = JSON.parse(readFileSync(cache.file as string, 'utf8')) as { version?: unknown; flags?: unknown };
+      const data = JSON.parse(readUsed(cache.file as string)) as { version?: unknown; flags?: unknown };
       if (data.version === VERSION && Array.isArray(data.flags)) {
         cache.saved = data.flags as unknown[];
       }
@@ -140,6 +150,7 @@ export class FlagCache {
       writeFileSync(tmp, JSON.stringify({ version: VERSION, flags }), { mode: 0o600 });
       renameSync(tmp, this.file);
       this.changed = false;
+      removeUnused(join(this.file, '..'), this.file);
     } catch {
       // A store that cannot be written: the next run reads every flag.
       try {
@@ -147,6 +158,44 @@ export class FlagCache {
       } catch {
         // nothing more to undo
       }
+    }
+  }
+}
+
+/** The text of the cache file `file`, marking it used when its last mark is old (see MARK_USED_AFTER_MS). */
+function readUsed(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const now = Date.now();
+    if (now - fstatSync(fd).mtimeMs > MARK_USED_AFTER_MS) {
+      try {
+        futimesSync(fd, now / 1000, now / 1000);
+      } catch {
+        // A cache that cannot be marked may be removed as unused: only slower.
+      }
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes the caches in `dir` (other than `own`) that no run has used for UNUSED_MS: best effort. */
+function removeUnused(dir: string, own: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const path = join(dir, name);
+    if (path === own || !CACHE_NAME.test(name)) continue;
+    try {
+      if (now - statSync(path).mtimeMs > UNUSED_MS) unlinkSync(path);
+    } catch {
+      // Gone already, or not ours to remove.
     }
   }
 }

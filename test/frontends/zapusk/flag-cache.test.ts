@@ -156,3 +156,40 @@ test('kept texts are found back in any order, other paths and inode change times
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a save removes the caches no run used for 90 days; a run reading an old cache marks it used', () => {
+  const dir = tempDir('cairn-zapusk-flags-age-');
+  try {
+    const cacheDir = join(dir, 'cache');
+    mkdirSync(cacheDir);
+    const daysAgo = (days: number): number => (Date.now() - days * 24 * 60 * 60 * 1000) / 1000;
+    const other = (name: string, days: number): string => {
+      const path = join(cacheDir, name);
+      writeFileSync(path, '{"version":2,"flags":[]}');
+      utimesSync(path, daysAgo(days), daysAgo(days));
+      return path;
+    };
+    const unused = other(`${'a'.repeat(32)}.json`, 100);
+    const recent = other(`${'b'.repeat(32)}.json`, 10);
+    const leftover = other(`${'c'.repeat(32)}.json.4242.tmp`, 100);
+    const foreign = other('notes.txt', 100);
+    // A cache last marked 30 days ago is read by a run: it is marked used now.
+    const used = FlagCache.load(cacheDir, '/state');
+    used.remember('/state/created-file-a', OLD, '/x/a\n', Date.now());
+    used.save();
+    const own = readdirSync(cacheDir).find((n) => ![unused, recent, leftover, foreign].includes(join(cacheDir, n))) ?? '';
+    utimesSync(join(cacheDir, own), daysAgo(30), daysAgo(30));
+    assert.equal(FlagCache.load(cacheDir, '/state').textIf('/state/created-file-a', OLD), '/x/a\n');
+    assert.ok(Date.now() - statSync(join(cacheDir, own)).mtimeMs < 60_000, 'an old cache read is marked used');
+    assert.equal(existsSync(unused), false, 'unused for 100 days: removed');
+    assert.equal(existsSync(leftover), false, 'a temporary file left 100 days ago: removed');
+    assert.equal(existsSync(recent), true, 'used 10 days ago: kept');
+    assert.equal(existsSync(foreign), true, 'not a cache: kept');
+    // A cache marked recently is not marked again by a read.
+    utimesSync(join(cacheDir, own), daysAgo(2), daysAgo(2));
+    FlagCache.load(cacheDir, '/state');
+    assert.ok(Date.now() - statSync(join(cacheDir, own)).mtimeMs > 24 * 60 * 60 * 1000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
