@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, futimesSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ChangeStamp } from '../../host/types.js';
 
 /** How long before a read a file must have last changed for what the read saw to be kept (ms). */
@@ -145,12 +145,12 @@ export class FlagCache {
     if (!this.changed || this.file === undefined) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       const flags = [...this.kept.values()].map((k) => (k[5] === k[4] ? [k[0], k[1], k[2], k[3], k[4], null, k[6]] : k));
       writeFileSync(tmp, JSON.stringify({ version: VERSION, flags }), { mode: 0o600 });
       renameSync(tmp, this.file);
       this.changed = false;
-      removeUnused(join(this.file, '..'), this.file);
+      removeUnused(dirname(this.file), this.file);
     } catch {
       // A store that cannot be written: the next run reads every flag.
       try {

@@ -41,8 +41,7 @@ export class MarkListing {
     if (this.names === null) return undefined;
     const at = path.lastIndexOf('/');
     const name = path.slice(at + 1);
-    if (at < 0 || !isMarkName(name) || path.slice(0, at) !== this.dir) return undefined;
-    return this.names.has(name);
+    return at < 0 || !isMarkName(name) ? undefined : this.hasIn(path.slice(0, at), name);
   }
 
   /**
